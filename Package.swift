@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .unsafeFlags(["-warnings-as-errors"])
+]
+
+let package = Package(
+    name: "Accord",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "accord", targets: ["accord"]),
+        .library(name: "KizunaWire", targets: ["KizunaWire"]),
+        .library(name: "Corpus", targets: ["Corpus"]),
+        .library(name: "Checks", targets: ["Checks"]),
+        .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "Runner", targets: ["Runner"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
+        .target(name: "KizunaWire", swiftSettings: strict),
+        .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
+        .target(
+            name: "Runner", dependencies: ["KizunaWire", "Corpus", "Checks", "Reports"],
+            swiftSettings: strict),
+        .executableTarget(name: "accord", dependencies: ["Runner"], swiftSettings: strict),
+        .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus"], swiftSettings: strict),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus"], swiftSettings: strict),
+        .testTarget(
+            name: "ReportsTests", dependencies: ["Reports", "CLibXML2"], swiftSettings: strict),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner"], swiftSettings: strict),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,171 @@
+/// A parsed JSON value that keeps number literals and object member order exactly as written.
+///
+/// Numbers are stored as their literal text so that decimal values and integers past 2^53
+/// survive a round trip without passing through `Double`.
+public enum JSONValue: Sendable, Hashable {
+    /// The `null` literal.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number, as its literal text.
+    case number(JSONNumber)
+    /// A string.
+    case string(String)
+    /// An array, in order.
+    case array([JSONValue])
+    /// An object, members in source order (duplicates kept, see `JSONObject`).
+    case object(JSONObject)
+}
+
+/// A JSON number kept as the exact literal text it was written with.
+public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
+    /// The literal text, e.g. `"42"` or `"-1.5e3"`.
+    public let literal: String
+
+    /// Wraps a literal that the caller has already validated against the JSON number grammar.
+    /// - Parameter literal: the number's text.
+    public init(literal: String) { self.literal = literal }
+
+    /// Makes a number from an integer.
+    /// - Parameter value: the integer.
+    public init(_ value: Int) { self.literal = String(value) }
+
+    /// The text of the literal.
+    public var description: String { literal }
+
+    /// True when the literal is an integer (no fraction and no exponent).
+    public var isInteger: Bool {
+        !literal.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") })
+    }
+
+    /// The value as `Int`, when the literal is an integer that fits.
+    public var intValue: Int? { isInteger ? Int(literal) : nil }
+}
+
+/// A JSON object whose members stay in source order; duplicate keys are kept so that
+/// canonical-byte checks can see them.
+public struct JSONObject: Sendable, Hashable {
+    /// One `key: value` member.
+    public struct Member: Sendable, Hashable {
+        /// The member's key.
+        public var key: String
+        /// The member's value.
+        public var value: JSONValue
+        /// Makes a member.
+        /// - Parameters:
+        ///   - key: the key.
+        ///   - value: the value.
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The members in source order.
+    public var members: [Member]
+
+    /// Makes an object from members in order.
+    /// - Parameter members: the members.
+    public init(_ members: [Member] = []) { self.members = members }
+
+    /// The value of the first member named `key`, if any.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            for member in members where member.key == key { return member.value }
+            return nil
+        }
+        set {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                if let newValue { members[index].value = newValue } else { members.remove(at: index) }
+            } else if let newValue {
+                members.append(Member(key: key, value: newValue))
+            }
+        }
+    }
+
+    /// The keys in source order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// The first key that appears more than once, if any.
+    public var firstDuplicateKey: String? {
+        if members.count < 2 { return nil }
+        var seen = Set<String>()
+        for member in members where !seen.insert(member.key).inserted { return member.key }
+        return nil
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// Makes an object from a literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.members = elements.map { Member(key: $0.0, value: $0.1) }
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    /// A string value.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer number value.
+    public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
+    /// A boolean value.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array value.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object value, in literal order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
+    }
+    /// The null value.
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue {
+    /// The object, when this value is one.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+    /// The array, when this value is one.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+    /// The string, when this value is one.
+    public var stringValue: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+    /// The boolean, when this value is one.
+    public var boolValue: Bool? {
+        if case .bool(let bool) = self { return bool }
+        return nil
+    }
+    /// The number, when this value is one.
+    public var numberValue: JSONNumber? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+    /// True for `null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+    /// The JSON type name used in error messages ("object", "array", "string", ...).
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+    /// The member named `key` when this value is an object.
+    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+}

@@ -1,0 +1,192 @@
+/// Reads the members of one JSON object strictly: each key is taken at most once and any key
+/// left unread at `finish()` is an unknown key (schemas say additionalProperties: false).
+public struct ObjectReader {
+    /// The object being read.
+    public let object: JSONObject
+    /// Where the object sits in its message.
+    public let pointer: JSONPointer
+    /// The error kind reported for shape problems.
+    public let malformed: WireError.Kind
+    private var read: Set<String> = []
+
+    /// Starts reading `value`, which must be an object.
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - pointer: where it sits.
+    ///   - malformed: the error kind for shape problems.
+    /// - Throws: `WireError` when the value is not an object or repeats a key.
+    public init(_ value: JSONValue, at pointer: JSONPointer, malformed: WireError.Kind) throws(WireError) {
+        guard case .object(let object) = value else {
+            throw WireError(malformed, at: pointer, "expected an object, found \(value.typeName)")
+        }
+        if let duplicate = object.firstDuplicateKey {
+            throw WireError(malformed, at: pointer.appending(duplicate), "duplicate key \"\(duplicate)\"")
+        }
+        self.object = object
+        self.pointer = pointer
+        self.malformed = malformed
+    }
+
+    /// True when the object has `key`.
+    /// - Parameter key: the key.
+    /// - Returns: whether it is present.
+    public func has(_ key: String) -> Bool { object[key] != nil }
+
+    /// The value of an optional key, marking it read.
+    /// - Parameter key: the key.
+    /// - Returns: the value, or nil when absent.
+    public mutating func optional(_ key: String) -> JSONValue? {
+        read.insert(key)
+        return object[key]
+    }
+
+    /// The value of a required key, marking it read.
+    /// - Parameter key: the key.
+    /// - Returns: the value.
+    /// - Throws: `WireError` when the key is absent.
+    public mutating func required(_ key: String) throws(WireError) -> JSONValue {
+        guard let value = optional(key) else { throw WireError(malformed, at: pointer, "missing required key \"\(key)\"") }
+        return value
+    }
+
+    /// A required string member.
+    /// - Parameter key: the key.
+    /// - Returns: the string.
+    /// - Throws: `WireError` when absent or not a string.
+    public mutating func string(_ key: String) throws(WireError) -> String {
+        let value = try required(key)
+        guard case .string(let string) = value else { throw typeError(key, "a string", value) }
+        return string
+    }
+
+    /// An optional string member; `null` is refused unless `allowNull`.
+    /// - Parameters:
+    ///   - key: the key.
+    ///   - allowNull: whether `null` reads as nil.
+    /// - Returns: the string or nil.
+    /// - Throws: `WireError` when present with another type.
+    public mutating func optionalString(_ key: String, allowNull: Bool = false) throws(WireError) -> String? {
+        guard let value = optional(key) else { return nil }
+        if allowNull, value.isNull { return nil }
+        guard case .string(let string) = value else { throw typeError(key, "a string", value) }
+        return string
+    }
+
+    /// A required boolean member.
+    /// - Parameter key: the key.
+    /// - Returns: the boolean.
+    /// - Throws: `WireError` when absent or not a boolean.
+    public mutating func bool(_ key: String) throws(WireError) -> Bool {
+        let value = try required(key)
+        guard case .bool(let bool) = value else { throw typeError(key, "a boolean", value) }
+        return bool
+    }
+
+    /// A required integer member (no fraction or exponent, fits `Int`).
+    /// - Parameter key: the key.
+    /// - Returns: the integer.
+    /// - Throws: `WireError` when absent or not an integer.
+    public mutating func integer(_ key: String) throws(WireError) -> Int {
+        let value = try required(key)
+        guard case .number(let number) = value, let integer = number.intValue else { throw typeError(key, "an integer", value) }
+        return integer
+    }
+
+    /// An optional integer member.
+    /// - Parameter key: the key.
+    /// - Returns: the integer or nil.
+    /// - Throws: `WireError` when present and not an integer.
+    public mutating func optionalInteger(_ key: String) throws(WireError) -> Int? {
+        guard let value = optional(key) else { return nil }
+        guard case .number(let number) = value, let integer = number.intValue else { throw typeError(key, "an integer", value) }
+        return integer
+    }
+
+    /// A required array member.
+    /// - Parameter key: the key.
+    /// - Returns: the elements.
+    /// - Throws: `WireError` when absent or not an array.
+    public mutating func array(_ key: String) throws(WireError) -> [JSONValue] {
+        let value = try required(key)
+        guard case .array(let array) = value else { throw typeError(key, "an array", value) }
+        return array
+    }
+
+    /// A required object member whose values are column values (scalars or arrays of scalars).
+    /// - Parameter key: the key.
+    /// - Returns: the object.
+    /// - Throws: `WireError` when absent, not an object, or holding a non-column value.
+    public mutating func columns(_ key: String) throws(WireError) -> JSONObject {
+        let value = try required(key)
+        return try ColumnValues.read(value, at: pointer.appending(key), malformed: malformed)
+    }
+
+    /// An optional column-values member; `null` reads as nil only when `allowNull`.
+    /// - Parameters:
+    ///   - key: the key.
+    ///   - allowNull: whether `null` reads as nil.
+    /// - Returns: the object or nil.
+    /// - Throws: `WireError` when present with another shape.
+    public mutating func optionalColumns(_ key: String, allowNull: Bool = false) throws(WireError) -> JSONObject? {
+        guard let value = optional(key) else { return nil }
+        if allowNull, value.isNull { return nil }
+        return try ColumnValues.read(value, at: pointer.appending(key), malformed: malformed)
+    }
+
+    /// The error for a member of the wrong type.
+    /// - Parameters:
+    ///   - key: the key.
+    ///   - expected: what was expected, e.g. "a string".
+    ///   - value: what was found.
+    /// - Returns: the error.
+    public func typeError(_ key: String, _ expected: String, _ value: JSONValue) -> WireError {
+        WireError(malformed, at: pointer.appending(key), "expected \(expected), found \(value.typeName)")
+    }
+
+    /// Ends reading: any key not read is unknown.
+    /// - Throws: `WireError` naming the first unknown key.
+    public func finish() throws(WireError) {
+        for member in object.members where !read.contains(member.key) {
+            throw WireError(malformed, at: pointer.appending(member.key), "unknown key \"\(member.key)\"")
+        }
+    }
+}
+
+/// Column values (`common.schema.json#/$defs/column_values`): an object of strings, integers,
+/// booleans, nulls, or arrays of non-null scalars.
+public enum ColumnValues {
+    /// Reads a column-values object.
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - pointer: where it sits.
+    ///   - malformed: the error kind for shape problems.
+    /// - Returns: the object.
+    /// - Throws: `WireError` when it is not a column-values object.
+    public static func read(_ value: JSONValue, at pointer: JSONPointer, malformed: WireError.Kind) throws(WireError) -> JSONObject {
+        guard case .object(let object) = value else {
+            throw WireError(malformed, at: pointer, "expected an object of column values, found \(value.typeName)")
+        }
+        if let duplicate = object.firstDuplicateKey {
+            throw WireError(malformed, at: pointer.appending(duplicate), "duplicate column \"\(duplicate)\"")
+        }
+        for member in object.members {
+            switch member.value {
+            case .object:
+                throw WireError(malformed, at: pointer.appending(member.key), "a column value is a scalar or an array of scalars, found object")
+            case .number(let number) where !number.isInteger:
+                throw WireError(malformed, at: pointer.appending(member.key), "column numbers are integers, found \(number.literal)")
+            case .array(let elements):
+                for (index, element) in elements.enumerated() {
+                    switch element {
+                    case .string, .bool: continue
+                    case .number(let number) where number.isInteger: continue
+                    default:
+                        throw WireError(malformed, at: pointer.appending(member.key).appending(index), "array column items are strings, integers or booleans, found \(element.typeName)")
+                    }
+                }
+            default: continue
+            }
+        }
+        return object
+    }
+}

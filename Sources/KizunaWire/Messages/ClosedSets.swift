@@ -1,0 +1,85 @@
+/// A mutation's operation: the closed set insert | update | delete.
+public enum MutationOp: String, Sendable, Hashable, CaseIterable {
+    /// Creates a row.
+    case insert
+    /// Changes masked columns of a row.
+    case update
+    /// Hard-deletes a row, leaving a tombstone.
+    case delete
+}
+
+/// Why the server refused a mutation: the closed six-literal union (D-rejection-reasons).
+public enum RejectionReason: String, Sendable, Hashable, CaseIterable {
+    /// A precondition did not match.
+    case precondition = "PRECONDITION"
+    /// The row is outside the caller's row-level policy (or absent).
+    case rlsDenied = "RLS_DENIED"
+    /// The caller may not write a masked column.
+    case columnDenied = "COLUMN_DENIED"
+    /// A class-22/23 error, P0001 or 428C9 while applying the row.
+    case constraint = "CONSTRAINT"
+    /// The row was deleted; the edit loses.
+    case deleteWins = "DELETE_WINS"
+    /// Every masked column lost the hlc-mode comparison.
+    case superseded = "SUPERSEDED"
+}
+
+/// A pull or push signal: the closed set CHECKPOINT_EXPIRED | RESET_REQUIRED.
+public enum SignalType: String, Sendable, Hashable, CaseIterable {
+    /// The transfer's start predates retained tombstones: rehydrate from "0".
+    case checkpointExpired = "CHECKPOINT_EXPIRED"
+    /// The client's schema_version is below the server minimum: soft-block.
+    case resetRequired = "RESET_REQUIRED"
+}
+
+/// A verdict kind: the closed set applied | rejected.
+public enum VerdictKind: String, Sendable, Hashable, CaseIterable {
+    /// The mutation took effect.
+    case applied
+    /// The mutation was refused and left no effect.
+    case rejected
+}
+
+extension RawRepresentable where RawValue == String {
+    static func read(
+        _ value: JSONValue, at pointer: JSONPointer, unknown: WireError.Kind, malformed: WireError.Kind, what: String
+    ) throws(WireError) -> Self {
+        guard case .string(let text) = value else {
+            throw WireError(malformed, at: pointer, "expected \(what) string, found \(value.typeName)")
+        }
+        guard let parsed = Self(rawValue: text) else { throw WireError(unknown, at: pointer, "unknown \(what) \"\(text)\"") }
+        return parsed
+    }
+}
+
+/// A message that reads strictly from JSON and writes back its wire form.
+public protocol WireMessage: Sendable, Hashable {
+    /// Reads the message strictly.
+    /// - Parameters:
+    ///   - json: the message body.
+    ///   - pointer: where the body sits (root for a whole message).
+    /// - Throws: `WireError` naming the protocol code and the pointer of the offending value.
+    init(json: JSONValue, at pointer: JSONPointer) throws(WireError)
+    /// The wire form.
+    var json: JSONValue { get }
+}
+
+extension WireMessage {
+    /// Reads the message from a whole body.
+    /// - Parameter json: the body.
+    /// - Throws: `WireError` naming the protocol code and pointer.
+    public init(json: JSONValue) throws(WireError) { try self.init(json: json, at: .root) }
+
+    /// Reads the message from UTF-8 bytes.
+    /// - Parameter bytes: the body bytes.
+    /// - Throws: `WireError` with kind `.json` when the bytes are not JSON, else as `init(json:)`.
+    public init(bytes: [UInt8]) throws(WireError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw WireError(.json, at: .root, "body is not JSON: \(error)")
+        }
+        try self.init(json: value, at: .root)
+    }
+}

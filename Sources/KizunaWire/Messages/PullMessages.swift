@@ -1,0 +1,96 @@
+/// One pull bucket: a table and its parameter equalities.
+public struct Bucket: Sendable, Hashable {
+    /// The table.
+    public var table: String
+    /// Column equalities, e.g. `{"owner_id": "<user>"}`.
+    public var params: JSONObject
+
+    /// Makes a bucket.
+    /// - Parameters:
+    ///   - table: the table.
+    ///   - params: the parameters.
+    public init(table: String, params: JSONObject) {
+        self.table = table
+        self.params = params
+    }
+}
+
+/// The body of `POST /rest/v1/rpc/pull`.
+public struct PullRequest: WireMessage {
+    /// The requested buckets (at most 64).
+    public var buckets: [Bucket]
+    /// The cursor to continue from ("0" bootstraps).
+    public var cursor: CursorToken
+    /// The client's schema version.
+    public var schemaVersion: Int
+    /// The page size; nil means the server default (500).
+    public var limit: Int?
+    /// The client id; nil falls back to the JWT session_id claim.
+    public var clientID: String?
+
+    /// Makes a request.
+    /// - Parameters:
+    ///   - buckets: the buckets.
+    ///   - cursor: the cursor.
+    ///   - schemaVersion: the schema version.
+    ///   - limit: the page size.
+    ///   - clientID: the client id.
+    public init(buckets: [Bucket], cursor: CursorToken, schemaVersion: Int, limit: Int? = nil, clientID: String? = nil) {
+        self.buckets = buckets
+        self.cursor = cursor
+        self.schemaVersion = schemaVersion
+        self.limit = limit
+        self.clientID = clientID
+    }
+
+    /// Reads a pull request strictly (pull-request.schema.json).
+    public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
+        var reader = try ObjectReader(json, at: pointer, malformed: .malformedRequest)
+        var buckets: [Bucket] = []
+        for (index, element) in try reader.array("buckets").enumerated() {
+            let at = pointer.appending("buckets").appending(index)
+            var bucket = try ObjectReader(element, at: at, malformed: .malformedRequest)
+            let table = try bucket.string("table")
+            let params = try ColumnValues.read(try bucket.required("params"), at: at.appending("params"), malformed: .malformedRequest)
+            try bucket.finish()
+            buckets.append(Bucket(table: table, params: params))
+        }
+        self.buckets = buckets
+        self.cursor = try CursorField.read(&reader, "cursor")
+        self.schemaVersion = try reader.integer("schema_version")
+        self.limit = try reader.optionalInteger("limit")
+        self.clientID = try reader.optionalString("client_id")
+        try reader.finish()
+    }
+
+    /// The wire form, keys in canonical order.
+    public var json: JSONValue {
+        var object: JSONObject = [
+            "buckets": .array(buckets.map { ["params": .object($0.params), "table": .string($0.table)] })
+        ]
+        if let clientID { object["client_id"] = .string(clientID) }
+        object["cursor"] = .string(cursor.description)
+        if let limit { object["limit"] = .number(JSONNumber(limit)) }
+        object["schema_version"] = .number(JSONNumber(schemaVersion))
+        return .object(object)
+    }
+}
+
+enum CursorField {
+    static func read(_ reader: inout ObjectReader, _ key: String) throws(WireError) -> CursorToken {
+        let text = try reader.string(key)
+        do {
+            return try CursorToken(parsing: text)
+        } catch {
+            throw WireError(.malformedCursor, at: reader.pointer.appending(key), "\"\(text)\" is not a canonical cursor token")
+        }
+    }
+
+    static func sequence(_ reader: inout ObjectReader, _ key: String) throws(WireError) -> SequenceNumber {
+        let text = try reader.string(key)
+        guard let seq = SequenceNumber(text) else {
+            throw WireError(reader.malformed, at: reader.pointer.appending(key), "\"\(text)\" is not a decimal seq string")
+        }
+        return seq
+    }
+}

@@ -1,0 +1,152 @@
+/// One per-mutation verdict.
+public enum Verdict: Sendable, Hashable {
+    /// The mutation took effect; `serverRow` is given when transforms ran.
+    case applied(mutationID: String, serverRow: JSONObject?)
+    /// The mutation was refused; `serverRow` is the row to revert to (nil: delete locally).
+    case rejected(mutationID: String, reason: RejectionReason, serverRow: JSONObject?)
+
+    /// The mutation the verdict answers.
+    public var mutationID: String {
+        switch self {
+        case .applied(let id, _), .rejected(let id, _, _): id
+        }
+    }
+
+    /// The verdict's kind.
+    public var kind: VerdictKind {
+        if case .applied = self { return .applied }
+        return .rejected
+    }
+
+    /// Reads a verdict strictly (common.schema.json#/$defs/verdict).
+    /// - Parameters:
+    ///   - value: the verdict object.
+    ///   - pointer: where it sits.
+    /// - Returns: the verdict.
+    /// - Throws: `WireError` (`.unknownVerdictKind`, `.unknownVerdictReason`, or shape problems).
+    public static func read(_ value: JSONValue, at pointer: JSONPointer) throws(WireError) -> Verdict {
+        var reader = try ObjectReader(value, at: pointer, malformed: .malformedPushResponse)
+        let kind = try VerdictKind.read(
+            try reader.required("verdict"), at: pointer.appending("verdict"), unknown: .unknownVerdictKind,
+            malformed: .malformedPushResponse, what: "verdict kind")
+        let id = try reader.string("mutation_id")
+        let verdict: Verdict
+        switch kind {
+        case .applied:
+            verdict = .applied(mutationID: id, serverRow: try reader.optionalColumns("server_row"))
+        case .rejected:
+            let reason = try RejectionReason.read(
+                try reader.required("reason"), at: pointer.appending("reason"), unknown: .unknownVerdictReason,
+                malformed: .malformedPushResponse, what: "rejection reason")
+            guard reader.has("server_row") else {
+                throw WireError(.malformedPushResponse, at: pointer, "missing required key \"server_row\"")
+            }
+            verdict = .rejected(mutationID: id, reason: reason, serverRow: try reader.optionalColumns("server_row", allowNull: true))
+        }
+        try reader.finish()
+        return verdict
+    }
+
+    /// The wire form.
+    public var json: JSONValue {
+        switch self {
+        case .applied(let id, let row):
+            var object: JSONObject = ["mutation_id": .string(id)]
+            if let row { object["server_row"] = .object(row) }
+            object["verdict"] = "applied"
+            return .object(object)
+        case .rejected(let id, let reason, let row):
+            return [
+                "mutation_id": .string(id), "reason": .string(reason.rawValue), "server_row": row.map { .object($0) } ?? .null,
+                "verdict": "rejected",
+            ]
+        }
+    }
+}
+
+/// The single outcome of an atomic batch that aborted (D-atomic-batch-abort).
+public struct BatchAbort: Sendable, Hashable {
+    /// The mutation whose rejection reverted the batch.
+    public var offenderMutationID: String
+    /// Why the offender was refused.
+    public var reason: RejectionReason
+    /// The offender's row to revert to, or nil.
+    public var serverRow: JSONObject?
+
+    /// Makes an abort outcome.
+    /// - Parameters:
+    ///   - offenderMutationID: the offender.
+    ///   - reason: the reason.
+    ///   - serverRow: the offender's row.
+    public init(offenderMutationID: String, reason: RejectionReason, serverRow: JSONObject?) {
+        self.offenderMutationID = offenderMutationID
+        self.reason = reason
+        self.serverRow = serverRow
+    }
+}
+
+/// The body of a push response: exactly one of three arms.
+public enum PushResponse: WireMessage {
+    /// One verdict per mutation, in request order.
+    case verdicts([Verdict])
+    /// An atomic batch aborted, naming its offender.
+    case aborted(BatchAbort)
+    /// The push was refused before any mutation ran.
+    case signal(SignalType)
+
+    /// Reads a push response strictly (push-response.schema.json).
+    public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
+        var reader = try ObjectReader(json, at: pointer, malformed: .malformedPushResponse)
+        let arms = ["verdicts", "batch", "signal"].filter { reader.has($0) }
+        guard arms.count == 1, let arm = arms.first else {
+            throw WireError(
+                .malformedPushResponse, at: pointer,
+                arms.isEmpty ? "a push response has one of verdicts, batch or signal" : "a push response has exactly one arm, found \(arms.joined(separator: " and "))")
+        }
+        switch arm {
+        case "verdicts":
+            var verdicts: [Verdict] = []
+            for (index, element) in try reader.array("verdicts").enumerated() {
+                verdicts.append(try Verdict.read(element, at: pointer.appending("verdicts").appending(index)))
+            }
+            self = .verdicts(verdicts)
+        case "batch":
+            let at = pointer.appending("batch")
+            var batch = try ObjectReader(try reader.required("batch"), at: at, malformed: .malformedPushResponse)
+            let outcome = try batch.string("outcome")
+            guard outcome == "aborted" else {
+                throw WireError(.malformedPushResponse, at: at.appending("outcome"), "batch outcome must be \"aborted\", found \"\(outcome)\"")
+            }
+            let offender = try batch.string("offender_mutation_id")
+            let reason = try RejectionReason.read(
+                try batch.required("reason"), at: at.appending("reason"), unknown: .unknownVerdictReason,
+                malformed: .malformedPushResponse, what: "rejection reason")
+            guard batch.has("server_row") else { throw WireError(.malformedPushResponse, at: at, "missing required key \"server_row\"") }
+            let row = try batch.optionalColumns("server_row", allowNull: true)
+            try batch.finish()
+            self = .aborted(BatchAbort(offenderMutationID: offender, reason: reason, serverRow: row))
+        default:
+            let at = pointer.appending("signal")
+            guard let type = try SignalField.read(try reader.required("signal"), at: at, malformed: .malformedPushResponse) else {
+                throw WireError(.malformedPushResponse, at: at, "a push signal arm carries a signal object, found null")
+            }
+            self = .signal(type)
+        }
+        try reader.finish()
+    }
+
+    /// The wire form.
+    public var json: JSONValue {
+        switch self {
+        case .verdicts(let verdicts): ["verdicts": .array(verdicts.map(\.json))]
+        case .aborted(let abort):
+            [
+                "batch": [
+                    "offender_mutation_id": .string(abort.offenderMutationID), "outcome": "aborted",
+                    "reason": .string(abort.reason.rawValue), "server_row": abort.serverRow.map { .object($0) } ?? .null,
+                ]
+            ]
+        case .signal(let type): ["signal": ["type": .string(type.rawValue)]]
+        }
+    }
+}
