@@ -41,7 +41,16 @@ public enum VerdictKind: String, Sendable, Hashable, CaseIterable {
 }
 
 extension RawRepresentable where RawValue == String {
-    static func read(
+    /// Reads a member of a closed string set.
+    /// - Parameters:
+    ///   - value: the JSON value.
+    ///   - pointer: where it sits.
+    ///   - unknown: the error kind for a string outside the set.
+    ///   - malformed: the error kind for a value that is not a string.
+    ///   - what: the set's name for messages, e.g. "op".
+    /// - Returns: the member.
+    /// - Throws: `WireError` of kind `unknown` or `malformed`.
+    public static func read(
         _ value: JSONValue, at pointer: JSONPointer, unknown: WireError.Kind, malformed: WireError.Kind, what: String
     ) throws(WireError) -> Self {
         guard case .string(let text) = value else {

@@ -1,0 +1,55 @@
+import Corpus
+import KizunaWire
+
+/// I-3: a pull response's cursor high-water never decreases, except across CHECKPOINT_EXPIRED;
+/// an asserted client cursor changes only across a has_more:false checkpoint boundary.
+public struct CursorMonotonicityRule: TraceRule {
+    /// The rule reported.
+    public static let ruleIDs: [RuleID] = ["I-3"]
+    private var lastHighWater: SequenceNumber?
+    private var assertedCursor: String?
+    private var boundarySinceAssert = false
+
+    /// Starts a fold.
+    /// - Parameter settings: unused.
+    public init(settings: TraceSettings) {}
+
+    /// Tracks pull cursors.
+    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .pull(_, let response) = exchange else { return }
+        let highWater = response.cursor.highWater
+        if let last = lastHighWater, highWater < last {
+            findings.append(
+                Finding(
+                    "I-3", at: location, pointer: JSONPointer(tokens: ["response", "cursor"]),
+                    "pull response cursor high-water went back from \(last) to \(highWater)",
+                    expected: .string("≥ \(last)"), actual: .string(response.cursor.description)))
+        }
+        lastHighWater = highWater
+        if response.signal == .checkpointExpired { lastHighWater = nil }
+        if !response.hasMore { boundarySinceAssert = true }
+    }
+
+    /// Tracks asserted client cursors.
+    public mutating func observe(checks: [Check], at location: StepLocation, into findings: inout [Finding]) {
+        for (index, check) in checks.enumerated() {
+            guard case .cursor(let value) = check else { continue }
+            let pointer = JSONPointer(tokens: ["checks", String(index), "value"])
+            do throws(WireError) {
+                _ = try CursorToken(parsing: value)
+            } catch {
+                findings.append(Finding("I-3", at: location, pointer: pointer, "asserted cursor \"\(value)\" is not a cursor token"))
+                continue
+            }
+            if let previous = assertedCursor, previous != value, !boundarySinceAssert {
+                findings.append(
+                    Finding(
+                        "I-3", at: location, pointer: pointer,
+                        "asserted cursor changed from \(previous) to \(value) without a has_more:false checkpoint boundary",
+                        expected: .string(previous), actual: .string(value)))
+            }
+            assertedCursor = value
+            boundarySinceAssert = false
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import KizunaWire
+
+/// I-5 (the verdict bijection), AC-ABORT-ATOMIC (an abort answers only an atomic batch),
+/// AC-OFFENDER (the offender is a batch member) and the push half of AC-SIGNAL (a push signal is
+/// RESET_REQUIRED). The abort and signal arms are exempt from the bijection.
+public struct PushAnswerRule: TraceRule {
+    /// The rules reported.
+    public static let ruleIDs: [RuleID] = ["I-5", "AC-ABORT-ATOMIC", "AC-OFFENDER", "AC-SIGNAL"]
+
+    /// Starts a fold.
+    /// - Parameter settings: unused.
+    public init(settings: TraceSettings) {}
+
+    /// Checks a push response against its request.
+    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .push(let request, let response) = exchange else { return }
+        for violation in response.violations(answering: request) {
+            let rule: RuleID =
+                switch violation.kind {
+                case .verdictBijection: "I-5"
+                case .unknownBatchOffender: "AC-OFFENDER"
+                case .unknownSignal: "AC-SIGNAL"
+                default: "AC-ABORT-ATOMIC"
+                }
+            let side = violation.pointer.tokens.first == "batch" && violation.kind == .verdictBijection ? "request" : "response"
+            findings.append(
+                Finding(rule, at: location, pointer: JSONPointer(tokens: [side]).appending(violation.pointer), violation.detail))
+        }
+    }
+}

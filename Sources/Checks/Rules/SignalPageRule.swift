@@ -1,0 +1,36 @@
+import KizunaWire
+
+/// I-8: a pull signal excludes page data (no rows, no tombstones, has_more:false); I-9e: a
+/// signal page is exempt from page accounting because it echoes the request cursor verbatim.
+public struct SignalPageRule: TraceRule {
+    /// The rules reported.
+    public static let ruleIDs: [RuleID] = ["I-8", "I-9e"]
+
+    /// Starts a fold.
+    /// - Parameter settings: unused.
+    public init(settings: TraceSettings) {}
+
+    /// Checks a signal page.
+    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .pull(let request, let response) = exchange, let signal = response.signal else { return }
+        if !response.rows.isEmpty || !response.tombstones.isEmpty {
+            findings.append(
+                Finding(
+                    "I-8", at: location, pointer: JSONPointer(tokens: ["response"]),
+                    "\(signal.rawValue) page carries \(response.rows.count) rows and \(response.tombstones.count) tombstones; a signal excludes page data"))
+        }
+        if response.hasMore {
+            findings.append(
+                Finding(
+                    "I-8", at: location, pointer: JSONPointer(tokens: ["response", "has_more"]), "\(signal.rawValue) page keeps has_more:true",
+                    expected: false, actual: true))
+        }
+        if response.cursor != request.cursor {
+            findings.append(
+                Finding(
+                    "I-9e", at: location, pointer: JSONPointer(tokens: ["response", "cursor"]),
+                    "\(signal.rawValue) page does not echo the request cursor", expected: .string(request.cursor.description),
+                    actual: .string(response.cursor.description)))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import KizunaWire
+
+extension RecordedExchange {
+    /// Reads an exchange line strictly.
+    /// - Parameters:
+    ///   - json: the parsed line.
+    ///   - line: the line number, kept for messages.
+    /// - Throws: `WireError` with the pointer of the offending value.
+    public init(json: JSONValue, line: Int) throws(WireError) {
+        var reader = try ObjectReader(json, at: .root, malformed: .json)
+        number = try reader.integer("exchange")
+        atMilliseconds = try Self.milliseconds(&reader, "at_ms")
+        durationMilliseconds = try Self.milliseconds(&reader, "duration_ms")
+        var identity = try ObjectReader(try reader.required("identity"), at: JSONPointer(tokens: ["identity"]), malformed: .json)
+        user = try identity.optionalString("user", allowNull: true)
+        client = try identity.optionalString("client", allowNull: true)
+        try identity.finish()
+        rpc = try reader.string("rpc")
+        if !["pull", "push", "http"].contains(rpc) {
+            throw WireError(.json, at: JSONPointer(tokens: ["rpc"]), "expected pull|push|http, found \"\(rpc)\"")
+        }
+        var http = try ObjectReader(try reader.required("http"), at: JSONPointer(tokens: ["http"]), malformed: .json)
+        method = try http.string("method")
+        path = try http.string("path")
+        status = try http.integer("status")
+        requestHeaders = try ObjectReader(try http.required("request_headers"), at: http.pointer.appending("request_headers"), malformed: .json).object
+        responseHeaders = try ObjectReader(try http.required("response_headers"), at: http.pointer.appending("response_headers"), malformed: .json).object
+        try http.finish()
+        request = try reader.required("request")
+        response = try reader.required("response")
+        try reader.finish()
+        self.line = line
+    }
+
+    private static func milliseconds(_ reader: inout ObjectReader, _ key: String) throws(WireError) -> Double {
+        let value = try reader.required(key)
+        guard case .number(let number) = value, let milliseconds = Double(number.literal) else {
+            throw reader.typeError(key, "a number of milliseconds", value)
+        }
+        return milliseconds
+    }
+
+    /// The exchange line's JSON (without the trailing newline).
+    public var json: JSONValue {
+        var identity = JSONObject()
+        identity["client"] = client.map { .string($0) } ?? .null
+        identity["user"] = user.map { .string($0) } ?? .null
+        return [
+            "at_ms": .number(JSONNumber(literal: Self.format(atMilliseconds))),
+            "duration_ms": .number(JSONNumber(literal: Self.format(durationMilliseconds))),
+            "exchange": .number(JSONNumber(number)),
+            "http": [
+                "method": .string(method), "path": .string(path), "request_headers": .object(requestHeaders),
+                "response_headers": .object(responseHeaders), "status": .number(JSONNumber(status)),
+            ],
+            "identity": .object(identity), "request": request, "response": response, "rpc": .string(rpc),
+        ]
+    }
+
+    private static func format(_ milliseconds: Double) -> String {
+        let thousandths = Int((milliseconds * 1000).rounded())
+        let whole = thousandths / 1000
+        let fraction = thousandths % 1000
+        if fraction == 0 { return String(whole) }
+        let digits = String(fraction)
+        return "\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
+    }
+}

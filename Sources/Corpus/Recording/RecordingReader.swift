@@ -1,0 +1,92 @@
+import KizunaWire
+
+/// Splits a recording's bytes into lines as they arrive and decodes each one, so that a
+/// recording of any size is read in bounded memory. A last line without its newline that does
+/// not parse is a torn tail: reported, not fatal.
+public struct RecordingReader {
+    /// What the reader produced for one line.
+    public enum Item: Sendable {
+        /// The header line.
+        case header(RecordingHeader)
+        /// One exchange.
+        case exchange(RecordedExchange)
+    }
+
+    /// The file, for messages.
+    public let file: String
+    private var pending: [UInt8] = []
+    private var lineNumber = 0
+    private var sawHeader = false
+    /// The torn last line's number, when `finish()` found one.
+    public private(set) var tornLine: Int?
+
+    /// Starts reading a recording.
+    /// - Parameter file: the file name, for messages.
+    public init(file: String) { self.file = file }
+
+    /// Feeds the next chunk of bytes and hands every complete line to `body`.
+    /// - Parameters:
+    ///   - chunk: the bytes.
+    ///   - body: called with each decoded line, in order.
+    /// - Throws: `CorpusError` naming the file and line of a line that is not valid.
+    public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (Item) throws(CorpusError) -> Void) throws(CorpusError) {
+        var start = 0
+        var index = 0
+        let count = chunk.count
+        while index < count {
+            if chunk[index] == 0x0A {
+                if pending.isEmpty {
+                    try decode(UnsafeBufferPointer(rebasing: chunk[start..<index]), body)
+                } else {
+                    pending.append(contentsOf: chunk[start..<index])
+                    let line = pending
+                    pending.removeAll(keepingCapacity: true)
+                    try line.withUnsafeBufferPointer { buffer throws(CorpusError) in try decode(buffer, body) }
+                }
+                start = index + 1
+            }
+            index += 1
+        }
+        if start < count { pending.append(contentsOf: chunk[start..<count]) }
+    }
+
+    /// Ends the input: a last line without a newline is decoded when complete, else reported
+    /// as torn (see `tornLine`).
+    /// - Parameter body: called with the last line, when it is complete.
+    /// - Throws: `CorpusError` when the recording has no header.
+    public mutating func finish(_ body: (Item) throws(CorpusError) -> Void) throws(CorpusError) {
+        if !pending.isEmpty && pending.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) {
+            let line = pending
+            pending.removeAll()
+            let parsed = line.withUnsafeBufferPointer { JSONParser.parse($0) }
+            if case .success = parsed {
+                try line.withUnsafeBufferPointer { buffer throws(CorpusError) in try decode(buffer, body) }
+            } else {
+                tornLine = lineNumber + 1
+            }
+        }
+        if !sawHeader { throw CorpusError.empty(file, "no recording header line (is this an accord recording?)") }
+    }
+
+    private mutating func decode(_ line: UnsafeBufferPointer<UInt8>, _ body: (Item) throws(CorpusError) -> Void) throws(CorpusError) {
+        lineNumber += 1
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        let json: JSONValue
+        switch JSONParser.parse(line) {
+        case .success(let value): json = value
+        case .failure(let error): throw CorpusError.invalidJSON(file, error, lineOffset: lineNumber - 1)
+        }
+        let item: Item
+        do throws(WireError) {
+            if !sawHeader {
+                item = .header(try RecordingHeader(json: json))
+                sawHeader = true
+            } else {
+                item = .exchange(try RecordedExchange(json: json, line: lineNumber))
+            }
+        } catch {
+            throw CorpusError.grammar(file, line: lineNumber, at: error.pointer, error.detail)
+        }
+        try body(item)
+    }
+}

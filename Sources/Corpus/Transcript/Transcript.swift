@@ -1,0 +1,95 @@
+import KizunaWire
+
+/// A golden transcript: one corpus case's context, steps and postconditions
+/// (schemas/transcript.schema.json).
+public struct Transcript: Sendable, Hashable {
+    /// The case id, `<flow>/<NNN>-<slug>`.
+    public var caseID: String
+    /// The title.
+    public var title: String
+    /// Authority citations.
+    public var cites: [String]
+    /// The status: decided | normative | open-decision | proposed.
+    public var status: String
+    /// The priority: P0 | P1 | P2.
+    public var priority: String
+    /// The fencing mechanism: shared | visibility-horizon.
+    public var fencing: String
+    /// The fixture context.
+    public var context: CaseContext
+    /// The steps, numbered densely from 1.
+    public var steps: [Step]
+    /// Client-state checks that hold after the last step.
+    public var postconditions: [Check]
+
+    /// Makes a transcript.
+    /// - Parameters:
+    ///   - caseID: the case id.
+    ///   - title: the title.
+    ///   - cites: citations.
+    ///   - status: the status.
+    ///   - priority: the priority.
+    ///   - fencing: the fencing mechanism.
+    ///   - context: the context.
+    ///   - steps: the steps.
+    ///   - postconditions: the postconditions.
+    public init(
+        caseID: String, title: String, cites: [String], status: String, priority: String, fencing: String, context: CaseContext,
+        steps: [Step], postconditions: [Check]
+    ) {
+        self.caseID = caseID
+        self.title = title
+        self.cites = cites
+        self.status = status
+        self.priority = priority
+        self.fencing = fencing
+        self.context = context
+        self.steps = steps
+        self.postconditions = postconditions
+    }
+
+    /// The flow the case belongs to: the part of the id before "/" (e.g. "push").
+    public var area: String { caseID.split(separator: "/").first.map(String.init) ?? caseID }
+}
+
+/// The context a transcript runs in: identities, schema version and server configuration.
+public struct CaseContext: Sendable, Hashable {
+    /// The client under test.
+    public var clientID: String
+    /// The user under test.
+    public var userID: String
+    /// The client's schema version.
+    public var schemaVersion: Int
+    /// Prose notes.
+    public var notes: [String]
+    /// The server configuration.
+    public var server: ServerConfig
+}
+
+/// The server configuration a case declares.
+public struct ServerConfig: Sendable, Hashable {
+    /// The minimum schema version; below it the server signals RESET_REQUIRED.
+    public var minSchemaVersion: Int
+    /// Synced tables by name, in declaration order.
+    public var tables: [TableConfig]
+    /// Tombstone retention in days.
+    public var tombstoneTTLDays: Int
+    /// The pull scan cap; nil means the default 5000.
+    public var maxPullScan: Int?
+}
+
+/// One synced table's configuration.
+public struct TableConfig: Sendable, Hashable {
+    /// The table name.
+    public var name: String
+    /// The bucket (owner) column.
+    public var bucketColumn: String
+    /// "arrival" (default) or "hlc".
+    public var conflictMode: String?
+    /// Whether same-column overwrites ride pull as conflicts.
+    public var conflictJournal: Bool?
+    /// Key columns in primary-key order; nil means ["id"].
+    public var keyColumns: [String]?
+    /// The soft-delete marker column, when hard deletes are refused.
+    public var softDeleteColumn: String?
+}

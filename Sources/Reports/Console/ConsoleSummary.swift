@@ -1,0 +1,117 @@
+/// The console's end-of-run text: the first failures, then a one-line verdict.
+///
+/// Only the first few failures are kept, so memory stays bounded however long the run;
+/// the rest are counted. Failure lines look like
+/// `FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5 …` (one per rule failure) and
+/// `ERROR <suite> › <case>: <reason>` (one per errored case); the verdict looks like
+/// `accord: 40 suites, 612 cases: 598 passed, 0 failed, 14 skipped, 0 errors`.
+public struct ConsoleSummary: Sendable {
+    /// How many failure lines `init()` keeps.
+    public static let defaultFailureLimit = 10
+
+    /// The counts over every case added.
+    public private(set) var tally = Tally()
+    /// How many suites were added.
+    public private(set) var suites = 0
+
+    private let failureLimit: Int
+    private var kept: [Line] = []
+    private var unkept = 0
+
+    private struct Line: Sendable {
+        var isError: Bool
+        var text: String
+    }
+
+    /// Makes an empty summary that keeps the first `defaultFailureLimit` failure lines.
+    public init() {
+        self.init(failureLimit: Self.defaultFailureLimit)
+    }
+
+    /// Makes an empty summary that keeps the first `failureLimit` failure lines.
+    /// - Parameter failureLimit: how many failure lines to keep; negative counts as zero.
+    public init(failureLimit: Int) {
+        self.failureLimit = max(0, failureLimit)
+    }
+
+    /// Tells whether no case failed or errored so far.
+    /// - Returns: true when the run, as added so far, passes.
+    public var isPassing: Bool { tally.failures == 0 && tally.errors == 0 }
+
+    /// Counts a suite's cases and keeps its failure lines while there is room.
+    /// - Parameter suite: the suite.
+    public mutating func add(_ suite: SuiteResult) {
+        suites += 1
+        for result in suite.cases {
+            tally.add(result.outcome)
+            switch result.outcome {
+            case .passed, .skipped:
+                break
+            case .failed(let failures) where failures.isEmpty:
+                keep(Line(isError: false, text: "\(suite.name) › \(result.name)"))
+            case .failed(let failures):
+                for failure in failures {
+                    keep(Line(isError: false, text: "\(suite.name) › \(failure.message)"))
+                }
+            case .errored(let reason):
+                keep(Line(isError: true, text: "\(suite.name) › \(result.name): \(reason)"))
+            }
+        }
+    }
+
+    /// Renders the kept failure lines (at most `maxFailures`), a count of the rest, and the verdict.
+    /// - Parameters:
+    ///   - color: whether to use ANSI colours.
+    ///   - maxFailures: the most failure lines to show.
+    /// - Returns: the text, lines separated by LF, without a trailing newline.
+    public func render(color: Bool, maxFailures: Int = 10) -> String {
+        var lines: [String] = []
+        let shown = kept.prefix(max(0, maxFailures))
+        for line in shown {
+            let label = line.isError ? "ERROR" : "FAIL"
+            let styled = color ? "\(line.isError ? Style.magenta : Style.red)\(label)\(Style.reset)" : label
+            lines.append("\(styled) \(Self.printable(line.text))")
+        }
+        let more = kept.count + unkept - shown.count
+        if more > 0 {
+            lines.append("… and \(more) more \(more == 1 ? "failure" : "failures")")
+        }
+        let verdict = "accord: \(Self.count(suites, "suite", "suites")), \(Self.count(tally.tests, "case", "cases")): "
+            + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
+            + Self.count(tally.errors, "error", "errors")
+        lines.append(color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict)
+        return lines.joined(separator: "\n")
+    }
+
+    private mutating func keep(_ line: Line) {
+        if kept.count < failureLimit { kept.append(line) } else { unkept += 1 }
+    }
+
+    private enum Style {
+        static let red = "\u{1B}[1;31m"
+        static let magenta = "\u{1B}[1;35m"
+        static let green = "\u{1B}[1;32m"
+        static let reset = "\u{1B}[0m"
+    }
+
+    private static func count(_ value: Int, _ one: String, _ many: String) -> String {
+        "\(value) \(value == 1 ? one : many)"
+    }
+
+    /// Replaces control characters (C0, DEL, C1) with `\uXXXX`, so that text from a target can
+    /// neither break the line nor drive the terminal.
+    static func printable(_ text: String) -> String {
+        let isControl: (Unicode.Scalar) -> Bool = { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out.append(contentsOf: "\\u\(String(repeating: "0", count: 4 - hex.count))\(hex)".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}

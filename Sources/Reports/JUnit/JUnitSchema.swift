@@ -1,0 +1,118 @@
+internal import CLibXML2
+
+/// Validates XML documents against an XML Schema with libxml2, e.g. JUnit output against
+/// `junit-10.xsd`.
+public enum JUnitSchema {
+    /// The most messages kept from one validation; later ones are counted, not kept.
+    static let messageLimit = 50
+
+    /// Checks that `xml` is well-formed and valid against the schema at `schemaPath`.
+    ///
+    /// The schema is read from disk on every call. The document is parsed without network
+    /// access, entity expansion or DTD loading.
+    /// - Parameters:
+    ///   - xml: the document's bytes.
+    ///   - schemaPath: the path of the `.xsd` file.
+    /// - Throws: `ReportError.schemaUnusable` when the schema cannot be read or compiled,
+    ///   `ReportError.documentMalformed` when the document is not well-formed XML, and
+    ///   `ReportError.documentInvalid` when it breaks the schema; each carries libxml2's
+    ///   messages in `messages` and `description`.
+    public static func validate(xml: [UInt8], schemaPath: String) throws {
+        LibXML2.initialized
+        let schema = try compile(schemaPath)
+        defer { xmlSchemaFree(schema) }
+        let document = try parse(xml)
+        defer { xmlFreeDoc(document) }
+
+        guard let validator = xmlSchemaNewValidCtxt(schema) else {
+            throw ReportError.schema(["xmlSchemaNewValidCtxt failed"])
+        }
+        defer { xmlSchemaFreeValidCtxt(validator) }
+        let collector = MessageCollector()
+        let result = withExtendedLifetime(collector) { () -> Int32 in
+            xmlSchemaSetValidStructuredErrors(validator, MessageCollector.handler, collector.context)
+            return xmlSchemaValidateDoc(validator, document)
+        }
+        if result == 0 { return }
+        var messages = collector.finished()
+        if messages.isEmpty { messages = ["xmlSchemaValidateDoc returned \(result)"] }
+        throw ReportError.invalid(messages)
+    }
+
+    private static func compile(_ schemaPath: String) throws -> xmlSchemaPtr {
+        let collector = MessageCollector()
+        let schema = withExtendedLifetime(collector) { () -> xmlSchemaPtr? in
+            guard let parser = xmlSchemaNewParserCtxt(schemaPath) else { return nil }
+            defer { xmlSchemaFreeParserCtxt(parser) }
+            xmlSchemaSetParserStructuredErrors(parser, MessageCollector.handler, collector.context)
+            return xmlSchemaParse(parser)
+        }
+        guard let schema else {
+            var messages = collector.finished()
+            if messages.isEmpty { messages = ["cannot load the schema at \(schemaPath)"] }
+            throw ReportError.schema(messages)
+        }
+        return schema
+    }
+
+    private static func parse(_ xml: [UInt8]) throws -> xmlDocPtr {
+        guard xml.count <= Int(Int32.max) else {
+            throw ReportError.malformed(["the document is larger than libxml2 can parse from memory"])
+        }
+        guard let parser = xmlNewParserCtxt() else {
+            throw ReportError.malformed(["xmlNewParserCtxt failed"])
+        }
+        defer { xmlFreeParserCtxt(parser) }
+        let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+            | XML_PARSE_NOWARNING.rawValue)
+        let document = xml.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                xmlCtxtReadMemory(parser, chars.baseAddress, Int32(chars.count), "report.xml", nil, options)
+            }
+        }
+        guard let document else {
+            let message = xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
+            throw ReportError.malformed([message ?? "the document is not well-formed XML"])
+        }
+        guard parser.pointee.wellFormed != 0 else {
+            xmlFreeDoc(document)
+            let message = xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
+            throw ReportError.malformed([message ?? "the document is not well-formed XML"])
+        }
+        return document
+    }
+}
+
+/// Gathers libxml2's structured errors, keeping the first few.
+private final class MessageCollector {
+    private var messages: [String] = []
+    private var dropped = 0
+
+    /// The pointer libxml2 hands back to `handler`; valid while the collector is alive.
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// The libxml2 callback that records one error.
+    static let handler: xmlStructuredErrorFunc = { context, error in
+        guard let context, let error else { return }
+        let collector = Unmanaged<MessageCollector>.fromOpaque(context).takeUnretainedValue()
+        guard let message = describe(error.pointee) else { return }
+        if collector.messages.count < JUnitSchema.messageLimit {
+            collector.messages.append(message)
+        } else {
+            collector.dropped += 1
+        }
+    }
+
+    /// The messages, with a closing note when some were dropped.
+    func finished() -> [String] {
+        dropped == 0 ? messages : messages + ["… and \(dropped) more"]
+    }
+
+    /// Renders one libxml2 error as "line N: message".
+    static func describe(_ error: xmlError) -> String? {
+        guard let text = error.message else { return nil }
+        var message = String(cString: text)
+        while message.last?.isNewline == true || message.last == " " { message.removeLast() }
+        return error.line > 0 ? "line \(error.line): \(message)" : message
+    }
+}

@@ -1,0 +1,96 @@
+/// Makes text safe for XML 1.0 and hands it to libxml2 as a NUL-terminated UTF-8 string.
+///
+/// XML 1.0 allows tab, line feed and carriage return but no other C0 control character, and
+/// neither U+FFFE nor U+FFFF; no escape can represent them. Each such character is replaced by
+/// the six characters `\uXXXX` (its code point in upper-case hex), so the document stays
+/// well-formed and the reader can still tell which character it was. Everything else, `<&"`
+/// included, is left for libxml2 to escape.
+enum XMLText {
+    /// Tells whether bytes of UTF-8 hold only characters XML 1.0 allows.
+    /// - Parameter bytes: valid UTF-8.
+    /// - Returns: true when nothing needs replacing.
+    @inline(__always)
+    static func isClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x20 {
+                if byte != 0x09 && byte != 0x0A && byte != 0x0D { return false }
+            } else if byte == 0xEF, index + 2 < count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
+                return false
+            }
+            index += 1
+        }
+        return true
+    }
+
+    /// Copies bytes of UTF-8, replacing characters XML 1.0 forbids, and appends a NUL.
+    /// - Parameter bytes: valid UTF-8.
+    /// - Returns: the cleaned bytes followed by a NUL terminator.
+    static func sanitized(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                appendEscape(UInt16(byte), to: &out)
+                index += 1
+            } else if byte == 0xEF, index + 2 < count, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
+                appendEscape(0xFF00 | UInt16(bytes[index + 2] & 0x3F) | 0xC0, to: &out)
+                index += 3
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        out.append(0)
+        return out
+    }
+
+    /// Returns a string with the characters XML 1.0 forbids replaced.
+    /// - Parameter string: the text.
+    /// - Returns: the text, unchanged when it was already clean.
+    static func sanitize(_ string: String) -> String {
+        var copy = string
+        return copy.withUTF8 { bytes in
+            if isClean(bytes) { return string }
+            var cleaned = sanitized(bytes)
+            cleaned.removeLast()
+            return String(decoding: cleaned, as: UTF8.self)
+        }
+    }
+
+    /// Calls `body` with a NUL-terminated, XML-safe UTF-8 copy of `string`.
+    ///
+    /// Clean native strings are passed without copying.
+    /// - Parameters:
+    ///   - string: the text.
+    ///   - body: the libxml2 call; its result is returned.
+    /// - Returns: what `body` returns, or -1 when no pointer could be made.
+    @inline(__always)
+    static func withCString(_ string: String, _ body: (UnsafePointer<UInt8>) -> Int32) -> Int32 {
+        let length = string.utf8.count
+        return string.withCString { cString in
+            cString.withMemoryRebound(to: UInt8.self, capacity: length + 1) { pointer in
+                let bytes = UnsafeBufferPointer(start: pointer, count: length)
+                if isClean(bytes) { return body(pointer) }
+                return sanitized(bytes).withUnsafeBufferPointer { cleaned in
+                    guard let base = cleaned.baseAddress else { return -1 }
+                    return body(base)
+                }
+            }
+        }
+    }
+
+    private static func appendEscape(_ codePoint: UInt16, to out: inout [UInt8]) {
+        let hex: StaticString = "0123456789ABCDEF"
+        out.append(UInt8(ascii: "\\"))
+        out.append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) {
+            out.append(hex.utf8Start[Int((codePoint >> UInt16(shift)) & 0xF)])
+        }
+    }
+}

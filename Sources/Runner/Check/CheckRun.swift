@@ -1,0 +1,125 @@
+import Checks
+import Corpus
+import Foundation
+import KizunaWire
+import Reports
+
+/// `accord check`: the offline lane over corpus folders, transcripts and recordings.
+public struct CheckRun {
+    /// What to check and where to report.
+    public struct Options: Sendable {
+        /// Corpus folders, transcript files or recordings.
+        public var paths: [String]
+        /// Where to write JUnit XML.
+        public var junitPath: String?
+        /// Where to write the JSON report.
+        public var jsonPath: String?
+        /// A glob over case ids (e.g. "push/*").
+        public var filter: String?
+        /// Whether the console summary uses colour.
+        public var color: Bool
+
+        /// Makes options.
+        /// - Parameters:
+        ///   - paths: the inputs.
+        ///   - junitPath: the JUnit path.
+        ///   - jsonPath: the JSON report path.
+        ///   - filter: the case-id glob.
+        ///   - color: colour on the console.
+        public init(paths: [String], junitPath: String? = nil, jsonPath: String? = nil, filter: String? = nil, color: Bool = false) {
+            self.paths = paths
+            self.junitPath = junitPath
+            self.jsonPath = jsonPath
+            self.filter = filter
+            self.color = color
+        }
+    }
+
+    /// The version reported in properties and headers.
+    public static let accordVersion = "0.1.0"
+
+    /// Runs the check.
+    /// - Parameters:
+    ///   - options: the options.
+    ///   - output: receives the console text.
+    /// - Returns: true when nothing failed.
+    /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
+    public static func run(_ options: Options, output: (String) -> Void) throws(RunError) -> Bool {
+        if options.paths.isEmpty { throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)") }
+        let inputs = try options.paths.map { path throws(RunError) in try CheckInput.classify(path) }
+        var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord check")
+        let keepPassing = options.junitPath != nil || options.jsonPath != nil
+        for input in inputs {
+            switch input {
+            case .corpus(let path):
+                let corpus: Corpus
+                do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path)) } catch { throw RunError.input(error) }
+                let decisions = DecisionTitles.read(FolderFiles(root: path))
+                for item in corpus.cases where matches(item.id, options.filter) {
+                    let properties = properties(target: "offline", corpus: path)
+                    switch item {
+                    case .transcript(let loaded, _): try reports.add(TranscriptCheck.suite(loaded, properties: properties))
+                    case .blocked(let entry): try reports.add(TranscriptCheck.blockedSuite(entry, decisions: decisions, properties: properties))
+                    }
+                }
+            case .transcript(let path):
+                let loaded: LoadedTranscript
+                do throws(CorpusError) { loaded = try LoadedTranscript(raw: try FileBytes.read(path), file: path) } catch {
+                    throw RunError.input(error)
+                }
+                if matches(loaded.transcript.caseID, options.filter) {
+                    try reports.add(TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil)))
+                }
+            case .recording(let path):
+                let (suite, tally) = try checkRecording(path, keepPassing: keepPassing)
+                try reports.add(suite, tally: tally)
+            }
+        }
+        try reports.finish()
+        output(reports.summary.render(color: options.color))
+        return reports.summary.isPassing
+    }
+
+    static func checkRecording(_ path: String, keepPassing: Bool) throws(RunError) -> (SuiteResult, Tally) {
+        var reader = RecordingReader(file: path)
+        var check = RecordingCheck(keepPassing: keepPassing)
+        do throws(CorpusError) {
+            try FileBytes.stream(path) { chunk throws(CorpusError) in
+                try reader.feed(chunk) { item in check.observe(item) }
+            }
+            try reader.finish { item in check.observe(item) }
+        } catch {
+            throw RunError.input(error)
+        }
+        return check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+    }
+
+    static func properties(target: String, corpus: String?) -> [SuiteResult.Property] {
+        var properties = [
+            SuiteResult.Property(name: "lane", value: "check"), SuiteResult.Property(name: "target", value: target),
+            SuiteResult.Property(name: "accord_version", value: accordVersion),
+        ]
+        if let corpus { properties.append(SuiteResult.Property(name: "corpus", value: corpus)) }
+        return properties
+    }
+
+    static func matches(_ id: String, _ filter: String?) -> Bool {
+        guard let filter else { return true }
+        return fnmatch(filter, id, 0) == 0
+    }
+}
+
+/// Decision titles from an optional decisions/index.json, for blocked-case reasons.
+enum DecisionTitles {
+    static func read(_ files: FolderFiles) -> [String: String] {
+        guard let bytes = try? files.read("decisions/index.json"), case .object(let index)? = try? JSONParser.parse(bytes) else { return [:] }
+        var titles: [String: String] = [:]
+        for member in index.members {
+            if let title = member.value["title"]?.stringValue {
+                let status = member.value["status"]?.stringValue.map { "\($0): " } ?? ""
+                titles[member.key] = status + title
+            }
+        }
+        return titles
+    }
+}

@@ -1,0 +1,66 @@
+import Checks
+import Corpus
+import KizunaWire
+import Reports
+
+/// The offline check of a recording, streamed: each exchange is decoded and folded through the
+/// rules as it is read, so memory stays bounded whatever the recording's size.
+public struct RecordingCheck {
+    private var checker = TraceChecker(settings: .live)
+    private var cases: [CaseResult] = []
+    private var tally = Tally()
+    private let keepPassing: Bool
+    private let classname = "kizuna.recording"
+    /// The header, once read.
+    public private(set) var header: RecordingHeader?
+
+    /// Starts a check.
+    /// - Parameter keepPassing: keep a case per passing exchange (for JUnit/JSON reports); when
+    ///   false only failures are kept and passes are counted.
+    public init(keepPassing: Bool) { self.keepPassing = keepPassing }
+
+    /// Checks one line's item.
+    /// - Parameter item: the header or an exchange.
+    public mutating func observe(_ item: RecordingReader.Item) {
+        switch item {
+        case .header(let header): self.header = header
+        case .exchange(let exchange):
+            let event = TraceEvent.event(of: exchange)
+            guard case .exchange = event.payload else { return }
+            let findings = checker.observe(event)
+            let name = "exchange \(exchange.number) \(exchange.rpc)"
+            let outcome: CaseOutcome
+            if findings.isEmpty {
+                outcome = .passed
+            } else {
+                let scope: JSONValue = ["request": exchange.request, "response": exchange.response]
+                outcome = .failed(findings.map { TranscriptCheck.failure($0, in: scope) })
+            }
+            tally.add(outcome)
+            if keepPassing || outcome != .passed { cases.append(CaseResult(name: name, classname: classname, outcome: outcome)) }
+        }
+    }
+
+    /// The suite, once the recording is read.
+    /// - Parameters:
+    ///   - file: the recording file.
+    ///   - tornLine: the torn last line, if any.
+    ///   - properties: the suite's properties.
+    /// - Returns: the suite result, and the tally including passes not kept.
+    public func suite(file: String, tornLine: Int?, properties: [SuiteResult.Property]) -> (SuiteResult, Tally) {
+        var all = properties
+        if let header {
+            all.append(SuiteResult.Property(name: "recorded_by", value: header.tool))
+            all.append(SuiteResult.Property(name: "upstream", value: header.upstream))
+        }
+        var cases = self.cases
+        var tally = self.tally
+        if let tornLine {
+            let outcome = CaseOutcome.skipped("torn last line \(tornLine) ignored: the recording was cut mid-write; every complete exchange was checked")
+            cases.append(CaseResult(name: "torn tail", classname: classname, outcome: outcome))
+            tally.add(outcome)
+        }
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return (SuiteResult(name: name, file: file, properties: all, cases: cases), tally)
+    }
+}

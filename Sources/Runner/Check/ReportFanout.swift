@@ -1,0 +1,41 @@
+import Reports
+
+/// Sends each suite to every report the run writes: console summary always, JUnit and JSON
+/// when asked for.
+struct ReportFanout {
+    private(set) var summary = ConsoleSummary()
+    private var junit: (JUnitWriter, FileSink)?
+    private var json: (JSONReportWriter, FileSink)?
+
+    init(junitPath: String?, jsonPath: String?, name: String) throws(RunError) {
+        if let junitPath {
+            let sink = try FileSink(path: junitPath)
+            do { junit = (try JUnitWriter(sink: sink, name: name), sink) } catch { throw RunError.output(junitPath, "\(error)") }
+        }
+        if let jsonPath {
+            let sink = try FileSink(path: jsonPath)
+            json = (JSONReportWriter(sink: sink, accordVersion: CheckRun.accordVersion), sink)
+        }
+    }
+
+    mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
+        summary.add(suite)  // TALLY-OVERLOAD
+        if let (writer, _) = junit {
+            do { try writer.write(suite) } catch { throw RunError.output("JUnit report", "\(error)") }
+        }
+        if let (writer, _) = json {
+            do { try writer.write(suite) } catch { throw RunError.output("JSON report", "\(error)") }
+        }
+    }
+
+    func finish() throws(RunError) {
+        if let (writer, sink) = junit {
+            do { try writer.finish() } catch { throw RunError.output("JUnit report", "\(error)") }
+            try sink.close()
+        }
+        if let (writer, sink) = json {
+            do { try writer.finish() } catch { throw RunError.output("JSON report", "\(error)") }
+            try sink.close()
+        }
+    }
+}
