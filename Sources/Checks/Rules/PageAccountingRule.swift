@@ -1,7 +1,7 @@
 import KizunaWire
 
-/// I-9 clauses a–d and f: rows and tombstones count against one limit (a); a continuation page
-/// is full and keeps has_more:true (b); an under-full page with a hole-free cursor closes the
+/// I-9 clauses a–d and f: rows and tombstones count against one limit (a); a page whose cursor
+/// carries a start keeps has_more:true (b); an under-full page with a hole-free cursor closes the
 /// checkpoint (c); a continuation cursor is `<start>:<last entry seq>` with the transfer's
 /// start (d); a has_more:true hole-free cursor carries a start (f). A declared scan cap lets a
 /// page stop early. Clause e (signal pages) is `SignalPageRule`.
@@ -32,12 +32,12 @@ public struct PageAccountingRule: TraceRule {
         }
         let highest = (response.rows.map(\.seq) + response.tombstones.map(\.seq)).max()
         if let start = cursor.start {
-            let full = scanCap.map { entries <= min(limit, $0) } ?? (entries == limit)
-            if !full || !response.hasMore {
+            if !response.hasMore {
                 findings.append(
                     Finding(
-                        "I-9b", at: location, pointer: root,
-                        "continuation page holds \(entries) entries with has_more:\(response.hasMore); it must hold the limit \(limit) with has_more:true"))
+                        "I-9b", at: location, pointer: root.appending("has_more"),
+                        "page whose cursor carries a start (\(cursor)) closes with has_more:false; the closing page returns a checkpoint token",
+                        expected: true, actual: false))
             }
             let atLast = scanCap == nil ? highest == cursor.highWater : (highest.map { $0 <= cursor.highWater } ?? true)
             if !atLast {

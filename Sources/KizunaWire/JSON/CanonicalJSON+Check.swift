@@ -33,6 +33,7 @@ extension CanonicalJSON {
             found.append(CanonicalViolation(clause: "C-1", detail: "carriage return (CRLF line ends)", offset: cr, pointer: nil))
         }
         scan(value, path: [], key: nil, into: &found)
+        // Spans are recorded children first, so the first span holding the offset is the deepest.
         let rendered = renderWithSpans(value, spanDepth: 3)
         if rendered.bytes != raw {
             let limit = min(rendered.bytes.count, raw.count)
@@ -41,7 +42,7 @@ extension CanonicalJSON {
                 offset = index
                 break
             }
-            let pointer = rendered.spans.last(where: { $0.1.contains(offset) })?.0
+            let pointer = rendered.spans.first(where: { $0.1.contains(offset) })?.0
             found.append(
                 CanonicalViolation(
                     clause: "C-7",

@@ -34,8 +34,7 @@ public struct ConsoleSummary: Sendable {
         self.failureLimit = max(0, failureLimit)
     }
 
-    /// Tells whether no case failed or errored so far.
-    /// - Returns: true when the run, as added so far, passes.
+    /// Whether the run, as added so far, passes: no case failed or errored.
     public var isPassing: Bool { tally.failures == 0 && tally.errors == 0 }
 
     /// Counts a suite's cases and keeps its failure lines while there is room.

@@ -41,7 +41,7 @@ public enum JUnitSchema {
 
     private static func compile(_ schemaPath: String) throws -> xmlSchemaPtr {
         let collector = MessageCollector()
-        let schema = withExtendedLifetime(collector) { () -> xmlSchemaPtr? in
+        let schema = collector.collectingStrayErrors { () -> xmlSchemaPtr? in
             guard let parser = xmlSchemaNewParserCtxt(schemaPath) else { return nil }
             defer { xmlSchemaFreeParserCtxt(parser) }
             xmlSchemaSetParserStructuredErrors(parser, MessageCollector.handler, collector.context)
@@ -63,21 +63,23 @@ public enum JUnitSchema {
             throw ReportError.malformed(["xmlNewParserCtxt failed"])
         }
         defer { xmlFreeParserCtxt(parser) }
-        let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-            | XML_PARSE_NOWARNING.rawValue)
-        let document = xml.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                xmlCtxtReadMemory(parser, chars.baseAddress, Int32(chars.count), "report.xml", nil, options)
+        let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue)
+        let collector = MessageCollector()
+        let document = collector.collectingStrayErrors {
+            xml.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    xmlCtxtReadMemory(parser, chars.baseAddress, Int32(chars.count), "report.xml", nil, options)
+                }
             }
         }
-        guard let document else {
-            let message = xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
-            throw ReportError.malformed([message ?? "the document is not well-formed XML"])
-        }
-        guard parser.pointee.wellFormed != 0 else {
-            xmlFreeDoc(document)
-            let message = xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
-            throw ReportError.malformed([message ?? "the document is not well-formed XML"])
+        guard let document, parser.pointee.wellFormed != 0 else {
+            if let document { xmlFreeDoc(document) }
+            var messages = collector.finished()
+            if messages.isEmpty {
+                messages = [xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
+                    ?? "the document is not well-formed XML"]
+            }
+            throw ReportError.malformed(messages)
         }
         return document
     }
@@ -101,6 +103,17 @@ private final class MessageCollector {
         } else {
             collector.dropped += 1
         }
+    }
+
+    /// Runs `body` with this collector as the thread's libxml2 structured error handler, so that
+    /// errors raised outside any context (such as I/O warnings) are collected instead of printed.
+    /// libxml2 keeps the handler per thread; the previous one is restored afterwards.
+    func collectingStrayErrors<Result>(_ body: () -> Result) -> Result {
+        let previous = __xmlStructuredError()?.pointee
+        let previousContext = __xmlStructuredErrorContext()?.pointee
+        xmlSetStructuredErrorFunc(context, Self.handler)
+        defer { xmlSetStructuredErrorFunc(previousContext, previous) }
+        return withExtendedLifetime(self) { body() }
     }
 
     /// The messages, with a closing note when some were dropped.

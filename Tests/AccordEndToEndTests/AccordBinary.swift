@@ -1,0 +1,67 @@
+import Foundation
+
+/// Runs the built `accord` binary for end-to-end tests.
+enum AccordBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package root, found from this file's path.
+    static var packageRoot: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+
+    /// The shared upstream corpus, read in place.
+    static var sharedCorpus: String { packageRoot + "/../shared/kizunasync-protocol" }
+
+    /// The binary: $ACCORD_BIN, else the debug build under .build.
+    static var path: String {
+        if let explicit = ProcessInfo.processInfo.environment["ACCORD_BIN"] { return explicit }
+        let debug = packageRoot + "/.build/debug/accord"
+        if FileManager.default.isExecutableFile(atPath: debug) { return debug }
+        let build = packageRoot + "/.build"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: build)) ?? [] {
+            let candidate = "\(build)/\(entry)/debug/accord"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return debug
+    }
+
+    /// Runs `accord` with arguments, collecting both streams through temporary files so that
+    /// large outputs never block the child.
+    static func run(_ arguments: [String], cwd: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout")
+        let errURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
