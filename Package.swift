@@ -32,12 +32,12 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "accord", dependencies: ["Runner"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus"], swiftSettings: strict),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus"], swiftSettings: strict),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "CLibXML2"], swiftSettings: strict),
         .testTarget(name: "RunnerTests", dependencies: ["Runner"], swiftSettings: strict),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner"], swiftSettings: strict),
+        .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
