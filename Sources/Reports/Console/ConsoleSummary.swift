@@ -40,9 +40,18 @@ public struct ConsoleSummary: Sendable {
     /// Counts a suite's cases and keeps its failure lines while there is room.
     /// - Parameter suite: the suite.
     public mutating func add(_ suite: SuiteResult) {
+        add(suite, tally: suite.tally)
+    }
+
+    /// Counts a suite whose tally covers more cases than it keeps (a streamed recording keeps
+    /// only its failures), and keeps its failure lines while there is room.
+    /// - Parameters:
+    ///   - suite: the suite, holding at least its failed and errored cases.
+    ///   - tally: the counts over every case the suite ran.
+    public mutating func add(_ suite: SuiteResult, tally suiteTally: Tally) {
         suites += 1
+        tally.add(suiteTally)
         for result in suite.cases {
-            tally.add(result.outcome)
             switch result.outcome {
             case .passed, .skipped:
                 break

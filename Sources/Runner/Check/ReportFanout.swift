@@ -19,7 +19,7 @@ struct ReportFanout {
     }
 
     mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
-        summary.add(suite)  // TALLY-OVERLOAD
+        summary.add(suite, tally: tally ?? suite.tally)
         if let (writer, _) = junit {
             do { try writer.write(suite) } catch { throw RunError.output("JUnit report", "\(error)") }
         }
