@@ -27,7 +27,7 @@ extension RuleCatalog {
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "2", rows: [(1, 1), (2, 2)])), violatingStep: 1),
         RuleDescriptor(
             id: "I-9b", title: "continuation keeps the transfer open",
-            statement: "A page whose cursor carries a <start>: prefix keeps has_more:true; the closing page returns a checkpoint token.",
+            statement: "A page whose cursor carries a `<start>:` prefix keeps has_more:true; the closing page returns a checkpoint token.",
             source: "upstream invariant I-9 clause b; D-page-cap-and-checkpoint-boundary", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "0:1", hasMore: true, rows: [(1, 1)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "0:1", hasMore: false, rows: [(1, 1)])), violatingStep: 1),
@@ -39,7 +39,7 @@ extension RuleCatalog {
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 2, to: "0:1", hasMore: true, rows: [(1, 1)])), violatingStep: 1),
         RuleDescriptor(
             id: "I-9d", title: "continuation cursor",
-            statement: "A continuation cursor is <start>:<seq of the page's last entry>, where start is the transfer's start checkpoint.",
+            statement: "A continuation cursor is `<start>:<seq of the page's last entry>`, where start is the transfer's start checkpoint.",
             source: "upstream invariant I-9 clause d; D-cursor-opaque-token", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "0:1", hasMore: true, rows: [(1, 1)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "0:2", hasMore: true, rows: [(1, 1)])), violatingStep: 1),
@@ -51,7 +51,7 @@ extension RuleCatalog {
             violating: Fixture.steps(Fixture.pull(1, from: "3", to: "0", signal: "RESET_REQUIRED")), violatingStep: 1),
         RuleDescriptor(
             id: "I-9f", title: "an open transfer names its start",
-            statement: "A has_more:true page with a hole-free cursor carries a <start>: prefix naming the checkpoint the transfer began at.",
+            statement: "A has_more:true page with a hole-free cursor carries a `<start>:` prefix naming the checkpoint the transfer began at.",
             source: "upstream invariant I-9 clause f; D-page-cap-and-checkpoint-boundary", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "0:1", hasMore: true, rows: [(1, 1)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "1", hasMore: true, rows: [(1, 1)])), violatingStep: 1),

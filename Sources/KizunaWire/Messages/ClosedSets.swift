@@ -61,8 +61,9 @@ extension RawRepresentable where RawValue == String {
     }
 }
 
-/// A message that reads strictly from JSON and writes back its wire form.
-public protocol WireMessage: Sendable, Hashable {
+/// A message that reads strictly from JSON and writes back its wire form; `Codable` through
+/// its JSON form, with the same strict checks.
+public protocol WireMessage: Sendable, Hashable, Codable {
     /// Reads the message strictly.
     /// - Parameters:
     ///   - json: the message body.
@@ -78,6 +79,18 @@ extension WireMessage {
     /// - Parameter json: the body.
     /// - Throws: `WireError` naming the protocol code and pointer.
     public init(json: JSONValue) throws(WireError) { try self.init(json: json, at: .root) }
+
+    /// Decodes the message strictly from any `Decoder`.
+    /// - Parameter decoder: the decoder.
+    /// - Throws: `WireError` when the value breaks the message's schema.
+    public init(from decoder: any Decoder) throws {
+        try self.init(json: try JSONValue(from: decoder), at: .root)
+    }
+
+    /// Encodes the message's wire form.
+    /// - Parameter encoder: the encoder.
+    /// - Throws: `EncodingError` from the encoder.
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 
     /// Reads the message from UTF-8 bytes.
     /// - Parameter bytes: the body bytes.

@@ -57,10 +57,14 @@ public struct CheckRun {
                 let decisions = DecisionTitles.read(FolderFiles(root: path))
                 for item in corpus.cases where matches(item.id, options.filter) {
                     let properties = properties(target: "offline", corpus: path)
+                    let started = ContinuousClock.now
+                    var suite: SuiteResult
                     switch item {
-                    case .transcript(let loaded, _): try reports.add(TranscriptCheck.suite(loaded, properties: properties))
-                    case .blocked(let entry): try reports.add(TranscriptCheck.blockedSuite(entry, decisions: decisions, properties: properties))
+                    case .transcript(let loaded, _): suite = TranscriptCheck.suite(loaded, properties: properties)
+                    case .blocked(let entry): suite = TranscriptCheck.blockedSuite(entry, decisions: decisions, properties: properties)
                     }
+                    suite.time = seconds(since: started)
+                    try reports.add(suite)
                 }
             case .transcript(let path):
                 let loaded: LoadedTranscript
@@ -68,10 +72,15 @@ public struct CheckRun {
                     throw RunError.input(error)
                 }
                 if matches(loaded.transcript.caseID, options.filter) {
-                    try reports.add(TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil)))
+                    let started = ContinuousClock.now
+                    var suite = TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
+                    suite.time = seconds(since: started)
+                    try reports.add(suite)
                 }
             case .recording(let path):
-                let (suite, tally) = try checkRecording(path, keepPassing: keepPassing)
+                let started = ContinuousClock.now
+                var (suite, tally) = try checkRecording(path, keepPassing: keepPassing)
+                suite.time = seconds(since: started)
                 try reports.add(suite, tally: tally)
             }
         }
@@ -92,6 +101,11 @@ public struct CheckRun {
             throw RunError.input(error)
         }
         return check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     static func properties(target: String, corpus: String?) -> [SuiteResult.Property] {
