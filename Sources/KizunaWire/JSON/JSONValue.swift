@@ -92,6 +92,13 @@ public struct JSONObject: Sendable, Hashable {
     /// The first key that appears more than once, if any.
     public var firstDuplicateKey: String? {
         if members.count < 2 { return nil }
+        if members.count <= 16 {
+            // Small objects (nearly all wire objects): comparing pairs beats hashing every key.
+            for later in 1..<members.count {
+                for earlier in 0..<later where members[earlier].key == members[later].key { return members[later].key }
+            }
+            return nil
+        }
         var seen = Set<String>()
         for member in members where !seen.insert(member.key).inserted { return member.key }
         return nil

@@ -7,7 +7,7 @@ public struct ObjectReader {
     public let pointer: JSONPointer
     /// The error kind reported for shape problems.
     public let malformed: WireError.Kind
-    private var read: Set<String> = []
+    private var read: [Bool]
 
     /// Starts reading `value`, which must be an object.
     /// - Parameters:
@@ -25,6 +25,7 @@ public struct ObjectReader {
         self.object = object
         self.pointer = pointer
         self.malformed = malformed
+        self.read = Array(repeating: false, count: object.count)
     }
 
     /// True when the object has `key`.
@@ -36,8 +37,11 @@ public struct ObjectReader {
     /// - Parameter key: the key.
     /// - Returns: the value, or nil when absent.
     public mutating func optional(_ key: String) -> JSONValue? {
-        read.insert(key)
-        return object[key]
+        for index in object.members.indices where object.members[index].key == key {
+            read[index] = true
+            return object.members[index].value
+        }
+        return nil
     }
 
     /// The value of a required key, marking it read.
@@ -146,7 +150,7 @@ public struct ObjectReader {
     /// Ends reading: any key not read is unknown.
     /// - Throws: `WireError` naming the first unknown key.
     public func finish() throws(WireError) {
-        for member in object.members where !read.contains(member.key) {
+        for (index, member) in object.members.enumerated() where !read[index] {
             throw WireError(malformed, at: pointer.appending(member.key), "unknown key \"\(member.key)\"")
         }
     }
