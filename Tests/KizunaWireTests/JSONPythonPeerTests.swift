@@ -23,8 +23,13 @@ struct JSONPythonPeerTests {
         for name in sorted(os.listdir(folder)):
             raw = open(os.path.join(folder, name), "rb").read()
             try:
-                value = json.loads(raw.decode("utf-8"), parse_constant=no_constants)
+                pairs = []
+                def keep_pairs(items):
+                    pairs.extend(items)
+                    return dict(items)
+                value = json.loads(raw.decode("utf-8"), parse_constant=no_constants, object_pairs_hook=keep_pairs)
                 check(value)
+                for k, v in pairs: check(k); check(v)
             except Exception:
                 out.append(name + " reject")
                 continue

@@ -70,7 +70,10 @@ extension JSONValue {
                 guard let next = object[token] else { return nil }
                 current = next
             case .array(let array):
-                guard let index = Int(token), array.indices.contains(index) else { return nil }
+                // RFC 6901: an array index is "0" or digits without a leading zero (no sign, no "01").
+                guard SequenceNumber.isCanonical(token.utf8), let index = Int(token), array.indices.contains(index) else {
+                    return nil
+                }
                 current = array[index]
             default:
                 return nil

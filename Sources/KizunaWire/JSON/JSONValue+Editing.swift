@@ -22,7 +22,7 @@ extension JSONValue {
             }
             return .object(object)
         case .array(var array):
-            guard let index = Int(token), index >= 0, index <= array.count else { return self }
+            guard SequenceNumber.isCanonical(token.utf8), let index = Int(token), index <= array.count else { return self }
             if rest.isEmpty {
                 if let newValue {
                     if index == array.count { array.append(newValue) } else { array[index] = newValue }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed JSON value that keeps number literals and object member order exactly as written.
 ///
 /// Numbers are stored as their literal text so that decimal values and integers past 2^53
@@ -71,11 +73,11 @@ public struct JSONObject: Sendable, Hashable {
     /// The value of the first member named `key`, if any.
     public subscript(key: String) -> JSONValue? {
         get {
-            for member in members where member.key == key { return member.value }
+            for member in members where JSONObject.sameKey(member.key, key) { return member.value }
             return nil
         }
         set {
-            if let index = members.firstIndex(where: { $0.key == key }) {
+            if let index = members.firstIndex(where: { JSONObject.sameKey($0.key, key) }) {
                 if let newValue { members[index].value = newValue } else { members.remove(at: index) }
             } else if let newValue {
                 members.append(Member(key: key, value: newValue))
@@ -95,13 +97,32 @@ public struct JSONObject: Sendable, Hashable {
         if members.count <= 16 {
             // Small objects (nearly all wire objects): comparing pairs beats hashing every key.
             for later in 1..<members.count {
-                for earlier in 0..<later where members[earlier].key == members[later].key { return members[later].key }
+                for earlier in 0..<later where Self.sameKey(members[earlier].key, members[later].key) { return members[later].key }
             }
             return nil
         }
-        var seen = Set<String>()
-        for member in members where !seen.insert(member.key).inserted { return member.key }
+        var seen = Set<[UInt8]>()
+        for member in members where !seen.insert(Array(member.key.utf8)).inserted { return member.key }
         return nil
+    }
+
+    /// True when two keys are the same bytes. JSON keys are byte strings: Swift's `==` would
+    /// call canonically equivalent keys ("é" and "e\u{301}") equal.
+    /// - Parameters:
+    ///   - lhs: a key.
+    ///   - rhs: another key.
+    /// - Returns: whether their UTF-8 bytes are equal.
+    @inline(__always)
+    public static func sameKey(_ lhs: String, _ rhs: String) -> Bool {
+        var left = lhs
+        var right = rhs
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                guard let first = a.baseAddress, let second = b.baseAddress else { return true }
+                return memcmp(first, second, a.count) == 0
+            }
+        }
     }
 }
 

@@ -37,7 +37,7 @@ public struct ObjectReader {
     /// - Parameter key: the key.
     /// - Returns: the value, or nil when absent.
     public mutating func optional(_ key: String) -> JSONValue? {
-        for index in object.members.indices where object.members[index].key == key {
+        for index in object.members.indices where JSONObject.sameKey(object.members[index].key, key) {
             read[index] = true
             return object.members[index].value
         }

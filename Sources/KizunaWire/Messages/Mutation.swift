@@ -30,6 +30,14 @@ public enum Transform: Sendable, Hashable {
         case "arrayUnion", "arrayRemove":
             let values = try reader.array("values")
             if values.isEmpty { throw WireError(malformed, at: pointer.appending("values"), "values needs at least one item") }
+            for (index, item) in values.enumerated() {
+                switch item {
+                case .string, .bool: continue
+                case .number(let number) where number.isInteger: continue
+                default:
+                    throw WireError(malformed, at: pointer.appending("values").appending(index), "array items are strings, integers or booleans, found \(item.typeName)")
+                }
+            }
             transform = op == "arrayUnion" ? .arrayUnion(values) : .arrayRemove(values)
         default:
             throw WireError(malformed, at: pointer.appending("op"), "unknown transform op \"\(op)\"")
@@ -68,6 +76,8 @@ public struct Mutation: Sendable, Hashable {
     public var hlc: String?
     /// The open-decision `base_hint` slot, kept verbatim.
     public var baseHint: JSONValue?
+    /// True when the wire form carried a `transforms` object, even an empty one.
+    public var hasTransformsKey: Bool
 
     /// Makes a mutation.
     /// - Parameters:
@@ -92,6 +102,7 @@ public struct Mutation: Sendable, Hashable {
         self.transforms = transforms
         self.hlc = hlc
         self.baseHint = nil
+        self.hasTransformsKey = !transforms.isEmpty
     }
 
     /// Reads a mutation strictly (common.schema.json#/$defs/mutation).
@@ -109,7 +120,9 @@ public struct Mutation: Sendable, Hashable {
         self.columns = try reader.columns("columns")
         self.precondition = try reader.optionalColumns("precondition")
         var transforms: [(column: String, transform: Transform)] = []
-        if let value = reader.optional("transforms") {
+        let transformsValue = reader.optional("transforms")
+        self.hasTransformsKey = transformsValue != nil
+        if let value = transformsValue {
             let at = pointer.appending("transforms")
             let object = try ObjectReader(value, at: at, malformed: malformed).object
             for member in object.members {
@@ -139,7 +152,7 @@ public struct Mutation: Sendable, Hashable {
         object["pk"] = .string(pk)
         if let precondition { object["precondition"] = .object(precondition) }
         object["table"] = .string(table)
-        if !transforms.isEmpty {
+        if hasTransformsKey || !transforms.isEmpty {
             object["transforms"] = .object(JSONObject(transforms.map { JSONObject.Member(key: $0.column, value: $0.transform.json) }))
         }
         return .object(object)

@@ -51,14 +51,26 @@ public struct PullRequest: WireMessage {
             let at = pointer.appending("buckets").appending(index)
             var bucket = try ObjectReader(element, at: at, malformed: .malformedRequest)
             let table = try bucket.string("table")
-            let params = try ColumnValues.read(try bucket.required("params"), at: at.appending("params"), malformed: .malformedRequest)
+            let params = try ObjectReader(try bucket.required("params"), at: at.appending("params"), malformed: .malformedRequest).object
+            for member in params.members {
+                switch member.value {
+                case .string, .bool: continue
+                case .number(let number) where number.isInteger: continue
+                default:
+                    throw WireError(
+                        .malformedRequest, at: at.appending("params").appending(member.key),
+                        "a bucket parameter is a string, integer or boolean, found \(member.value.typeName)")
+                }
+            }
             try bucket.finish()
             buckets.append(Bucket(table: table, params: params))
         }
         self.buckets = buckets
         self.cursor = try CursorField.read(&reader, "cursor")
         self.schemaVersion = try reader.integer("schema_version")
+        if schemaVersion < 1 { throw WireError(.malformedRequest, at: pointer.appending("schema_version"), "schema_version is at least 1") }
         self.limit = try reader.optionalInteger("limit")
+        if let limit, limit < 1 { throw WireError(.malformedRequest, at: pointer.appending("limit"), "limit is at least 1") }
         self.clientID = try reader.optionalString("client_id")
         try reader.finish()
     }

@@ -48,6 +48,7 @@ public struct PushRequest: WireMessage {
         default: throw reader.typeError("last_mutation_id", "a string or null", last)
         }
         self.schemaVersion = try reader.integer("schema_version")
+        if schemaVersion < 1 { throw WireError(.malformedRequest, at: pointer.appending("schema_version"), "schema_version is at least 1") }
         self.clientID = try reader.optionalString("client_id")
         try reader.finish()
     }
