@@ -91,37 +91,10 @@ func loadTranscript(_ value: JSONValue, file: String = "t.json") throws(CorpusEr
 }
 
 extension JSONValue {
-    /// A copy with the value at `pointer` replaced by `newValue` (nil removes an object member
-    /// or array element; a missing object member is added at the end).
+    /// A copy with the value at `pointer` replaced by `newValue` (nil removes); see
+    /// `replacing(at:with:)`.
     func setting(_ pointer: String, to newValue: JSONValue?) -> JSONValue {
         guard let parsed = JSONPointer(pointer) else { preconditionFailure("bad pointer \(pointer)") }
-        return setting(parsed.tokens[...], to: newValue)
-    }
-
-    private func setting(_ tokens: ArraySlice<String>, to newValue: JSONValue?) -> JSONValue {
-        guard let token = tokens.first else { return newValue ?? .null }
-        switch self {
-        case .object(var object):
-            if tokens.count == 1 {
-                object[token] = newValue
-            } else {
-                object[token] = (object[token] ?? .null).setting(tokens.dropFirst(), to: newValue)
-            }
-            return .object(object)
-        case .array(var array):
-            if tokens.count == 1, token == "-", let newValue {
-                array.append(newValue)
-                return .array(array)
-            }
-            guard let index = Int(token), array.indices.contains(index) else { preconditionFailure("no element \(token)") }
-            if tokens.count == 1, newValue == nil {
-                array.remove(at: index)
-            } else {
-                array[index] = array[index].setting(tokens.dropFirst(), to: newValue)
-            }
-            return .array(array)
-        default:
-            preconditionFailure("cannot descend into \(typeName) at \(token)")
-        }
+        return replacing(at: parsed, with: newValue)
     }
 }

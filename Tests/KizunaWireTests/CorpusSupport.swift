@@ -125,40 +125,18 @@ func json(_ text: String) throws -> JSONValue {
 }
 
 extension JSONValue {
-    /// A copy with the value at `pointer` replaced by `newValue` (nil removes an object member;
-    /// a missing object member is added at the end). Array tokens must name an element.
+    /// A copy with the value at `pointer` replaced by `newValue` (nil removes); see
+    /// `replacing(at:with:)`.
     func setting(_ pointer: String, to newValue: JSONValue?) -> JSONValue {
         guard let parsed = JSONPointer(pointer) else { preconditionFailure("bad pointer \(pointer)") }
-        return setting(parsed.tokens[...], to: newValue)
+        return replacing(at: parsed, with: newValue)
     }
 
-    private func setting(_ tokens: ArraySlice<String>, to newValue: JSONValue?) -> JSONValue {
-        guard let token = tokens.first else { return newValue ?? .null }
-        switch self {
-        case .object(var object):
-            if tokens.count == 1 {
-                object[token] = newValue
-            } else {
-                object[token] = (object[token] ?? .null).setting(tokens.dropFirst(), to: newValue)
-            }
-            return .object(object)
-        case .array(var array):
-            guard let index = Int(token), array.indices.contains(index) else { preconditionFailure("no element \(token)") }
-            if tokens.count == 1, newValue == nil {
-                array.remove(at: index)
-            } else {
-                array[index] = array[index].setting(tokens.dropFirst(), to: newValue)
-            }
-            return .array(array)
-        default:
-            preconditionFailure("cannot descend into \(typeName) at \(token)")
-        }
-    }
-
-    /// A copy with `key: value` appended to the object at `pointer` even if the key exists.
+    /// A copy with a member appended (duplicates allowed) to the object at `pointer`.
     func appendingMember(_ key: String, _ value: JSONValue, at pointer: String = "") -> JSONValue {
-        let target = self.value(at: JSONPointer(pointer)!)!
-        guard case .object(var object) = target else { preconditionFailure("not an object at \(pointer)") }
+        guard let parsed = JSONPointer(pointer), case .object(var object)? = self.value(at: parsed) else {
+            preconditionFailure("not an object at \(pointer)")
+        }
         object.members.append(JSONObject.Member(key: key, value: value))
         return pointer.isEmpty ? .object(object) : setting(pointer, to: .object(object))
     }

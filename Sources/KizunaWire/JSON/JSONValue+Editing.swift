@@ -1,7 +1,7 @@
 extension JSONValue {
     /// A copy with the value at `pointer` replaced, or removed when `newValue` is nil (an array
-    /// element is removed, an object member dropped). A pointer that names nothing, or whose
-    /// last array token is one past the end, appends.
+    /// element is removed, an object member dropped). A missing object member is added (with
+    /// empty objects along the way); an array token `-` or one past the end appends.
     /// - Parameters:
     ///   - pointer: where to edit.
     ///   - newValue: the new value, or nil to remove.
@@ -17,12 +17,13 @@ extension JSONValue {
         case .object(var object):
             if rest.isEmpty {
                 object[token] = newValue
-            } else if let child = object[token] {
-                object[token] = child.edit(rest, newValue)
+            } else {
+                object[token] = (object[token] ?? .object(JSONObject())).edit(rest, newValue)
             }
             return .object(object)
         case .array(var array):
-            guard SequenceNumber.isCanonical(token.utf8), let index = Int(token), index <= array.count else { return self }
+            let position = token == "-" ? array.count : (SequenceNumber.isCanonical(token.utf8) ? Int(token) : nil)
+            guard let index = position, index <= array.count else { return self }
             if rest.isEmpty {
                 if let newValue {
                     if index == array.count { array.append(newValue) } else { array[index] = newValue }
