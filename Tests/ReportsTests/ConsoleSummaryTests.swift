@@ -18,17 +18,26 @@ struct ConsoleSummaryTests {
             CaseResult(name: "2", classname: "kizuna.x", outcome: .skipped("known failing")),
         ]))
         summary.add(SuiteResult(name: "b", cases: [CaseResult(name: "1", classname: "kizuna.x", outcome: .passed)]))
-        #expect(summary.render(color: false) == "accord: 2 suites, 3 cases: 2 passed, 0 failed, 1 skipped, 0 errors")
+        #expect(summary.render(color: false) == "accord: 2 suites (2 passed, 0 failed, 0 skipped), 3 cases: 2 passed, 0 failed, 1 skipped, 0 errors")
         #expect(summary.isPassing)
         #expect(summary.suites == 2)
         #expect(summary.tally.tests == 3)
+    }
+
+    @Test("a suite whose every case is skipped counts as a skipped suite")
+    func skippedSuite() {
+        var summary = ConsoleSummary()
+        summary.add(SuiteResult(name: "wakeup/002", cases: [CaseResult(name: "blocked", classname: "kizuna.wakeup", outcome: .skipped("blocked on D-x"))]))
+        summary.add(SuiteResult(name: "push/001", cases: [CaseResult(name: "step 1 push", classname: "kizuna.push", outcome: .passed)]))
+        #expect(summary.render(color: false) == "accord: 2 suites (1 passed, 0 failed, 1 skipped), 2 cases: 1 passed, 0 failed, 1 skipped, 0 errors")
+        #expect(summary.skippedSuites == 1 && summary.passedSuites == 1)
     }
 
     @Test("singular counts read naturally")
     func singular() {
         var summary = ConsoleSummary()
         summary.add(SuiteResult(name: "a", cases: [CaseResult(name: "1", classname: "kizuna.x", outcome: .errored("boom"))]))
-        #expect(summary.render(color: false) == "ERROR a › 1: boom\naccord: 1 suite, 1 case: 0 passed, 0 failed, 0 skipped, 1 error")
+        #expect(summary.render(color: false) == "ERROR a › 1: boom\naccord: 1 suite (0 passed, 1 failed, 0 skipped), 1 case: 0 passed, 0 failed, 0 skipped, 1 error")
         #expect(!summary.isPassing)
     }
 
@@ -46,7 +55,7 @@ struct ConsoleSummaryTests {
             "FAIL push/002-rls-denied-not-a-wedge › step 1 push: I-5 verdict 1 missing",
             "FAIL pull/001 › step 3 pull",
             "ERROR pull/001 › step 4 pull: connection reset",
-            "accord: 2 suites, 4 cases: 0 passed, 3 failed, 0 skipped, 1 error",
+            "accord: 2 suites (0 passed, 2 failed, 0 skipped), 4 cases: 0 passed, 3 failed, 0 skipped, 1 error",
         ])
     }
 
@@ -58,13 +67,13 @@ struct ConsoleSummaryTests {
         #expect(lines.count == 5)
         #expect(lines[2] == "FAIL s › step 2 push: I-5 verdict 2 missing")
         #expect(lines[3] == "… and 7 more failures")
-        #expect(lines[4] == "accord: 1 suite, 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors")
+        #expect(lines[4] == "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors")
 
         let fewer = summary.render(color: false, maxFailures: 1).split(separator: "\n").map(String.init)
         #expect(fewer == [
             "FAIL s › step 0 push: I-5 verdict 0 missing",
             "… and 9 more failures",
-            "accord: 1 suite, 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors",
+            "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors",
         ])
     }
 

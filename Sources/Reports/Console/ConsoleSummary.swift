@@ -4,7 +4,7 @@
 /// the rest are counted. Failure lines look like
 /// `FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5 …` (one per rule failure) and
 /// `ERROR <suite> › <case>: <reason>` (one per errored case); the verdict looks like
-/// `accord: 40 suites, 612 cases: 598 passed, 0 failed, 14 skipped, 0 errors`.
+/// `accord: 41 suites (40 passed, 0 failed, 1 skipped), 612 cases: 598 passed, 0 failed, 14 skipped, 0 errors`.
 public struct ConsoleSummary: Sendable {
     /// How many failure lines `init()` keeps.
     public static let defaultFailureLimit = 10
@@ -13,6 +13,12 @@ public struct ConsoleSummary: Sendable {
     public private(set) var tally = Tally()
     /// How many suites were added.
     public private(set) var suites = 0
+    /// Suites with no failed or errored case and at least one passed case.
+    public private(set) var passedSuites = 0
+    /// Suites with a failed or errored case.
+    public private(set) var failedSuites = 0
+    /// Suites whose every case was skipped (e.g. a blocked manifest entry).
+    public private(set) var skippedSuites = 0
 
     private let failureLimit: Int
     private var kept: [Line] = []
@@ -51,6 +57,13 @@ public struct ConsoleSummary: Sendable {
     public mutating func add(_ suite: SuiteResult, tally suiteTally: Tally) {
         suites += 1
         tally.add(suiteTally)
+        if suiteTally.failures + suiteTally.errors > 0 {
+            failedSuites += 1
+        } else if suiteTally.passed == 0 {
+            skippedSuites += 1
+        } else {
+            passedSuites += 1
+        }
         for result in suite.cases {
             switch result.outcome {
             case .passed, .skipped:
@@ -84,7 +97,8 @@ public struct ConsoleSummary: Sendable {
         if more > 0 {
             lines.append("… and \(more) more \(more == 1 ? "failure" : "failures")")
         }
-        let verdict = "accord: \(Self.count(suites, "suite", "suites")), \(Self.count(tally.tests, "case", "cases")): "
+        let verdict = "accord: \(Self.count(suites, "suite", "suites")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
+            + "\(Self.count(tally.tests, "case", "cases")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
             + Self.count(tally.errors, "error", "errors")
         lines.append(color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict)
