@@ -14,6 +14,10 @@ struct Console {
         FileHandle.standardOutput.write(Data((newline ? text + "\n" : text).utf8))
     }
 
+    func help(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
     func error(_ text: String) {
         FileHandle.standardError.write(Data(("accord: error: " + text + "\n").utf8))
     }
@@ -36,7 +40,7 @@ enum Accord {
 
     static func main(_ arguments: [String], console: Console) -> Int32 {
         guard let name = arguments.first else {
-            console.out(rootHelp, newline: false)
+            console.help(rootHelp)
             return ExitCode.usage
         }
         switch name {

@@ -56,6 +56,18 @@ struct CheckBreakTests {
         Break(name: "a malformed cursor", file: "pull/001-bootstrap-empty", rule: "I-2", step: 1,
               edits: [("/steps/0/response/cursor", "00")]),
         Break(name: "non-canonical bytes", file: "push/001-insert-applied", rule: "I-1", step: 3, edits: []),
+        Break(name: "a cursor below the request's", file: "pull/001-bootstrap-empty", rule: "I-3", step: 1,
+              edits: [("/steps/0/request/cursor", "5")]),
+        Break(name: "CHECKPOINT_EXPIRED on a bootstrap", file: "lifecycle/001-checkpoint-expired-rehydrate", rule: "AC-EXPIRY", step: 1,
+              edits: [("/steps/0/request/cursor", "0"), ("/steps/0/response/cursor", "0")]),
+        Break(name: "a mutation id that is not a uuid", file: "push/001-insert-applied", rule: "I-2", step: 3,
+              edits: [("/steps/2/request/batch/mutations/0/mutation_id", "m1")]),
+        Break(name: "an origin clock that is not one", file: "conflict/003-hlc-origin-order", rule: "I-2", step: 6,
+              edits: [("/steps/5/request/batch/mutations/0/hlc", "garbage")]),
+        Break(name: "65 buckets", file: "pull/001-bootstrap-empty", rule: "I-2", step: 1, edits: []),
+        Break(name: "a row and a tombstone with one key", file: "pull/006-integer-key-pull-only", rule: "I-10", step: 8,
+              edits: [("/steps/7/response/tombstones/0/seq", "4"), ("/steps/7/response/tombstones/0/pk", "7")]),
+        Break(name: "duplicate ids in an aborted atomic batch", file: "push/005-atomic-batch-revert", rule: "I-5", step: 7, edits: []),
     ]
 
     @Test("a broken transcript fails its rule at its step and nothing else", arguments: breaks)
@@ -116,6 +128,13 @@ struct CheckBreakTests {
                 "pk": "00000000-0000-4000-8000-e10000000002", "row": ["done": false, "title": "leak"], "seq": "2", "table": "todos",
             ]
             return json.replacing(at: try ptr("/steps/0/response/rows/0"), with: row)
+        case "65 buckets":
+            let bucket = try #require(json.value(at: try ptr("/steps/0/request/buckets/0")))
+            return json.replacing(at: try ptr("/steps/0/request/buckets"), with: .array(Array(repeating: bucket, count: 65)))
+        case "duplicate ids in an aborted atomic batch":
+            let first = try #require(json.value(at: try ptr("/steps/6/request/batch/mutations/0/mutation_id")))
+            return json.replacing(at: try ptr("/steps/6/request/batch/mutations/1/mutation_id"), with: first)
+                .replacing(at: try ptr("/steps/6/response/batch/offender_mutation_id"), with: first)
         case "entries out of order":
             let rows = try #require(json.value(at: try ptr("/steps/3/response/rows"))?.arrayValue)
             return json.replacing(at: try ptr("/steps/3/response/rows"), with: .array([rows[1], rows[0]] + rows.dropFirst(2)))

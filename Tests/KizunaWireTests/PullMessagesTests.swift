@@ -74,10 +74,10 @@ struct PullMessagesTests {
     func buildsMessages() throws {
         let request = PullRequest(
             buckets: [Bucket(table: "notices", params: ["org_id": 7, "active": true])], cursor: try CursorToken(parsing: "3:9~5"),
-            schemaVersion: 2, limit: 50, clientID: "c")
+            schemaVersion: 2, limit: 50, clientID: "00000000-0000-4000-8000-c10000000001")
         #expect(
             CanonicalJSON.compact(request.json)
-                == "{\"buckets\":[{\"params\":{\"active\":true,\"org_id\":7},\"table\":\"notices\"}],\"client_id\":\"c\",\"cursor\":\"3:9~5\",\"limit\":50,\"schema_version\":2}"
+                == "{\"buckets\":[{\"params\":{\"active\":true,\"org_id\":7},\"table\":\"notices\"}],\"client_id\":\"00000000-0000-4000-8000-c10000000001\",\"cursor\":\"3:9~5\",\"limit\":50,\"schema_version\":2}"
         )
         #expect(try PullRequest(json: request.json) == request)
         let response = PullResponse(
@@ -87,7 +87,7 @@ struct PullMessagesTests {
             signal: nil,
             conflicts: [
                 ConflictEntry(
-                    columnName: "c", conflictMode: "hlc", loserValue: ["x": [1]], pk: "1", table: "t", winnerMutationID: "m",
+                    columnName: "c", conflictMode: "hlc", loserValue: ["x": [1]], pk: "1", table: "t", winnerMutationID: "00000000-0000-4000-8000-f10000000001",
                     winnerSeq: SequenceNumber("12")!)
             ])
         #expect(try PullResponse(json: response.json) == response)

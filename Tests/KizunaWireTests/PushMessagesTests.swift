@@ -111,7 +111,7 @@ struct PushMessagesTests {
     @Test("mutations keep transforms in order, base_hint verbatim, and read back")
     func mutationRoundTrip() throws {
         var made = Mutation(
-            mutationID: "m1", table: "todos", pk: "p", op: .update, columns: ["title": "t"], precondition: ["done": false],
+            mutationID: "00000000-0000-4000-8000-f10000000001", table: "todos", pk: "p", op: .update, columns: ["title": "t"], precondition: ["done": false],
             transforms: [
                 ("zeta", .increment(by: "-92233720368547758080")), ("alpha", .arrayUnion(["a", 1, true])),
                 ("mid", .arrayRemove(["b"])),
@@ -125,10 +125,10 @@ struct PushMessagesTests {
         #expect(read.baseHint == made.baseHint)
         #expect(read.transforms.map(\.column) == ["zeta", "alpha", "mid"])
         #expect(Set([read, made]).count == 1)
-        let pushed = PushRequest(atomic: true, mutations: [made], lastMutationID: "m0", schemaVersion: 3, clientID: "c")
+        let pushed = PushRequest(atomic: true, mutations: [made], lastMutationID: "00000000-0000-4000-8000-f10000000000", schemaVersion: 3, clientID: "00000000-0000-4000-8000-c10000000001")
         let back = try PushRequest(json: pushed.json)
         #expect(back == pushed)
-        #expect(back.json["last_mutation_id"] == "m0")
+        #expect(back.json["last_mutation_id"] == "00000000-0000-4000-8000-f10000000000")
         #expect(CanonicalJSON.render(back.json) == CanonicalJSON.render(pushed.json))
     }
 
@@ -137,19 +137,19 @@ struct PushMessagesTests {
         let responses: [PushResponse] = [
             .verdicts([]),
             .verdicts([
-                .applied(mutationID: "a", serverRow: ["n": 2]), .rejected(mutationID: "b", reason: .deleteWins, serverRow: nil),
-                .rejected(mutationID: "c", reason: .columnDenied, serverRow: ["x": "y"]),
+                .applied(mutationID: "00000000-0000-4000-8000-f10000000001", serverRow: ["n": 2]), .rejected(mutationID: "00000000-0000-4000-8000-f10000000002", reason: .deleteWins, serverRow: nil),
+                .rejected(mutationID: "00000000-0000-4000-8000-f10000000003", reason: .columnDenied, serverRow: ["x": "y"]),
             ]),
-            .aborted(BatchAbort(offenderMutationID: "b", reason: .constraint, serverRow: nil)),
-            .aborted(BatchAbort(offenderMutationID: "b", reason: .superseded, serverRow: ["k": [1, 2]])),
+            .aborted(BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .constraint, serverRow: nil)),
+            .aborted(BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .superseded, serverRow: ["k": [1, 2]])),
             .signal(.resetRequired),
         ]
         for response in responses {
             #expect(try PushResponse(json: response.json) == response)
         }
         #expect(
-            CanonicalJSON.compact(PushResponse.aborted(BatchAbort(offenderMutationID: "b", reason: .rlsDenied, serverRow: nil)).json)
-                == "{\"batch\":{\"offender_mutation_id\":\"b\",\"outcome\":\"aborted\",\"reason\":\"RLS_DENIED\",\"server_row\":null}}")
+            CanonicalJSON.compact(PushResponse.aborted(BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .rlsDenied, serverRow: nil)).json)
+                == "{\"batch\":{\"offender_mutation_id\":\"00000000-0000-4000-8000-f10000000002\",\"outcome\":\"aborted\",\"reason\":\"RLS_DENIED\",\"server_row\":null}}")
     }
 
     @Test("the closed sets hold exactly the protocol's literals")
@@ -527,7 +527,7 @@ struct PushMessagesTests {
 @Suite("Push message details")
 struct PushMessageDetailTests {
     static func mutation(_ extra: String) throws -> Mutation {
-        let text = #"{"columns":{},"mutation_id":"m","op":"update","pk":"p","table":"todos"\#(extra)}"#
+        let text = #"{"columns":{},"mutation_id":"00000000-0000-4000-8000-f10000000001","op":"update","pk":"p","table":"todos"\#(extra)}"#
         return try Mutation(json: try JSONParser.parse(text), at: .root, malformed: .malformedRequest)
     }
 

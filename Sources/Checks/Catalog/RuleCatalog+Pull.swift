@@ -2,7 +2,7 @@ extension RuleCatalog {
     static let pullRules: [RuleDescriptor] = [
         RuleDescriptor(
             id: "I-3", title: "cursor monotonicity",
-            statement: "A pull response's cursor high-water never decreases except across CHECKPOINT_EXPIRED, and an asserted client cursor changes only across a has_more:false boundary.",
+            statement: "A pull response's cursor high-water is never below the request's or the previous response's, except across CHECKPOINT_EXPIRED, and an asserted client cursor changes only across a has_more:false boundary.",
             source: "upstream invariant I-3; P:cursor-monotonicity-rebase-and-atomic-checkpoints", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(2, 1)]), Fixture.assertCursor(2, "2"), Fixture.pull(3, from: "2", to: "2")),
             violating: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(2, 1)]), Fixture.assertCursor(2, "2"), Fixture.pull(3, from: "2", to: "1")),
@@ -19,6 +19,12 @@ extension RuleCatalog {
             source: "upstream invariant I-8; D-signal-excludes-page-data", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "3", to: "3", signal: "CHECKPOINT_EXPIRED")),
             violating: Fixture.steps(Fixture.pull(1, from: "3", to: "3", rows: [(4, 1)], signal: "CHECKPOINT_EXPIRED")), violatingStep: 1),
+        RuleDescriptor(
+            id: "AC-EXPIRY", title: "a bootstrap never expires",
+            statement: "CHECKPOINT_EXPIRED never answers a transfer that started from \"0\" (a bootstrap, or a continuation whose start is 0).",
+            source: "PROTOCOL-NOTES §3; P:cursor-monotonicity-rebase-and-atomic-checkpoints", evaluation: .trace,
+            passing: Fixture.steps(Fixture.pull(1, from: "3", to: "3", signal: "CHECKPOINT_EXPIRED")),
+            violating: Fixture.steps(Fixture.pull(1, from: "0", to: "0", signal: "CHECKPOINT_EXPIRED")), violatingStep: 1),
         RuleDescriptor(
             id: "I-9a", title: "page limit",
             statement: "Rows and tombstones together never exceed the request's limit (default 500).",
@@ -48,7 +54,7 @@ extension RuleCatalog {
             statement: "A signal page is exempt from page accounting because it echoes the request cursor verbatim.",
             source: "upstream invariant I-9 clause e; D-signal-excludes-page-data", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "3", to: "3", signal: "RESET_REQUIRED")),
-            violating: Fixture.steps(Fixture.pull(1, from: "3", to: "0", signal: "RESET_REQUIRED")), violatingStep: 1),
+            violating: Fixture.steps(Fixture.pull(1, from: "3", to: "4", signal: "RESET_REQUIRED")), violatingStep: 1),
         RuleDescriptor(
             id: "I-9f", title: "an open transfer names its start",
             statement: "A has_more:true page with a hole-free cursor carries a `<start>:` prefix naming the checkpoint the transfer began at.",
@@ -57,7 +63,7 @@ extension RuleCatalog {
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "1", hasMore: true, rows: [(1, 1)])), violatingStep: 1),
         RuleDescriptor(
             id: "I-10", title: "stream order",
-            statement: "Rows and tombstones each keep strict (seq, table, pk) order, table and pk compared byte-wise.",
+            statement: "Rows and tombstones each keep strict (seq, table, pk) order, table and pk compared byte-wise, and no stream entry appears twice on a page.",
             source: "upstream invariant I-10; P:keyset-pagination-and-delivery-bound", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(1, 1), (2, 2)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(2, 2), (1, 1)])), violatingStep: 1),

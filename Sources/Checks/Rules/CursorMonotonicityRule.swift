@@ -1,8 +1,9 @@
 import Corpus
 import KizunaWire
 
-/// I-3: a pull response's cursor high-water never decreases, except across CHECKPOINT_EXPIRED;
-/// an asserted client cursor changes only across a has_more:false checkpoint boundary.
+/// I-3: a pull response's cursor high-water never decreases (neither below the previous
+/// response's nor below the request's), except across CHECKPOINT_EXPIRED; an asserted client
+/// cursor changes only across a has_more:false checkpoint boundary.
 public struct CursorMonotonicityRule: TraceRule {
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-3"]
@@ -16,9 +17,15 @@ public struct CursorMonotonicityRule: TraceRule {
 
     /// Tracks pull cursors.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
-        guard case .pull(_, let response) = exchange else { return }
+        guard case .pull(let request, let response) = exchange else { return }
         let highWater = response.cursor.highWater
-        if let last = lastHighWater, highWater < last {
+        if highWater < request.cursor.highWater {
+            findings.append(
+                Finding(
+                    "I-3", at: location, pointer: JSONPointer(tokens: ["response", "cursor"]),
+                    "pull response cursor high-water \(highWater) is below the request cursor's \(request.cursor.highWater)",
+                    expected: .string("≥ \(request.cursor.highWater)"), actual: .string(response.cursor.description)))
+        } else if let last = lastHighWater, highWater < last {
             findings.append(
                 Finding(
                     "I-3", at: location, pointer: JSONPointer(tokens: ["response", "cursor"]),

@@ -1,10 +1,11 @@
 import KizunaWire
 
 /// I-8: a pull signal excludes page data (no rows, no tombstones, has_more:false); I-9e: a
-/// signal page is exempt from page accounting because it echoes the request cursor verbatim.
+/// signal page is exempt from page accounting because it echoes the request cursor verbatim;
+/// AC-EXPIRY: a transfer that started from "0" never expires.
 public struct SignalPageRule: TraceRule {
     /// The rules reported.
-    public static let ruleIDs: [RuleID] = ["I-8", "I-9e"]
+    public static let ruleIDs: [RuleID] = ["I-8", "I-9e", "AC-EXPIRY"]
 
     /// Starts a fold.
     /// - Parameter settings: unused.
@@ -24,6 +25,12 @@ public struct SignalPageRule: TraceRule {
                 Finding(
                     "I-8", at: location, pointer: JSONPointer(tokens: ["response", "has_more"]), "\(signal.rawValue) page keeps has_more:true",
                     expected: false, actual: true))
+        }
+        if signal == .checkpointExpired && request.cursor.transferStart == .zero {
+            findings.append(
+                Finding(
+                    "AC-EXPIRY", at: location, pointer: JSONPointer(tokens: ["response", "signal", "type"]),
+                    "CHECKPOINT_EXPIRED answers a transfer that started from \"0\" (request cursor \(request.cursor)); a bootstrap never expires"))
         }
         if response.cursor != request.cursor {
             findings.append(

@@ -1,6 +1,7 @@
 import KizunaWire
 
-/// I-10: rows and tombstones each keep strict (seq, table, pk) stream order. Signal pages are
+/// I-10: rows and tombstones each keep strict (seq, table, pk) stream order, and no entry of
+/// the page's stream appears twice (a row and a tombstone never share a key). Signal pages are
 /// left to I-8.
 public struct StreamOrderRule: TraceRule {
     /// The rule reported.
@@ -15,6 +16,15 @@ public struct StreamOrderRule: TraceRule {
         guard case .pull(_, let response) = exchange, response.signal == nil else { return }
         check(response.rows.map { ($0.seq, $0.table, $0.pk) }, field: "rows", at: location, into: &findings)
         check(response.tombstones.map { ($0.seq, $0.table, $0.pk) }, field: "tombstones", at: location, into: &findings)
+        guard !response.rows.isEmpty && !response.tombstones.isEmpty else { return }
+        var rowKeys = Set<[String]>()
+        for row in response.rows { rowKeys.insert([row.seq.text, row.table, row.pk]) }
+        for (index, tombstone) in response.tombstones.enumerated() where rowKeys.contains([tombstone.seq.text, tombstone.table, tombstone.pk]) {
+            findings.append(
+                Finding(
+                    "I-10", at: location, pointer: JSONPointer(tokens: ["response", "tombstones", String(index)]),
+                    "tombstones[\(index)] repeats a row's (seq \(tombstone.seq), \(tombstone.table), \(tombstone.pk)): one stream entry delivered twice"))
+        }
     }
 
     private func check(

@@ -17,6 +17,7 @@ public struct RecordingReader {
     private var pending: [UInt8] = []
     private var lineNumber = 0
     private var sawHeader = false
+    private var lastExchange = 0
     /// The torn last line's number, when `finish()` found one.
     public private(set) var tornLine: Int?
 
@@ -82,7 +83,14 @@ public struct RecordingReader {
                 item = .header(try RecordingHeader(json: json))
                 sawHeader = true
             } else {
-                item = .exchange(try RecordedExchange(json: json, line: lineNumber))
+                let exchange = try RecordedExchange(json: json, line: lineNumber)
+                if exchange.number <= lastExchange {
+                    throw WireError(
+                        .json, at: JSONPointer(tokens: ["exchange"]),
+                        "exchange numbers increase through a recording: \(exchange.number) follows \(lastExchange)")
+                }
+                lastExchange = exchange.number
+                item = .exchange(exchange)
             }
         } catch {
             throw CorpusError.grammar(file, line: lineNumber, at: error.pointer, error.detail)

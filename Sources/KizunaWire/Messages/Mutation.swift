@@ -113,9 +113,9 @@ public struct Mutation: Sendable, Hashable {
     /// - Throws: `WireError` (`.unknownOp` for an op outside the closed set).
     public init(json value: JSONValue, at pointer: JSONPointer, malformed: WireError.Kind) throws(WireError) {
         var reader = try ObjectReader(value, at: pointer, malformed: malformed)
-        self.mutationID = try reader.string("mutation_id")
-        self.table = try reader.string("table")
-        self.pk = try reader.string("pk")
+        self.mutationID = try reader.uuid("mutation_id")
+        self.table = try reader.name("table")
+        self.pk = try reader.rowKey("pk")
         self.op = try MutationOp.read(try reader.required("op"), at: pointer.appending("op"), unknown: .unknownOp, malformed: malformed, what: "op")
         self.columns = try reader.columns("columns")
         self.precondition = try reader.optionalColumns("precondition")
@@ -137,6 +137,9 @@ public struct Mutation: Sendable, Hashable {
         }
         self.transforms = transforms
         self.hlc = try reader.optionalString("hlc")
+        if let hlc, !WireGrammar.isHLC(hlc) {
+            throw WireError(malformed, at: pointer.appending("hlc"), "\"\(hlc)\" is not an origin clock <iso>|<logical>|<node>")
+        }
         self.baseHint = reader.optional("base_hint")
         try reader.finish()
     }

@@ -47,10 +47,14 @@ public struct PullRequest: WireMessage {
     public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         var reader = try ObjectReader(json, at: pointer, malformed: .malformedRequest)
         var buckets: [Bucket] = []
-        for (index, element) in try reader.array("buckets").enumerated() {
+        let rawBuckets = try reader.array("buckets")
+        if rawBuckets.count > 64 {
+            throw WireError(.malformedRequest, at: pointer.appending("buckets"), "a pull names at most 64 buckets, found \(rawBuckets.count) (22023)")
+        }
+        for (index, element) in rawBuckets.enumerated() {
             let at = pointer.appending("buckets").appending(index)
             var bucket = try ObjectReader(element, at: at, malformed: .malformedRequest)
-            let table = try bucket.string("table")
+            let table = try bucket.name("table")
             let params = try ObjectReader(try bucket.required("params"), at: at.appending("params"), malformed: .malformedRequest).object
             for member in params.members {
                 switch member.value {
@@ -71,7 +75,7 @@ public struct PullRequest: WireMessage {
         if schemaVersion < 1 { throw WireError(.malformedRequest, at: pointer.appending("schema_version"), "schema_version is at least 1") }
         self.limit = try reader.optionalInteger("limit")
         if let limit, limit < 1 { throw WireError(.malformedRequest, at: pointer.appending("limit"), "limit is at least 1") }
-        self.clientID = try reader.optionalString("client_id")
+        self.clientID = try reader.optionalUUID("client_id")
         try reader.finish()
     }
 

@@ -112,7 +112,7 @@ public struct PullResponse: WireMessage {
             var row = try ObjectReader(element, at: pointer.appending("rows").appending(index), malformed: malformed)
             rows.append(
                 RowChange(
-                    table: try row.string("table"), pk: try row.string("pk"), seq: try CursorField.sequence(&row, "seq"),
+                    table: try row.name("table"), pk: try row.rowKey("pk"), seq: try CursorField.sequence(&row, "seq"),
                     row: try row.columns("row")))
             try row.finish()
         }
@@ -122,7 +122,7 @@ public struct PullResponse: WireMessage {
             var tombstone = try ObjectReader(element, at: pointer.appending("tombstones").appending(index), malformed: malformed)
             tombstones.append(
                 Tombstone(
-                    table: try tombstone.string("table"), pk: try tombstone.string("pk"),
+                    table: try tombstone.name("table"), pk: try tombstone.rowKey("pk"),
                     seq: try CursorField.sequence(&tombstone, "seq"), deletedAt: try tombstone.string("deleted_at")))
             try tombstone.finish()
         }
@@ -135,9 +135,9 @@ public struct PullResponse: WireMessage {
                 var entry = try ObjectReader(element, at: pointer.appending("conflicts").appending(index), malformed: malformed)
                 entries.append(
                     ConflictEntry(
-                        columnName: try entry.string("column_name"), conflictMode: try entry.string("conflict_mode"),
-                        loserValue: try entry.required("loser_value"), pk: try entry.string("pk"), table: try entry.string("table"),
-                        winnerMutationID: try entry.string("winner_mutation_id"), winnerSeq: try CursorField.sequence(&entry, "winner_seq")))
+                        columnName: try entry.name("column_name"), conflictMode: try entry.string("conflict_mode"),
+                        loserValue: try entry.required("loser_value"), pk: try entry.rowKey("pk"), table: try entry.name("table"),
+                        winnerMutationID: try entry.uuid("winner_mutation_id"), winnerSeq: try CursorField.sequence(&entry, "winner_seq")))
                 try entry.finish()
             }
             self.conflicts = entries

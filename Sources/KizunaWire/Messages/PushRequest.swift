@@ -44,12 +44,14 @@ public struct PushRequest: WireMessage {
         }
         switch last {
         case .null: self.lastMutationID = nil
-        case .string(let id): self.lastMutationID = id
+        case .string(let id) where WireGrammar.isUUID(id): self.lastMutationID = id
+        case .string(let id):
+            throw WireError(.malformedRequest, at: pointer.appending("last_mutation_id"), "\"\(id)\" is not a uuid")
         default: throw reader.typeError("last_mutation_id", "a string or null", last)
         }
         self.schemaVersion = try reader.integer("schema_version")
         if schemaVersion < 1 { throw WireError(.malformedRequest, at: pointer.appending("schema_version"), "schema_version is at least 1") }
-        self.clientID = try reader.optionalString("client_id")
+        self.clientID = try reader.optionalUUID("client_id")
         try reader.finish()
     }
 

@@ -19,23 +19,25 @@ extension PushResponse {
     /// - Returns: the violations, in position order; empty when the answer is well-formed.
     public func violations(answering request: PushRequest) -> [PushAnswerViolation] {
         var found: [PushAnswerViolation] = []
+        let ids = request.mutations.map(\.mutationID)
+        if case .signal = self {} else {
+            var seen = Set<String>()
+            for (position, id) in ids.enumerated() where !seen.insert(id).inserted {
+                found.append(
+                    PushAnswerViolation(
+                        kind: .verdictBijection, pointer: JSONPointer(tokens: ["batch", "mutations", String(position)]),
+                        detail: "duplicate mutation_id \(id) in the request breaks the bijection"))
+            }
+        }
         switch self {
         case .verdicts(let verdicts):
-            let ids = request.mutations.map(\.mutationID)
             if verdicts.count != ids.count {
                 found.append(
                     PushAnswerViolation(
                         kind: .verdictBijection, pointer: JSONPointer(tokens: ["verdicts"]),
                         detail: "expected \(ids.count) verdicts, one per mutation, got \(verdicts.count)"))
             }
-            var seen = Set<String>()
             for (position, id) in ids.enumerated() {
-                if !seen.insert(id).inserted {
-                    found.append(
-                        PushAnswerViolation(
-                            kind: .verdictBijection, pointer: JSONPointer(tokens: ["batch", "mutations", String(position)]),
-                            detail: "duplicate mutation_id \(id) in the request breaks the bijection"))
-                }
                 if position < verdicts.count && verdicts[position].mutationID != id {
                     found.append(
                         PushAnswerViolation(

@@ -29,7 +29,7 @@ public enum Verdict: Sendable, Hashable {
         let kind = try VerdictKind.read(
             try reader.required("verdict"), at: pointer.appending("verdict"), unknown: .unknownVerdictKind,
             malformed: .malformedPushResponse, what: "verdict kind")
-        let id = try reader.string("mutation_id")
+        let id = try reader.uuid("mutation_id")
         let verdict: Verdict
         switch kind {
         case .applied:
@@ -117,7 +117,7 @@ public enum PushResponse: WireMessage {
             guard outcome == "aborted" else {
                 throw WireError(.malformedPushResponse, at: at.appending("outcome"), "batch outcome must be \"aborted\", found \"\(outcome)\"")
             }
-            let offender = try batch.string("offender_mutation_id")
+            let offender = try batch.uuid("offender_mutation_id")
             let reason = try RejectionReason.read(
                 try batch.required("reason"), at: at.appending("reason"), unknown: .unknownVerdictReason,
                 malformed: .malformedPushResponse, what: "rejection reason")

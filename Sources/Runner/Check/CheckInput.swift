@@ -26,9 +26,8 @@ public enum CheckInput: Sendable {
             }
             return .corpus(path)
         }
-        if path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") { return .recording(path) }
-        if path.hasSuffix(".json") { return .transcript(path) }
-        return sniffsAsRecording(path) ? .recording(path) : .transcript(path)
+        if path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson") || sniffsAsRecording(path) { return .recording(path) }
+        return .transcript(path)
     }
 
     private static func sniffsAsRecording(_ path: String) -> Bool {

@@ -46,7 +46,14 @@ public struct CheckRun {
     /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
     public static func run(_ options: Options, output: (String) -> Void) throws(RunError) -> Bool {
         if options.paths.isEmpty { throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)") }
+        if let junit = options.junitPath, let json = options.jsonPath,
+            URL(fileURLWithPath: junit).standardizedFileURL == URL(fileURLWithPath: json).standardizedFileURL
+        {
+            throw RunError.usage("--junit and --json name the same file \(junit); give each report its own path")
+        }
+        for path in [options.junitPath, options.jsonPath].compactMap({ $0 }) { try FileSink.checkWritable(path) }
         let inputs = try options.paths.map { path throws(RunError) in try CheckInput.classify(path) }
+        var matched = 0
         var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord check")
         let keepPassing = options.junitPath != nil || options.jsonPath != nil
         for input in inputs {
@@ -55,8 +62,11 @@ public struct CheckRun {
                 let corpus: Corpus
                 do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path)) } catch { throw RunError.input(error) }
                 let decisions = DecisionTitles.read(FolderFiles(root: path))
+                let commit = DecisionTitles.corpusCommit(FolderFiles(root: path))
                 for item in corpus.cases where matches(item.id, options.filter) {
-                    let properties = properties(target: "offline", corpus: path)
+                    matched += 1
+                    var properties = properties(target: "offline", corpus: path)
+                    properties.append(SuiteResult.Property(name: "corpus_commit", value: commit ?? "unknown"))
                     let started = ContinuousClock.now
                     var suite: SuiteResult
                     switch item {
@@ -72,17 +82,23 @@ public struct CheckRun {
                     throw RunError.input(error)
                 }
                 if matches(loaded.transcript.caseID, options.filter) {
+                    matched += 1
                     let started = ContinuousClock.now
                     var suite = TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
                     suite.time = seconds(since: started)
                     try reports.add(suite)
                 }
             case .recording(let path):
+                guard matches((path as NSString).lastPathComponent, options.filter) else { continue }
+                matched += 1
                 let started = ContinuousClock.now
                 var (suite, tally) = try checkRecording(path, keepPassing: keepPassing)
                 suite.time = seconds(since: started)
                 try reports.add(suite, tally: tally)
             }
+        }
+        if matched == 0, let filter = options.filter {
+            throw RunError.usage("--filter '\(filter)' matches no case id or recording file name")
         }
         try reports.finish()
         output(reports.summary.render(color: options.color))
@@ -123,8 +139,19 @@ public struct CheckRun {
     }
 }
 
-/// Decision titles from an optional decisions/index.json, for blocked-case reasons.
+/// Decision titles from an optional decisions/index.json, for blocked-case reasons, and the
+/// corpus commit from an optional SOURCES.tsv.
 enum DecisionTitles {
+    /// The upstream commit SOURCES.tsv names for cases/manifest.json, if the file exists.
+    static func corpusCommit(_ files: FolderFiles) -> String? {
+        guard let bytes = try? files.read("SOURCES.tsv") else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count >= 2, fields[0] == "cases/manifest.json" { return String(fields[1]) }
+        }
+        return nil
+    }
+
     static func read(_ files: FolderFiles) -> [String: String] {
         guard let bytes = try? files.read("decisions/index.json"), case .object(let index)? = try? JSONParser.parse(bytes) else { return [:] }
         var titles: [String: String] = [:]

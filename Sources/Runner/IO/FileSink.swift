@@ -12,6 +12,7 @@ public final class FileSink: ReportSink {
     /// - Parameter path: the report's final path.
     /// - Throws: `RunError` when it cannot be created.
     public init(path: String) throws(RunError) {
+        try Self.checkWritable(path)
         self.path = path
         self.temporaryPath = path + ".partial"
         guard let file = fopen(temporaryPath, "wb") else {
@@ -20,7 +21,23 @@ public final class FileSink: ReportSink {
         self.file = file
     }
 
+    /// Refuses a report path that cannot become a file: a folder, or one whose folder is missing.
+    /// - Parameter path: the report path.
+    /// - Throws: `RunError` naming the path and the reason.
+    public static func checkWritable(_ path: String) throws(RunError) {
+        var isDirectory: ObjCBool = false
+        if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw RunError.output(path, "is a folder; give a file path")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, !(FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            throw RunError.output(path, "folder \(parent) does not exist")
+        }
+    }
+
     /// Writes bytes.
+    /// - Parameter bytes: the bytes.
+    /// - Throws: `RunError` when the file cannot take them.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let file, let base = bytes.baseAddress, bytes.count > 0 else { return }
         if fwrite(base, 1, bytes.count, file) != bytes.count { throw RunError.output(path, String(cString: strerror(errno))) }
@@ -36,7 +53,11 @@ public final class FileSink: ReportSink {
             throw RunError.output(path, String(cString: strerror(errno)))
         }
         fclose(file)
-        if rename(temporaryPath, path) != 0 { throw RunError.output(path, String(cString: strerror(errno))) }
+        if rename(temporaryPath, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw RunError.output(path, reason)
+        }
     }
 
     deinit {

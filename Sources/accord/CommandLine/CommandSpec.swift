@@ -59,6 +59,7 @@ struct ParsedArguments: Sendable {
             let argument = arguments[index]
             index += 1
             if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
+                if spec.arguments.isEmpty { throw UsageError("unexpected argument '\(argument)'", command: spec.name) }
                 parsed.positionals.append(argument)
                 continue
             }
