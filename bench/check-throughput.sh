@@ -38,7 +38,9 @@ need_apt=()
 command -v jq >/dev/null 2>&1 || need_apt+=(jq)
 if ((${#need_apt[@]})); then
     log "installing ${need_apt[*]} with apt-get"
-    apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    sudo=""
+    [[ "$(id -u)" -eq 0 ]] || sudo="sudo"
+    $sudo apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 command -v python3 >/dev/null 2>&1 || { log "python3 is needed to generate the recording"; exit 2; }
 

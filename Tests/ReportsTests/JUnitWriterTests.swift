@@ -14,7 +14,7 @@ struct JUnitWriterTests {
     @Test("a suite with failures, skips, errors, properties and awkward text validates against junit-10.xsd")
     func mixedSuiteValidates() throws {
         let sink = try render([Fixtures.mixedSuite(), SuiteResult(name: "empty suite")], name: "accord <run> & \u{01}")
-        try JUnitSchema.validate(xml: sink.bytes, schemaPath: Fixtures.junitSchema)
+        try JUnitSchema.validate(xml: sink.bytes, schema: try Fixtures.junitSchemaBytes())
 
         let xml = sink.text
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"accord &lt;run&gt; &amp; \\u0001\">"))
@@ -55,7 +55,7 @@ struct JUnitWriterTests {
     @Test("a document with no suites is valid")
     func emptyDocument() throws {
         let sink = try render([])
-        try JUnitSchema.validate(xml: sink.bytes, schemaPath: Fixtures.junitSchema)
+        try JUnitSchema.validate(xml: sink.bytes, schema: try Fixtures.junitSchemaBytes())
         #expect(sink.text.contains(#"<testsuites name="accord"/>"#))
     }
 
@@ -73,7 +73,7 @@ struct JUnitWriterTests {
         #expect(sink.chunks > 10, "bytes reach the sink while writing, not only at finish")
         try writer.finish()
         #expect(sink.largestChunk <= 64 * 1024)
-        try JUnitSchema.validate(xml: sink.bytes, schemaPath: Fixtures.junitSchema)
+        try JUnitSchema.validate(xml: sink.bytes, schema: try Fixtures.junitSchemaBytes())
     }
 
     @Test("using the writer after finish throws alreadyFinished")
@@ -131,7 +131,7 @@ struct JUnitSchemaTests {
     func missingTests() throws {
         let xml = Array(#"<?xml version="1.0"?><testsuites><testsuite name="s" failures="0" errors="0"/></testsuites>"#.utf8)
         let error = try #require(throws: ReportError.self) {
-            try JUnitSchema.validate(xml: xml, schemaPath: Fixtures.junitSchema)
+            try JUnitSchema.validate(xml: xml, schema: try Fixtures.junitSchemaBytes())
         }
         #expect(error == .documentInvalid)
         #expect(error.description.contains("tests"))
@@ -142,29 +142,29 @@ struct JUnitSchemaTests {
     func exponentTime() throws {
         let xml = Array(#"<testsuite name="s" tests="0" failures="0" errors="0" time="1e-05"/>"#.utf8)
         #expect(throws: ReportError.documentInvalid) {
-            try JUnitSchema.validate(xml: xml, schemaPath: Fixtures.junitSchema)
+            try JUnitSchema.validate(xml: xml, schema: try Fixtures.junitSchemaBytes())
         }
     }
 
     @Test("a hand-written valid document passes")
     func validDocument() throws {
         let xml = Array(#"<testsuites><testsuite name="s" tests="1" failures="0" errors="0" time="0.5"><testcase name="c"/></testsuite></testsuites>"#.utf8)
-        try JUnitSchema.validate(xml: xml, schemaPath: Fixtures.junitSchema)
+        try JUnitSchema.validate(xml: xml, schema: try Fixtures.junitSchemaBytes())
     }
 
     @Test("a document that is not well-formed is rejected as malformed")
     func malformed() throws {
         let error = try #require(throws: ReportError.self) {
-            try JUnitSchema.validate(xml: Array("<testsuites><testsuite>".utf8), schemaPath: Fixtures.junitSchema)
+            try JUnitSchema.validate(xml: Array("<testsuites><testsuite>".utf8), schema: try Fixtures.junitSchemaBytes())
         }
         #expect(error == .documentMalformed)
         #expect(error.description.contains("line"))
     }
 
-    @Test("a missing schema file is reported as unusable")
-    func missingSchema() throws {
+    @Test("a schema that does not compile is reported as unusable")
+    func unusableSchema() throws {
         #expect(throws: ReportError.schemaUnusable) {
-            try JUnitSchema.validate(xml: Array("<testsuites/>".utf8), schemaPath: Fixtures.packageRoot + "/no-such.xsd")
+            try JUnitSchema.validate(xml: Array("<testsuites/>".utf8), schema: Array("<xs:schema".utf8))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Reports
 
 /// An in-memory report sink that records every chunk it is given.
@@ -39,6 +40,11 @@ enum Fixtures {
 
     /// ../shared/junit/junit-10.xsd, relative to the package root.
     static var junitSchema: String { packageRoot + "/../shared/junit/junit-10.xsd" }
+
+    /// The JUnit schema's bytes, read in place from ../shared.
+    static func junitSchemaBytes() throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: junitSchema)))
+    }
 
     /// Text with every kind of character XML and JSON writers must take care of.
     static let awkward = "a<b & c>\"d\" 'e' \u{01}\u{0B}\u{1F} tab\there\nline\r\u{FFFE}\u{FFFF} é 日本 🎌 ]]> \\ \u{7F}"

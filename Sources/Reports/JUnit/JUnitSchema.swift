@@ -6,20 +6,20 @@ public enum JUnitSchema {
     /// The most messages kept from one validation; later ones are counted, not kept.
     static let messageLimit = 50
 
-    /// Checks that `xml` is well-formed and valid against the schema at `schemaPath`.
+    /// Checks that `xml` is well-formed and valid against the schema given as bytes.
     ///
-    /// The schema is read from disk on every call. The document is parsed without network
-    /// access, entity expansion or DTD loading.
+    /// Both are parsed from memory (the caller reads the `.xsd`), without network access,
+    /// entity expansion or DTD loading, so this layer does no I/O.
     /// - Parameters:
     ///   - xml: the document's bytes.
-    ///   - schemaPath: the path of the `.xsd` file.
+    ///   - schema: the `.xsd` file's bytes.
     /// - Throws: `ReportError.schemaUnusable` when the schema cannot be read or compiled,
     ///   `ReportError.documentMalformed` when the document is not well-formed XML, and
     ///   `ReportError.documentInvalid` when it breaks the schema; each carries libxml2's
     ///   messages in `messages` and `description`.
-    public static func validate(xml: [UInt8], schemaPath: String) throws {
+    public static func validate(xml: [UInt8], schema schemaBytes: [UInt8]) throws {
         LibXML2.initialized
-        let schema = try compile(schemaPath)
+        let schema = try compile(schemaBytes)
         defer { xmlSchemaFree(schema) }
         let document = try parse(xml)
         defer { xmlFreeDoc(document) }
@@ -39,17 +39,21 @@ public enum JUnitSchema {
         throw ReportError.invalid(messages)
     }
 
-    private static func compile(_ schemaPath: String) throws -> xmlSchemaPtr {
+    private static func compile(_ bytes: [UInt8]) throws -> xmlSchemaPtr {
+        guard bytes.count <= Int(Int32.max) else { throw ReportError.schema(["the schema is larger than libxml2 can parse from memory"]) }
         let collector = MessageCollector()
         let schema = collector.collectingStrayErrors { () -> xmlSchemaPtr? in
-            guard let parser = xmlSchemaNewParserCtxt(schemaPath) else { return nil }
+            let created = bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { xmlSchemaNewMemParserCtxt($0.baseAddress, Int32($0.count)) }
+            }
+            guard let parser = created else { return nil }
             defer { xmlSchemaFreeParserCtxt(parser) }
             xmlSchemaSetParserStructuredErrors(parser, MessageCollector.handler, collector.context)
             return xmlSchemaParse(parser)
         }
         guard let schema else {
             var messages = collector.finished()
-            if messages.isEmpty { messages = ["cannot load the schema at \(schemaPath)"] }
+            if messages.isEmpty { messages = ["the schema does not compile"] }
             throw ReportError.schema(messages)
         }
         return schema
