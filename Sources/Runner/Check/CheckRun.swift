@@ -61,8 +61,8 @@ public struct CheckRun {
             case .corpus(let path):
                 let corpus: Corpus
                 do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path)) } catch { throw RunError.input(error) }
-                let decisions = DecisionTitles.read(FolderFiles(root: path))
-                let commit = DecisionTitles.corpusCommit(FolderFiles(root: path))
+                let decisions = CorpusProvenance.read(FolderFiles(root: path))
+                let commit = CorpusProvenance.corpusCommit(FolderFiles(root: path))
                 for item in corpus.cases where matches(item.id, options.filter) {
                     matched += 1
                     var properties = properties(target: "offline", corpus: path)
@@ -139,28 +139,3 @@ public struct CheckRun {
     }
 }
 
-/// Decision titles from an optional decisions/index.json, for blocked-case reasons, and the
-/// corpus commit from an optional SOURCES.tsv.
-enum DecisionTitles {
-    /// The upstream commit SOURCES.tsv names for cases/manifest.json, if the file exists.
-    static func corpusCommit(_ files: FolderFiles) -> String? {
-        guard let bytes = try? files.read("SOURCES.tsv") else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: "\t")
-            if fields.count >= 2, fields[0] == "cases/manifest.json" { return String(fields[1]) }
-        }
-        return nil
-    }
-
-    static func read(_ files: FolderFiles) -> [String: String] {
-        guard let bytes = try? files.read("decisions/index.json"), case .object(let index)? = try? JSONParser.parse(bytes) else { return [:] }
-        var titles: [String: String] = [:]
-        for member in index.members {
-            if let title = member.value["title"]?.stringValue {
-                let status = member.value["status"]?.stringValue.map { "\($0): " } ?? ""
-                titles[member.key] = status + title
-            }
-        }
-        return titles
-    }
-}

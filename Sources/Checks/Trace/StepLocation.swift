@@ -1,0 +1,41 @@
+import KizunaWire
+
+/// Where in a trace something happened: a transcript step or a recording exchange.
+public struct StepLocation: Sendable, Hashable, CustomStringConvertible {
+    /// What the number counts.
+    public enum Unit: String, Sendable, Hashable {
+        /// A transcript step `n`.
+        case step
+        /// A recording exchange number.
+        case exchange
+    }
+
+    /// The step or exchange number.
+    public var number: Int
+    /// What it is, e.g. "push", "pull", "assert".
+    public var label: String
+    /// What the number counts.
+    public var unit: Unit
+    /// The file line, for recordings.
+    public var line: Int?
+
+    /// Makes a location.
+    /// - Parameters:
+    ///   - number: the number.
+    ///   - label: what it is.
+    ///   - unit: what the number counts.
+    ///   - line: the file line.
+    public init(number: Int, label: String, unit: Unit = .step, line: Int? = nil) {
+        self.number = number
+        self.label = label
+        self.unit = unit
+        self.line = line
+    }
+
+    /// "step 7 push" or "exchange 12 pull (line 13)".
+    public var description: String {
+        var text = "\(unit.rawValue) \(number) \(label)"
+        if let line { text += " (line \(line))" }
+        return text
+    }
+}

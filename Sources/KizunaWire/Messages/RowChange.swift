@@ -1,0 +1,24 @@
+/// One delivered row: the latest state of a row, visible to the caller.
+public struct RowChange: Sendable, Hashable {
+    /// The table.
+    public var table: String
+    /// The row key text.
+    public var pk: String
+    /// The change's global sequence number.
+    public var seq: SequenceNumber
+    /// The row's columns.
+    public var row: JSONObject
+
+    /// Makes a row change.
+    /// - Parameters:
+    ///   - table: the table.
+    ///   - pk: the key.
+    ///   - seq: the sequence number.
+    ///   - row: the columns.
+    public init(table: String, pk: String, seq: SequenceNumber, row: JSONObject) {
+        self.table = table
+        self.pk = pk
+        self.seq = seq
+        self.row = row
+    }
+}

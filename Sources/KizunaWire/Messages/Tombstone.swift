@@ -1,0 +1,24 @@
+/// One delivered tombstone: a row hard-deleted at `seq`.
+public struct Tombstone: Sendable, Hashable {
+    /// The table.
+    public var table: String
+    /// The row key text.
+    public var pk: String
+    /// The delete's global sequence number.
+    public var seq: SequenceNumber
+    /// When the row was deleted (logical timestamp in the corpus).
+    public var deletedAt: String
+
+    /// Makes a tombstone.
+    /// - Parameters:
+    ///   - table: the table.
+    ///   - pk: the key.
+    ///   - seq: the sequence number.
+    ///   - deletedAt: the deletion time.
+    public init(table: String, pk: String, seq: SequenceNumber, deletedAt: String) {
+        self.table = table
+        self.pk = pk
+        self.seq = seq
+        self.deletedAt = deletedAt
+    }
+}

@@ -1,0 +1,24 @@
+/// One test case: a step, a postcondition, or a file-level check.
+public struct CaseResult: Sendable, Hashable {
+    /// The unique name within its suite, e.g. "step 07 push".
+    public var name: String
+    /// The JUnit classname, `kizuna.<area>`.
+    public var classname: String
+    /// How it ended.
+    public var outcome: CaseOutcome
+    /// Seconds spent.
+    public var time: Double
+
+    /// Makes a case result.
+    /// - Parameters:
+    ///   - name: the name.
+    ///   - classname: the classname.
+    ///   - outcome: the outcome.
+    ///   - time: seconds spent.
+    public init(name: String, classname: String, outcome: CaseOutcome, time: Double = 0) {
+        self.name = name
+        self.classname = classname
+        self.outcome = outcome
+        self.time = time
+    }
+}
