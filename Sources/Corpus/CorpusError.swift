@@ -45,7 +45,8 @@ public struct CorpusError: Error, CustomStringConvertible, Sendable, Hashable {
     ///   - lineOffset: lines before the parsed text (for a recording line).
     /// - Returns: the error.
     public static func invalidJSON(_ file: String, _ error: JSONParseError, lineOffset: Int = 0) -> CorpusError {
-        CorpusError(.invalidJSON, file: file, line: error.line + lineOffset, detail: "invalid JSON at column \(error.column): \(error.reason)")
+        CorpusError(
+            .invalidJSON, file: file, line: error.line + lineOffset, detail: "invalid JSON at column \(error.column): \(error.reason)")
     }
 
     /// A value that breaks the transcript, manifest or recording grammar.
@@ -56,7 +57,8 @@ public struct CorpusError: Error, CustomStringConvertible, Sendable, Hashable {
     ///   - pointer: the pointer of the value.
     ///   - detail: what is wrong.
     /// - Returns: the error.
-    public static func grammar(_ file: String, step: Int? = nil, line: Int? = nil, at pointer: JSONPointer, _ detail: String) -> CorpusError {
+    public static func grammar(_ file: String, step: Int? = nil, line: Int? = nil, at pointer: JSONPointer, _ detail: String) -> CorpusError
+    {
         CorpusError(.grammar, file: file, line: line, step: step, pointer: pointer, detail: detail)
     }
 

@@ -61,7 +61,8 @@ struct BadInputTests {
     }
 
     /// Checks a usage error: exit 64, "accord: error: …" then at most the help hint.
-    private func expectUsageError(_ result: AccordBinary.Result, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectUsageError(_ result: AccordBinary.Result, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         #expect(result.status == 64, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
         expectNoCrash(result, sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -173,7 +174,8 @@ struct BadInputTests {
     @Test("a recording with a bad middle line names file and line")
     func badRecordingLine() throws {
         try withTemporaryFolder { folder in
-            let header = #"{"accord_recording":1,"protocol":"kizunasync","redaction":{},"started_at":"2025-01-01T00:00:00Z","tool":"accord test","upstream":"https://example.invalid"}"#
+            let header =
+                #"{"accord_recording":1,"protocol":"kizunasync","redaction":{},"started_at":"2025-01-01T00:00:00Z","tool":"accord test","upstream":"https://example.invalid"}"#
             let path = folder + "/session.jsonl"
             try Data((header + "\n{\"exchange\": oops\n").utf8).write(to: URL(fileURLWithPath: path))
             let result = try AccordBinary.run(["check", path])
@@ -217,7 +219,9 @@ struct BadInputTests {
         expectNoCrash(result)
     }
 
-    @Test("help prints OVERVIEW, USAGE and OPTIONS", arguments: [["help"], ["--help"], ["-h"], ["help", "check"], ["check", "--help"], ["check", "-h"]])
+    @Test(
+        "help prints OVERVIEW, USAGE and OPTIONS",
+        arguments: [["help"], ["--help"], ["-h"], ["help", "check"], ["check", "--help"], ["check", "-h"]])
     func help(arguments: [String]) throws {
         let result = try AccordBinary.run(arguments)
         #expect(result.status == 0, "stderr: \(result.stderr)")

@@ -18,55 +18,76 @@ struct Break: CustomStringConvertible, Sendable {
 @Suite("accord check catches each broken rule")
 struct CheckBreakTests {
     static let breaks: [Break] = [
-        Break(name: "drop a verdict", file: "push/002-rls-denied-not-a-wedge", rule: "I-5", step: 7,
-              edits: [("/steps/6/response/verdicts/1", nil)]),
+        Break(
+            name: "drop a verdict", file: "push/002-rls-denied-not-a-wedge", rule: "I-5", step: 7,
+            edits: [("/steps/6/response/verdicts/1", nil)]),
         Break(name: "reorder verdicts", file: "push/002-rls-denied-not-a-wedge", rule: "I-5", step: 7, edits: []),
         Break(name: "duplicate a mutation id", file: "push/002-rls-denied-not-a-wedge", rule: "I-5", step: 7, edits: []),
-        Break(name: "name an offender outside the batch", file: "push/005-atomic-batch-revert", rule: "AC-OFFENDER", step: 7,
-              edits: [("/steps/6/response/batch/offender_mutation_id", "00000000-0000-4000-8000-f10000000099")]),
-        Break(name: "abort a non-atomic batch", file: "push/005-atomic-batch-revert", rule: "AC-ABORT-ATOMIC", step: 7,
-              edits: [("/steps/6/request/batch/atomic", false)]),
+        Break(
+            name: "name an offender outside the batch", file: "push/005-atomic-batch-revert", rule: "AC-OFFENDER", step: 7,
+            edits: [("/steps/6/response/batch/offender_mutation_id", "00000000-0000-4000-8000-f10000000099")]),
+        Break(
+            name: "abort a non-atomic batch", file: "push/005-atomic-batch-revert", rule: "AC-ABORT-ATOMIC", step: 7,
+            edits: [("/steps/6/request/batch/atomic", false)]),
         Break(name: "unknown rejection reason", file: "push/002-rls-denied-not-a-wedge", rule: "AC-REASON", step: 7, edits: []),
-        Break(name: "unknown verdict kind", file: "push/001-insert-applied", rule: "AC-VERDICT-KIND", step: 3,
-              edits: [("/steps/2/response/verdicts/0/verdict", "deferred")]),
-        Break(name: "unknown op", file: "push/001-insert-applied", rule: "AC-OP", step: 3,
-              edits: [("/steps/2/request/batch/mutations/0/op", "upsert")]),
-        Break(name: "unknown signal", file: "lifecycle/002-reset-required", rule: "AC-SIGNAL", step: 1,
-              edits: [("/steps/0/response/signal/type", "SLOW_DOWN")]),
-        Break(name: "push signal other than RESET_REQUIRED", file: "lifecycle/003-push-stale-schema", rule: "AC-SIGNAL", step: 3,
-              edits: [("/steps/2/response/signal/type", "CHECKPOINT_EXPIRED")]),
+        Break(
+            name: "unknown verdict kind", file: "push/001-insert-applied", rule: "AC-VERDICT-KIND", step: 3,
+            edits: [("/steps/2/response/verdicts/0/verdict", "deferred")]),
+        Break(
+            name: "unknown op", file: "push/001-insert-applied", rule: "AC-OP", step: 3,
+            edits: [("/steps/2/request/batch/mutations/0/op", "upsert")]),
+        Break(
+            name: "unknown signal", file: "lifecycle/002-reset-required", rule: "AC-SIGNAL", step: 1,
+            edits: [("/steps/0/response/signal/type", "SLOW_DOWN")]),
+        Break(
+            name: "push signal other than RESET_REQUIRED", file: "lifecycle/003-push-stale-schema", rule: "AC-SIGNAL", step: 3,
+            edits: [("/steps/2/response/signal/type", "CHECKPOINT_EXPIRED")]),
         Break(name: "rows on a signal page", file: "lifecycle/001-checkpoint-expired-rehydrate", rule: "I-8", step: 1, edits: []),
-        Break(name: "signal page that does not echo the cursor", file: "lifecycle/002-reset-required", rule: "I-9e", step: 1,
-              edits: [("/steps/0/response/cursor", "1")]),
-        Break(name: "a regressing cursor", file: "fencing/002-overlap-redelivery-idempotent", rule: "I-3", step: 4,
-              edits: [("/steps/3/response/cursor", "0")]),
+        Break(
+            name: "signal page that does not echo the cursor", file: "lifecycle/002-reset-required", rule: "I-9e", step: 1,
+            edits: [("/steps/0/response/cursor", "1")]),
+        Break(
+            name: "a regressing cursor", file: "fencing/002-overlap-redelivery-idempotent", rule: "I-3", step: 4,
+            edits: [("/steps/3/response/cursor", "0")]),
         Break(name: "entries out of order", file: "pull/006-integer-key-pull-only", rule: "I-10", step: 4, edits: []),
-        Break(name: "a page over its limit", file: "pull/004-exact-fit-closes-checkpoint", rule: "I-9a", step: 3,
-              edits: [("/steps/2/request/limit", 1)]),
-        Break(name: "a continuation page that closes", file: "pull/002-keyset-pagination", rule: "I-9b", step: 4,
-              edits: [("/steps/3/response/has_more", false)]),
-        Break(name: "an under-full page that stays open", file: "pull/002-keyset-pagination", rule: "I-9c", step: 4,
-              edits: [("/steps/3/request/limit", 3)]),
-        Break(name: "a continuation cursor past its last entry", file: "pull/002-keyset-pagination", rule: "I-9d", step: 4,
-              edits: [("/steps/3/response/cursor", "0:3")]),
-        Break(name: "an open page without a start", file: "pull/002-keyset-pagination", rule: "I-9f", step: 4,
-              edits: [("/steps/3/response/cursor", "2")]),
-        Break(name: "a seq above the high-water", file: "pull/006-integer-key-pull-only", rule: "I-4", step: 4,
-              edits: [("/steps/3/response/rows/2/seq", "4")]),
-        Break(name: "a malformed cursor", file: "pull/001-bootstrap-empty", rule: "I-2", step: 1,
-              edits: [("/steps/0/response/cursor", "00")]),
+        Break(
+            name: "a page over its limit", file: "pull/004-exact-fit-closes-checkpoint", rule: "I-9a", step: 3,
+            edits: [("/steps/2/request/limit", 1)]),
+        Break(
+            name: "a continuation page that closes", file: "pull/002-keyset-pagination", rule: "I-9b", step: 4,
+            edits: [("/steps/3/response/has_more", false)]),
+        Break(
+            name: "an under-full page that stays open", file: "pull/002-keyset-pagination", rule: "I-9c", step: 4,
+            edits: [("/steps/3/request/limit", 3)]),
+        Break(
+            name: "a continuation cursor past its last entry", file: "pull/002-keyset-pagination", rule: "I-9d", step: 4,
+            edits: [("/steps/3/response/cursor", "0:3")]),
+        Break(
+            name: "an open page without a start", file: "pull/002-keyset-pagination", rule: "I-9f", step: 4,
+            edits: [("/steps/3/response/cursor", "2")]),
+        Break(
+            name: "a seq above the high-water", file: "pull/006-integer-key-pull-only", rule: "I-4", step: 4,
+            edits: [("/steps/3/response/rows/2/seq", "4")]),
+        Break(
+            name: "a malformed cursor", file: "pull/001-bootstrap-empty", rule: "I-2", step: 1,
+            edits: [("/steps/0/response/cursor", "00")]),
         Break(name: "non-canonical bytes", file: "push/001-insert-applied", rule: "I-1", step: 3, edits: []),
-        Break(name: "a cursor below the request's", file: "pull/001-bootstrap-empty", rule: "I-3", step: 1,
-              edits: [("/steps/0/request/cursor", "5")]),
-        Break(name: "CHECKPOINT_EXPIRED on a bootstrap", file: "lifecycle/001-checkpoint-expired-rehydrate", rule: "AC-EXPIRY", step: 1,
-              edits: [("/steps/0/request/cursor", "0"), ("/steps/0/response/cursor", "0")]),
-        Break(name: "a mutation id that is not a uuid", file: "push/001-insert-applied", rule: "I-2", step: 3,
-              edits: [("/steps/2/request/batch/mutations/0/mutation_id", "m1")]),
-        Break(name: "an origin clock that is not one", file: "conflict/003-hlc-origin-order", rule: "I-2", step: 6,
-              edits: [("/steps/5/request/batch/mutations/0/hlc", "garbage")]),
+        Break(
+            name: "a cursor below the request's", file: "pull/001-bootstrap-empty", rule: "I-3", step: 1,
+            edits: [("/steps/0/request/cursor", "5")]),
+        Break(
+            name: "CHECKPOINT_EXPIRED on a bootstrap", file: "lifecycle/001-checkpoint-expired-rehydrate", rule: "AC-EXPIRY", step: 1,
+            edits: [("/steps/0/request/cursor", "0"), ("/steps/0/response/cursor", "0")]),
+        Break(
+            name: "a mutation id that is not a uuid", file: "push/001-insert-applied", rule: "I-2", step: 3,
+            edits: [("/steps/2/request/batch/mutations/0/mutation_id", "m1")]),
+        Break(
+            name: "an origin clock that is not one", file: "conflict/003-hlc-origin-order", rule: "I-2", step: 6,
+            edits: [("/steps/5/request/batch/mutations/0/hlc", "garbage")]),
         Break(name: "65 buckets", file: "pull/001-bootstrap-empty", rule: "I-2", step: 1, edits: []),
-        Break(name: "a row and a tombstone with one key", file: "pull/006-integer-key-pull-only", rule: "I-10", step: 8,
-              edits: [("/steps/7/response/tombstones/0/seq", "4"), ("/steps/7/response/tombstones/0/pk", "7")]),
+        Break(
+            name: "a row and a tombstone with one key", file: "pull/006-integer-key-pull-only", rule: "I-10", step: 8,
+            edits: [("/steps/7/response/tombstones/0/seq", "4"), ("/steps/7/response/tombstones/0/pk", "7")]),
         Break(name: "duplicate ids in an aborted atomic batch", file: "push/005-atomic-batch-revert", rule: "I-5", step: 7, edits: []),
     ]
 
@@ -97,8 +118,9 @@ struct CheckBreakTests {
         #expect(!failures.isEmpty, "the break is caught")
         for failure in failures {
             #expect(failure.rule == broken.rule, "only \(broken.rule) fails: \(failure.message)")
-            #expect(failure.caseName == "step \(broken.step) \(failure.caseName.split(separator: " ").last ?? "")",
-                    "fails at step \(broken.step): \(failure.caseName)")
+            #expect(
+                failure.caseName == "step \(broken.step) \(failure.caseName.split(separator: " ").last ?? "")",
+                "fails at step \(broken.step): \(failure.caseName)")
             #expect(failure.message.hasPrefix("step \(broken.step) "), "message names the step: \(failure.message)")
         }
     }

@@ -16,7 +16,9 @@ struct CorpusJUnitTests {
         #expect(result.stdout.contains("41 suites (40 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
 
         let xml = [UInt8](try Data(contentsOf: junit))
-        try JUnitSchema.validate(xml: xml, schema: [UInt8](try Data(contentsOf: URL(fileURLWithPath: AccordBinary.packageRoot + "/../shared/junit/junit-10.xsd"))))
+        try JUnitSchema.validate(
+            xml: xml,
+            schema: [UInt8](try Data(contentsOf: URL(fileURLWithPath: AccordBinary.packageRoot + "/../shared/junit/junit-10.xsd"))))
         let text = String(decoding: xml, as: UTF8.self)
         #expect(!text.contains("<failure"))
         #expect(text.contains("<testsuite name=\"wakeup/002-wakeup-payload\""))
@@ -51,7 +53,9 @@ struct CorpusJUnitTests {
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5"))
         let xml = [UInt8](try Data(contentsOf: junit))
-        try JUnitSchema.validate(xml: xml, schema: [UInt8](try Data(contentsOf: URL(fileURLWithPath: AccordBinary.packageRoot + "/../shared/junit/junit-10.xsd"))))
+        try JUnitSchema.validate(
+            xml: xml,
+            schema: [UInt8](try Data(contentsOf: URL(fileURLWithPath: AccordBinary.packageRoot + "/../shared/junit/junit-10.xsd"))))
         let text = String(decoding: xml, as: UTF8.self)
         #expect(text.contains("<failure type=\"I-5\" message=\"step 7 push: I-5 expected 2 verdicts, one per mutation, got 1"))
     }

@@ -8,7 +8,8 @@ import Testing
 struct RecordingCheckTests {
     /// A recording of every rpc step of some corpus transcripts, one client per transcript.
     static func recording(from cases: [String], edit: (Int, inout RecordedExchange) -> Void = { _, _ in }) throws -> [UInt8] {
-        let header = RecordingHeader(tool: "accord-test", startedAt: "2026-11-30T00:00:00Z", upstream: "http://127.0.0.1:1", redaction: ["policy": "default"])
+        let header = RecordingHeader(
+            tool: "accord-test", startedAt: "2026-11-30T00:00:00Z", upstream: "http://127.0.0.1:1", redaction: ["policy": "default"])
         var lines = [CanonicalJSON.compact(header.json)]
         var number = 0
         for name in cases {

@@ -75,5 +75,6 @@ struct RuleCatalogTests {
 }
 
 extension RuleDescriptor: CustomTestStringConvertible {
+    /// The rule id, as test arguments are named.
     public var testDescription: String { id.rawValue }
 }

@@ -13,7 +13,8 @@ enum SharedCorpus {
         .deletingLastPathComponent()  // package root
 
     /// The shared protocol corpus.
-    static let root: URL = packageRoot
+    static let root: URL =
+        packageRoot
         .deletingLastPathComponent()
         .appendingPathComponent("shared")
         .appendingPathComponent("kizunasync-protocol")

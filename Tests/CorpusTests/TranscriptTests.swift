@@ -100,7 +100,9 @@ struct TranscriptTests {
         return try #require(corpusError { () throws(CorpusError) in try loadTranscript(mutated, file: Self.sample) }, "no error")
     }
 
-    private func expectLocated(_ error: CorpusError, step: Int?, pointer: String, detail: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectLocated(
+        _ error: CorpusError, step: Int?, pointer: String, detail: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(error.file == Self.sample, sourceLocation: sourceLocation)
         #expect(error.step == step, sourceLocation: sourceLocation)
         #expect(error.pointer == JSONPointer(pointer), sourceLocation: sourceLocation)

@@ -72,7 +72,9 @@ struct CanonicalJSONTests {
 
             """
         #expect(canonicalText(value) == expected)
-        #expect(CanonicalJSON.compact(value) == "{\"a\":[1,\"two\",[],{},null,true],\"b\":1,\"c\":{\"x\":\"s\",\"y\":null,\"z\":[{\"k\":false}]}}")
+        #expect(
+            CanonicalJSON.compact(value)
+                == "{\"a\":[1,\"two\",[],{},null,true],\"b\":1,\"c\":{\"x\":\"s\",\"y\":null,\"z\":[{\"k\":false}]}}")
     }
 
     @Test("renders top-level scalars and empty containers")

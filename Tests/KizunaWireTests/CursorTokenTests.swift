@@ -3,7 +3,10 @@ import Testing
 @testable import KizunaWire
 
 private func token(_ text: String) throws -> CursorToken { try CursorToken(parsing: text) }
-private func seq(_ text: String) -> SequenceNumber { SequenceNumber(text)! }
+private func seq(_ text: String) -> SequenceNumber {
+    guard let value = SequenceNumber(text) else { preconditionFailure("not a sequence number: \(text)") }
+    return value
+}
 
 @Suite("CursorToken")
 struct CursorTokenTests {
@@ -36,7 +39,12 @@ struct CursorTokenTests {
         #expect(error.detail.contains("\"\(text)\""))
     }
 
-    @Test("refuses more non-canonical text", arguments: ["0~1", "1~1", "5~2.2", "5~3.2", "1:2~", "١", "٣~١", "6~ 5", "6~5 ", "6~5.", "6.5", "6~+5", "a", "0:", "00:1", "6~5~4", "1:2:3~1"])
+    @Test(
+        "refuses more non-canonical text",
+        arguments: [
+            "0~1", "1~1", "5~2.2", "5~3.2", "1:2~", "١", "٣~١", "6~ 5", "6~5 ", "6~5.", "6.5", "6~+5", "a", "0:", "00:1", "6~5~4",
+            "1:2:3~1",
+        ])
     func rejectMore(_ text: String) {
         #expect(wireError { try token(text) }?.kind == .malformedCursor)
     }

@@ -196,8 +196,8 @@ struct DocumentGenerator {
         case 3:
             var value = UInt32(0x80 + rng.below(0xFFFF - 0x80))
             if (0xD800...0xDFFF).contains(value) { value -= 0x800 }
-            return Unicode.Scalar(value)!
-        case 4: return Unicode.Scalar(UInt32(0x10000 + rng.below(0x100000)))!
+            return Unicode.Scalar(value) ?? "?"
+        case 4: return Unicode.Scalar(UInt32(0x10000 + rng.below(0x100000))) ?? "?"
         default: return Unicode.Scalar(UInt8(0x20 + rng.below(0x5F)))
         }
     }
@@ -262,9 +262,15 @@ enum ReferenceRecognizer {
             for k in 0..<4 {
                 let c = b[i + k]
                 let d: UInt32
-                if isDigit(c) { d = UInt32(c - 0x30) } else if c >= 0x61 && c <= 0x66 { d = UInt32(c - 0x57) } else if c >= 0x41 && c <= 0x46 {
+                if isDigit(c) {
+                    d = UInt32(c - 0x30)
+                } else if c >= 0x61 && c <= 0x66 {
+                    d = UInt32(c - 0x57)
+                } else if c >= 0x41 && c <= 0x46 {
                     d = UInt32(c - 0x37)
-                } else { return nil }
+                } else {
+                    return nil
+                }
                 v = v * 16 + d
             }
             i += 4
@@ -485,7 +491,10 @@ struct JSONFuzzTests {
             return (bytes, closer.empty ? closer.offset : closer.offset + 1)
         case .invalidUTF8InString:
             guard let at = doc.characterStarts.randomElement(using: &rng) else { return nil }
-            let bad: [[UInt8]] = [[0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0xAF], [0xC1, 0x81], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xF0, 0x9F, 0x98]]
+            let bad: [[UInt8]] = [
+                [0xFF], [0xFE], [0x80], [0xBF], [0xC0, 0xAF], [0xC1, 0x81], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80],
+                [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xE2, 0x82], [0xF0, 0x9F, 0x98],
+            ]
             bytes.insert(contentsOf: rng.pick(bad), at: at)
             return (bytes, nil)
         case .loneSurrogate:
@@ -528,7 +537,8 @@ struct JSONFuzzTests {
     /// Changes one to three bytes at random; the result may or may not be valid.
     static func randomMutation(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var out = bytes
-        let alphabet: [UInt8] = Array("[]{}:,\"\\ue-+.0123456789tfnaEx/ \n\t\r".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xFF]
+        let alphabet: [UInt8] =
+            Array("[]{}:,\"\\ue-+.0123456789tfnaEx/ \n\t\r".utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xFF]
         for _ in 0..<(1 + rng.below(3)) {
             switch rng.below(4) {
             case 0 where !out.isEmpty: out[rng.below(out.count)] = UInt8(truncatingIfNeeded: rng.next())
@@ -567,12 +577,15 @@ struct JSONFuzzTests {
             try record("\(iteration)-valid.json", doc.bytes, valid.accepted)
             guard let parsed = valid.value else {
                 failures += 1
-                Issue.record("valid document \(iteration) refused: \(valid.error!) in \(String(decoding: doc.bytes, as: UTF8.self).debugDescription)")
+                Issue.record(
+                    "valid document \(iteration) refused: \(valid.error!) in \(String(decoding: doc.bytes, as: UTF8.self).debugDescription)"
+                )
                 continue
             }
             if !sameBytes(parsed, expected) {
                 failures += 1
-                Issue.record("document \(iteration) parsed to the wrong value: \(String(decoding: doc.bytes, as: UTF8.self).debugDescription)")
+                Issue.record(
+                    "document \(iteration) parsed to the wrong value: \(String(decoding: doc.bytes, as: UTF8.self).debugDescription)")
             }
             #expect(ReferenceRecognizer.accepts(doc.bytes), "the reference refuses valid document \(iteration)")
             let rendered = CanonicalJSON.render(parsed)
@@ -596,7 +609,8 @@ struct JSONFuzzTests {
                 try record("\(iteration)-\(kind)\(round).json", broken, verdict.accepted)
                 guard let error = verdict.error else {
                     failures += 1
-                    Issue.record("\(kind) of document \(iteration) was accepted: \(String(decoding: broken, as: UTF8.self).debugDescription)")
+                    Issue.record(
+                        "\(kind) of document \(iteration) was accepted: \(String(decoding: broken, as: UTF8.self).debugDescription)")
                     continue
                 }
                 if !positionIsConsistent(error, in: broken) {
@@ -605,7 +619,9 @@ struct JSONFuzzTests {
                 }
                 if let offset, error.offset != offset {
                     failures += 1
-                    Issue.record("\(kind) of document \(iteration): error at \(error.offset), expected \(offset): \(error) in \(String(decoding: broken, as: UTF8.self).debugDescription)")
+                    Issue.record(
+                        "\(kind) of document \(iteration): error at \(error.offset), expected \(offset): \(error) in \(String(decoding: broken, as: UTF8.self).debugDescription)"
+                    )
                 }
                 if ReferenceRecognizer.accepts(broken) {
                     failures += 1
@@ -643,7 +659,8 @@ struct JSONFuzzTests {
         }
 
         if let dump {
-            try (manifest.joined(separator: "\n") + "\n").write(to: dump.appendingPathComponent("MANIFEST.tsv"), atomically: true, encoding: .utf8)
+            try (manifest.joined(separator: "\n") + "\n").write(
+                to: dump.appendingPathComponent("MANIFEST.tsv"), atomically: true, encoding: .utf8)
         }
         // every breakage kind was exercised, and random mutations hit both outcomes
         for kind in Breakage.allCases { #expect(breakageCounts[kind, default: 0] > Self.iterations / 100, "\(kind) exercised") }
@@ -665,7 +682,8 @@ struct JSONFuzzTests {
         }
         let depth = JSONParser.maximumDepth
         #expect(ReferenceRecognizer.accepts(Array((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)))
-        #expect(!ReferenceRecognizer.accepts(Array((String(repeating: "[", count: depth + 1) + String(repeating: "]", count: depth + 1)).utf8)))
+        #expect(
+            !ReferenceRecognizer.accepts(Array((String(repeating: "[", count: depth + 1) + String(repeating: "]", count: depth + 1)).utf8)))
     }
 
     @Test("the generator is deterministic")

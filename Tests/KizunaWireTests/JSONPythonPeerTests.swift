@@ -52,7 +52,9 @@ struct JSONPythonPeerTests {
         }
 
         mutating func number() -> String {
-            let choices = ["0", "7", "42", "2147483647", "9007199254740993", "123456789012345678901234567890", "-1", "1.5", "2e10", "-0.25E-3"]
+            let choices = [
+                "0", "7", "42", "2147483647", "9007199254740993", "123456789012345678901234567890", "-1", "1.5", "2e10", "-0.25E-3",
+            ]
             return choices[below(choices.count)]
         }
 
@@ -66,7 +68,8 @@ struct JSONPythonPeerTests {
                 return "[" + (0..<below(4)).map { _ in ws() + value(depth: depth + 1) + ws() }.joined(separator: ",") + "]"
             default:
                 let keys = (0..<below(4)).map { _ in below(5) == 0 ? "k" : string() }
-                return "{" + keys.map { ws() + encode($0) + ws() + ":" + ws() + value(depth: depth + 1) }.joined(separator: ",") + ws() + "}"
+                return "{" + keys.map { ws() + encode($0) + ws() + ":" + ws() + value(depth: depth + 1) }.joined(separator: ",") + ws()
+                    + "}"
             }
         }
 
@@ -147,11 +150,13 @@ struct JSONPythonPeerTests {
             let ours = try? JSONParser.parse(bytes)
             if parts[1] == "reject" {
                 rejected += 1
-                #expect(ours == nil, "python rejects \(name) but Accord accepts: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                #expect(
+                    ours == nil, "python rejects \(name) but Accord accepts: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
                 continue
             }
             accepted += 1
-            let value = try #require(ours, "python accepts \(name) but Accord rejects: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            let value = try #require(
+                ours, "python accepts \(name) but Accord rejects: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
             guard Self.comparable(value) else { continue }
             compared += 1
             let expected = String(parts[2])

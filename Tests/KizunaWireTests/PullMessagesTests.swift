@@ -87,13 +87,16 @@ struct PullMessagesTests {
             signal: nil,
             conflicts: [
                 ConflictEntry(
-                    columnName: "c", conflictMode: "hlc", loserValue: ["x": [1]], pk: "1", table: "t", winnerMutationID: "00000000-0000-4000-8000-f10000000001",
+                    columnName: "c", conflictMode: "hlc", loserValue: ["x": [1]], pk: "1", table: "t",
+                    winnerMutationID: "00000000-0000-4000-8000-f10000000001",
                     winnerSeq: SequenceNumber("12")!)
             ])
         #expect(try PullResponse(json: response.json) == response)
         #expect(CanonicalJSON.render(try PullResponse(json: response.json).json) == CanonicalJSON.render(response.json))
         let signal = PullResponse(cursor: .bootstrap, hasMore: false, rows: [], tombstones: [], signal: .resetRequired)
-        #expect(CanonicalJSON.compact(signal.json) == "{\"cursor\":\"0\",\"has_more\":false,\"rows\":[],\"signal\":{\"type\":\"RESET_REQUIRED\"},\"tombstones\":[]}")
+        #expect(
+            CanonicalJSON.compact(signal.json)
+                == "{\"cursor\":\"0\",\"has_more\":false,\"rows\":[],\"signal\":{\"type\":\"RESET_REQUIRED\"},\"tombstones\":[]}")
         #expect(try PullResponse(json: signal.json) == signal)
     }
 
@@ -116,29 +119,31 @@ struct PullMessagesTests {
         }
     }
 
-    @Test("pull request shape errors", arguments: [
-        ("/cursor", nil, "", "missing required key \"cursor\""),
-        ("/buckets", nil, "", "missing required key \"buckets\""),
-        ("/schema_version", nil, "", "missing required key \"schema_version\""),
-        ("/schema_version", "1", "/schema_version", "an integer"),
-        ("/schema_version", .number(JSONNumber(literal: "1.0")), "/schema_version", "an integer"),
-        ("/schema_version", .number(JSONNumber(literal: "99999999999999999999")), "/schema_version", "an integer"),
-        ("/limit", "500", "/limit", "an integer"),
-        ("/limit", .null, "/limit", "an integer"),
-        ("/client_id", 7, "/client_id", "a string"),
-        ("/client_id", .null, "/client_id", "a string"),
-        ("/cursor", 1, "/cursor", "a string"),
-        ("/buckets", [:], "/buckets", "an array"),
-        ("/buckets/0", "todos", "/buckets/0", "an object"),
-        ("/buckets/0/table", nil, "/buckets/0", "missing required key \"table\""),
-        ("/buckets/0/params", [], "/buckets/0/params", "expected an object"),
-        ("/buckets/0/params/owner_id", ["nested": 1], "/buckets/0/params/owner_id", "string, integer or boolean"),
-        ("/buckets/0/params/owner_id", .number(JSONNumber(literal: "1.5")), "/buckets/0/params/owner_id", "string, integer or boolean"),
-        ("/buckets/0/params/owner_id", .null, "/buckets/0/params/owner_id", "string, integer or boolean"),
-        ("/buckets/0/params/owner_id", ["a"], "/buckets/0/params/owner_id", "string, integer or boolean"),
-        ("/schema_version", 0, "/schema_version", "at least 1"),
-        ("/limit", 0, "/limit", "at least 1"),
-    ] as [(String, JSONValue?, String, String)])
+    @Test(
+        "pull request shape errors",
+        arguments: [
+            ("/cursor", nil, "", "missing required key \"cursor\""),
+            ("/buckets", nil, "", "missing required key \"buckets\""),
+            ("/schema_version", nil, "", "missing required key \"schema_version\""),
+            ("/schema_version", "1", "/schema_version", "an integer"),
+            ("/schema_version", .number(JSONNumber(literal: "1.0")), "/schema_version", "an integer"),
+            ("/schema_version", .number(JSONNumber(literal: "99999999999999999999")), "/schema_version", "an integer"),
+            ("/limit", "500", "/limit", "an integer"),
+            ("/limit", .null, "/limit", "an integer"),
+            ("/client_id", 7, "/client_id", "a string"),
+            ("/client_id", .null, "/client_id", "a string"),
+            ("/cursor", 1, "/cursor", "a string"),
+            ("/buckets", [:], "/buckets", "an array"),
+            ("/buckets/0", "todos", "/buckets/0", "an object"),
+            ("/buckets/0/table", nil, "/buckets/0", "missing required key \"table\""),
+            ("/buckets/0/params", [], "/buckets/0/params", "expected an object"),
+            ("/buckets/0/params/owner_id", ["nested": 1], "/buckets/0/params/owner_id", "string, integer or boolean"),
+            ("/buckets/0/params/owner_id", .number(JSONNumber(literal: "1.5")), "/buckets/0/params/owner_id", "string, integer or boolean"),
+            ("/buckets/0/params/owner_id", .null, "/buckets/0/params/owner_id", "string, integer or boolean"),
+            ("/buckets/0/params/owner_id", ["a"], "/buckets/0/params/owner_id", "string, integer or boolean"),
+            ("/schema_version", 0, "/schema_version", "at least 1"),
+            ("/limit", 0, "/limit", "at least 1"),
+        ] as [(String, JSONValue?, String, String)])
     func requestShapeErrors(_ target: String, _ replacement: JSONValue?, _ pointer: String, _ detail: String) throws {
         let request = try rpcStep(Self.file, 9).request.setting(target, to: replacement)
         let error = try #require(requestError(request), "\(target) = \(String(describing: replacement))")
@@ -222,28 +227,30 @@ struct PullMessagesTests {
         #expect(stringSignal.pointer.description == "/signal")
     }
 
-    @Test("pull response shape errors", arguments: [
-        ("/signal", nil, "", "missing required key \"signal\""),
-        ("/rows", nil, "", "missing required key \"rows\""),
-        ("/tombstones", nil, "", "missing required key \"tombstones\""),
-        ("/has_more", nil, "", "missing required key \"has_more\""),
-        ("/has_more", "false", "/has_more", "a boolean"),
-        ("/has_more", 0, "/has_more", "a boolean"),
-        ("/rows", [:], "/rows", "an array"),
-        ("/rows/0", [], "/rows/0", "an object"),
-        ("/rows/0/seq", 4, "/rows/0/seq", "a string"),
-        ("/rows/0/seq", "04", "/rows/0/seq", "decimal seq"),
-        ("/rows/0/seq", "-4", "/rows/0/seq", "decimal seq"),
-        ("/rows/0/pk", nil, "/rows/0", "missing required key \"pk\""),
-        ("/rows/0/row/title", ["x": 1], "/rows/0/row/title", "scalar"),
-        ("/rows/0/row/title", .number(JSONNumber(literal: "2.5")), "/rows/0/row/title", "integers"),
-        ("/rows/0/row/title", [nil], "/rows/0/row/title/0", "array column items"),
-        ("/rows/0/row/title", [[1]], "/rows/0/row/title/0", "array column items"),
-        ("/tombstones/0/seq", "", "/tombstones/0/seq", "decimal seq"),
-        ("/tombstones/0/deleted_at", nil, "/tombstones/0", "missing required key \"deleted_at\""),
-        ("/conflicts", [:], "/conflicts", "an array"),
-        ("/conflicts", [1], "/conflicts/0", "an object"),
-    ] as [(String, JSONValue?, String, String)])
+    @Test(
+        "pull response shape errors",
+        arguments: [
+            ("/signal", nil, "", "missing required key \"signal\""),
+            ("/rows", nil, "", "missing required key \"rows\""),
+            ("/tombstones", nil, "", "missing required key \"tombstones\""),
+            ("/has_more", nil, "", "missing required key \"has_more\""),
+            ("/has_more", "false", "/has_more", "a boolean"),
+            ("/has_more", 0, "/has_more", "a boolean"),
+            ("/rows", [:], "/rows", "an array"),
+            ("/rows/0", [], "/rows/0", "an object"),
+            ("/rows/0/seq", 4, "/rows/0/seq", "a string"),
+            ("/rows/0/seq", "04", "/rows/0/seq", "decimal seq"),
+            ("/rows/0/seq", "-4", "/rows/0/seq", "decimal seq"),
+            ("/rows/0/pk", nil, "/rows/0", "missing required key \"pk\""),
+            ("/rows/0/row/title", ["x": 1], "/rows/0/row/title", "scalar"),
+            ("/rows/0/row/title", .number(JSONNumber(literal: "2.5")), "/rows/0/row/title", "integers"),
+            ("/rows/0/row/title", [nil], "/rows/0/row/title/0", "array column items"),
+            ("/rows/0/row/title", [[1]], "/rows/0/row/title/0", "array column items"),
+            ("/tombstones/0/seq", "", "/tombstones/0/seq", "decimal seq"),
+            ("/tombstones/0/deleted_at", nil, "/tombstones/0", "missing required key \"deleted_at\""),
+            ("/conflicts", [:], "/conflicts", "an array"),
+            ("/conflicts", [1], "/conflicts/0", "an object"),
+        ] as [(String, JSONValue?, String, String)])
     func responseShapeErrors(_ target: String, _ replacement: JSONValue?, _ pointer: String, _ detail: String) throws {
         let response = try rpcStep(Self.file, 9).response.setting(target, to: replacement)
         let error = try #require(responseError(response), "\(target)")

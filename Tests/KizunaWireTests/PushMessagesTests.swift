@@ -111,7 +111,8 @@ struct PushMessagesTests {
     @Test("mutations keep transforms in order, base_hint verbatim, and read back")
     func mutationRoundTrip() throws {
         var made = Mutation(
-            mutationID: "00000000-0000-4000-8000-f10000000001", table: "todos", pk: "p", op: .update, columns: ["title": "t"], precondition: ["done": false],
+            mutationID: "00000000-0000-4000-8000-f10000000001", table: "todos", pk: "p", op: .update, columns: ["title": "t"],
+            precondition: ["done": false],
             transforms: [
                 ("zeta", .increment(by: "-92233720368547758080")), ("alpha", .arrayUnion(["a", 1, true])),
                 ("mid", .arrayRemove(["b"])),
@@ -125,7 +126,9 @@ struct PushMessagesTests {
         #expect(read.baseHint == made.baseHint)
         #expect(read.transforms.map(\.column) == ["zeta", "alpha", "mid"])
         #expect(Set([read, made]).count == 1)
-        let pushed = PushRequest(atomic: true, mutations: [made], lastMutationID: "00000000-0000-4000-8000-f10000000000", schemaVersion: 3, clientID: "00000000-0000-4000-8000-c10000000001")
+        let pushed = PushRequest(
+            atomic: true, mutations: [made], lastMutationID: "00000000-0000-4000-8000-f10000000000", schemaVersion: 3,
+            clientID: "00000000-0000-4000-8000-c10000000001")
         let back = try PushRequest(json: pushed.json)
         #expect(back == pushed)
         #expect(back.json["last_mutation_id"] == "00000000-0000-4000-8000-f10000000000")
@@ -137,19 +140,25 @@ struct PushMessagesTests {
         let responses: [PushResponse] = [
             .verdicts([]),
             .verdicts([
-                .applied(mutationID: "00000000-0000-4000-8000-f10000000001", serverRow: ["n": 2]), .rejected(mutationID: "00000000-0000-4000-8000-f10000000002", reason: .deleteWins, serverRow: nil),
+                .applied(mutationID: "00000000-0000-4000-8000-f10000000001", serverRow: ["n": 2]),
+                .rejected(mutationID: "00000000-0000-4000-8000-f10000000002", reason: .deleteWins, serverRow: nil),
                 .rejected(mutationID: "00000000-0000-4000-8000-f10000000003", reason: .columnDenied, serverRow: ["x": "y"]),
             ]),
             .aborted(BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .constraint, serverRow: nil)),
-            .aborted(BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .superseded, serverRow: ["k": [1, 2]])),
+            .aborted(
+                BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .superseded, serverRow: ["k": [1, 2]])),
             .signal(.resetRequired),
         ]
         for response in responses {
             #expect(try PushResponse(json: response.json) == response)
         }
         #expect(
-            CanonicalJSON.compact(PushResponse.aborted(BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .rlsDenied, serverRow: nil)).json)
-                == "{\"batch\":{\"offender_mutation_id\":\"00000000-0000-4000-8000-f10000000002\",\"outcome\":\"aborted\",\"reason\":\"RLS_DENIED\",\"server_row\":null}}")
+            CanonicalJSON.compact(
+                PushResponse.aborted(
+                    BatchAbort(offenderMutationID: "00000000-0000-4000-8000-f10000000002", reason: .rlsDenied, serverRow: nil)
+                ).json)
+                == "{\"batch\":{\"offender_mutation_id\":\"00000000-0000-4000-8000-f10000000002\",\"outcome\":\"aborted\",\"reason\":\"RLS_DENIED\",\"server_row\":null}}"
+        )
     }
 
     @Test("the closed sets hold exactly the protocol's literals")
@@ -182,7 +191,10 @@ struct PushMessagesTests {
             (value.setting("/extra", to: 1), "/extra"),
             (value.setting("/batch/extra", to: 1), "/batch/extra"),
             (value.setting("/batch/mutations/1/extra", to: 1), "/batch/mutations/1/extra"),
-            (try step(Sample.increment).request.setting("/batch/mutations/0/transforms/likes/extra", to: 1), "/batch/mutations/0/transforms/likes/extra"),
+            (
+                try step(Sample.increment).request.setting("/batch/mutations/0/transforms/likes/extra", to: 1),
+                "/batch/mutations/0/transforms/likes/extra"
+            ),
         ]
         for (broken, pointer) in cases {
             let error = try #require(requestError(broken), "\(pointer)")
@@ -207,42 +219,71 @@ struct PushMessagesTests {
         #expect(numeric.pointer.description == "/batch/mutations/1/op")
     }
 
-    @Test("push request shape errors", arguments: [
-        ("/batch", nil, "", "missing required key \"batch\""),
-        ("/last_mutation_id", nil, "", "missing required key \"last_mutation_id\""),
-        ("/last_mutation_id", 5, "/last_mutation_id", "a string or null"),
-        ("/schema_version", nil, "", "missing required key \"schema_version\""),
-        ("/schema_version", "1", "/schema_version", "an integer"),
-        ("/client_id", false, "/client_id", "a string"),
-        ("/batch", [], "/batch", "an object"),
-        ("/batch/atomic", nil, "/batch", "missing required key \"atomic\""),
-        ("/batch/atomic", "false", "/batch/atomic", "a boolean"),
-        ("/batch/mutations", nil, "/batch", "missing required key \"mutations\""),
-        ("/batch/mutations", [:], "/batch/mutations", "an array"),
-        ("/batch/mutations/0", "m", "/batch/mutations/0", "an object"),
-        ("/batch/mutations/0/mutation_id", nil, "/batch/mutations/0", "missing required key \"mutation_id\""),
-        ("/batch/mutations/0/mutation_id", 7, "/batch/mutations/0/mutation_id", "a string"),
-        ("/batch/mutations/0/table", nil, "/batch/mutations/0", "missing required key \"table\""),
-        ("/batch/mutations/0/pk", 1, "/batch/mutations/0/pk", "a string"),
-        ("/batch/mutations/0/columns", nil, "/batch/mutations/0", "missing required key \"columns\""),
-        ("/batch/mutations/0/columns", .null, "/batch/mutations/0/columns", "column values"),
-        ("/batch/mutations/0/columns/title", ["a": 1], "/batch/mutations/0/columns/title", "scalar"),
-        ("/batch/mutations/0/precondition", .null, "/batch/mutations/0/precondition", "column values"),
-        ("/batch/mutations/0/precondition", ["n": .number(JSONNumber(literal: "1e3"))], "/batch/mutations/0/precondition/n", "integers"),
-        ("/batch/mutations/0/hlc", 1, "/batch/mutations/0/hlc", "a string"),
-        ("/batch/mutations/1/transforms", ["likes": ["by": 1, "op": "increment"]], "/batch/mutations/1/transforms", "update only"),
-        ("/batch/mutations/0/transforms", ["title": ["by": 1, "op": "increment"]], "/batch/mutations/0/transforms/title", "both columns and transforms"),
-        ("/batch/mutations/0/transforms", ["n": ["by": 1, "op": "multiply"]], "/batch/mutations/0/transforms/n/op", "unknown transform op"),
-        ("/batch/mutations/0/transforms", ["n": ["by": 1]], "/batch/mutations/0/transforms/n", "missing required key \"op\""),
-        ("/batch/mutations/0/transforms", ["n": ["by": "1.5", "op": "increment"]], "/batch/mutations/0/transforms/n/by", "increment.by"),
-        ("/batch/mutations/0/transforms", ["n": ["by": "01", "op": "increment"]], "/batch/mutations/0/transforms/n/by", "increment.by"),
-        ("/batch/mutations/0/transforms", ["n": ["by": .number(JSONNumber(literal: "1.0")), "op": "increment"]], "/batch/mutations/0/transforms/n/by", "increment.by"),
-        ("/batch/mutations/0/transforms", ["n": ["by": nil, "op": "increment"]], "/batch/mutations/0/transforms/n/by", "increment.by"),
-        ("/batch/mutations/0/transforms", ["n": ["op": "arrayUnion", "values": []]], "/batch/mutations/0/transforms/n/values", "at least one"),
-        ("/batch/mutations/0/transforms", ["n": ["op": "arrayRemove", "values": "x"]], "/batch/mutations/0/transforms/n/values", "an array"),
-        ("/batch/mutations/0/transforms", ["n": ["op": "arrayUnion", "values": ["x"], "by": 1]], "/batch/mutations/0/transforms/n/by", "unknown key"),
-        ("/batch/mutations/0/transforms", [], "/batch/mutations/0/transforms", "an object"),
-    ] as [(String, JSONValue?, String, String)])
+    @Test(
+        "push request shape errors",
+        arguments: [
+            ("/batch", nil, "", "missing required key \"batch\""),
+            ("/last_mutation_id", nil, "", "missing required key \"last_mutation_id\""),
+            ("/last_mutation_id", 5, "/last_mutation_id", "a string or null"),
+            ("/schema_version", nil, "", "missing required key \"schema_version\""),
+            ("/schema_version", "1", "/schema_version", "an integer"),
+            ("/client_id", false, "/client_id", "a string"),
+            ("/batch", [], "/batch", "an object"),
+            ("/batch/atomic", nil, "/batch", "missing required key \"atomic\""),
+            ("/batch/atomic", "false", "/batch/atomic", "a boolean"),
+            ("/batch/mutations", nil, "/batch", "missing required key \"mutations\""),
+            ("/batch/mutations", [:], "/batch/mutations", "an array"),
+            ("/batch/mutations/0", "m", "/batch/mutations/0", "an object"),
+            ("/batch/mutations/0/mutation_id", nil, "/batch/mutations/0", "missing required key \"mutation_id\""),
+            ("/batch/mutations/0/mutation_id", 7, "/batch/mutations/0/mutation_id", "a string"),
+            ("/batch/mutations/0/table", nil, "/batch/mutations/0", "missing required key \"table\""),
+            ("/batch/mutations/0/pk", 1, "/batch/mutations/0/pk", "a string"),
+            ("/batch/mutations/0/columns", nil, "/batch/mutations/0", "missing required key \"columns\""),
+            ("/batch/mutations/0/columns", .null, "/batch/mutations/0/columns", "column values"),
+            ("/batch/mutations/0/columns/title", ["a": 1], "/batch/mutations/0/columns/title", "scalar"),
+            ("/batch/mutations/0/precondition", .null, "/batch/mutations/0/precondition", "column values"),
+            (
+                "/batch/mutations/0/precondition", ["n": .number(JSONNumber(literal: "1e3"))], "/batch/mutations/0/precondition/n",
+                "integers"
+            ),
+            ("/batch/mutations/0/hlc", 1, "/batch/mutations/0/hlc", "a string"),
+            ("/batch/mutations/1/transforms", ["likes": ["by": 1, "op": "increment"]], "/batch/mutations/1/transforms", "update only"),
+            (
+                "/batch/mutations/0/transforms", ["title": ["by": 1, "op": "increment"]], "/batch/mutations/0/transforms/title",
+                "both columns and transforms"
+            ),
+            (
+                "/batch/mutations/0/transforms", ["n": ["by": 1, "op": "multiply"]], "/batch/mutations/0/transforms/n/op",
+                "unknown transform op"
+            ),
+            ("/batch/mutations/0/transforms", ["n": ["by": 1]], "/batch/mutations/0/transforms/n", "missing required key \"op\""),
+            (
+                "/batch/mutations/0/transforms", ["n": ["by": "1.5", "op": "increment"]], "/batch/mutations/0/transforms/n/by",
+                "increment.by"
+            ),
+            (
+                "/batch/mutations/0/transforms", ["n": ["by": "01", "op": "increment"]], "/batch/mutations/0/transforms/n/by",
+                "increment.by"
+            ),
+            (
+                "/batch/mutations/0/transforms", ["n": ["by": .number(JSONNumber(literal: "1.0")), "op": "increment"]],
+                "/batch/mutations/0/transforms/n/by", "increment.by"
+            ),
+            ("/batch/mutations/0/transforms", ["n": ["by": nil, "op": "increment"]], "/batch/mutations/0/transforms/n/by", "increment.by"),
+            (
+                "/batch/mutations/0/transforms", ["n": ["op": "arrayUnion", "values": []]], "/batch/mutations/0/transforms/n/values",
+                "at least one"
+            ),
+            (
+                "/batch/mutations/0/transforms", ["n": ["op": "arrayRemove", "values": "x"]], "/batch/mutations/0/transforms/n/values",
+                "an array"
+            ),
+            (
+                "/batch/mutations/0/transforms", ["n": ["op": "arrayUnion", "values": ["x"], "by": 1]],
+                "/batch/mutations/0/transforms/n/by", "unknown key"
+            ),
+            ("/batch/mutations/0/transforms", [], "/batch/mutations/0/transforms", "an object"),
+        ] as [(String, JSONValue?, String, String)])
     func requestShapeErrors(_ target: String, _ replacement: JSONValue?, _ pointer: String, _ detail: String) throws {
         let value = try step(Sample.verdicts).request.setting(target, to: replacement)
         let error = try #require(requestError(value), "\(target)")
@@ -254,7 +295,9 @@ struct PushMessagesTests {
     @Test("increment.by takes integers and decimal strings of any size")
     func incrementBy() throws {
         let value = try step(Sample.verdicts).request
-        for by: JSONValue in [1, -1, 0, "-92233720368547758080", "0", "123456789012345678901234567890", .number(JSONNumber(literal: "9007199254740993"))] {
+        for by: JSONValue in [
+            1, -1, 0, "-92233720368547758080", "0", "123456789012345678901234567890", .number(JSONNumber(literal: "9007199254740993")),
+        ] {
             let broken = value.setting("/batch/mutations/0/transforms", to: ["n": ["by": by, "op": "increment"]])
             let read = try PushRequest(json: broken)
             #expect(read.mutations[0].transforms.first?.transform == .increment(by: by))
@@ -362,25 +405,29 @@ struct PushMessagesTests {
         #expect(array.kind == .malformedPushResponse)
     }
 
-    @Test("push response shape errors", arguments: [
-        (Sample.verdicts, "/verdicts", [:], "/verdicts", "an array"),
-        (Sample.verdicts, "/verdicts/0", "x", "/verdicts/0", "an object"),
-        (Sample.verdicts, "/verdicts/0/mutation_id", nil, "/verdicts/0", "missing required key \"mutation_id\""),
-        (Sample.verdicts, "/verdicts/0/mutation_id", 1, "/verdicts/0/mutation_id", "a string"),
-        (Sample.verdicts, "/verdicts/0/server_row", nil, "/verdicts/0", "missing required key \"server_row\""),
-        (Sample.verdicts, "/verdicts/0/server_row", [], "/verdicts/0/server_row", "column values"),
-        (Sample.verdicts, "/verdicts/1/server_row", .null, "/verdicts/1/server_row", "column values"),
-        (Sample.verdicts, "/verdicts/1/server_row", ["n": .number(JSONNumber(literal: "0.5"))], "/verdicts/1/server_row/n", "integers"),
-        (Sample.aborted, "/batch", [], "/batch", "an object"),
-        (Sample.aborted, "/batch/outcome", "committed", "/batch/outcome", "must be \"aborted\""),
-        (Sample.aborted, "/batch/outcome", nil, "/batch", "missing required key \"outcome\""),
-        (Sample.aborted, "/batch/offender_mutation_id", nil, "/batch", "missing required key \"offender_mutation_id\""),
-        (Sample.aborted, "/batch/server_row", nil, "/batch", "missing required key \"server_row\""),
-        (Sample.aborted, "/batch/server_row", "row", "/batch/server_row", "column values"),
-        (Sample.signal, "/signal", "RESET_REQUIRED", "/signal", "an object"),
-        (Sample.signal, "/signal/type", nil, "/signal", "missing required key \"type\""),
-    ] as [((String, Int), String, JSONValue?, String, String)])
-    func responseShapeErrors(_ sample: (String, Int), _ target: String, _ replacement: JSONValue?, _ pointer: String, _ detail: String) throws {
+    @Test(
+        "push response shape errors",
+        arguments: [
+            (Sample.verdicts, "/verdicts", [:], "/verdicts", "an array"),
+            (Sample.verdicts, "/verdicts/0", "x", "/verdicts/0", "an object"),
+            (Sample.verdicts, "/verdicts/0/mutation_id", nil, "/verdicts/0", "missing required key \"mutation_id\""),
+            (Sample.verdicts, "/verdicts/0/mutation_id", 1, "/verdicts/0/mutation_id", "a string"),
+            (Sample.verdicts, "/verdicts/0/server_row", nil, "/verdicts/0", "missing required key \"server_row\""),
+            (Sample.verdicts, "/verdicts/0/server_row", [], "/verdicts/0/server_row", "column values"),
+            (Sample.verdicts, "/verdicts/1/server_row", .null, "/verdicts/1/server_row", "column values"),
+            (Sample.verdicts, "/verdicts/1/server_row", ["n": .number(JSONNumber(literal: "0.5"))], "/verdicts/1/server_row/n", "integers"),
+            (Sample.aborted, "/batch", [], "/batch", "an object"),
+            (Sample.aborted, "/batch/outcome", "committed", "/batch/outcome", "must be \"aborted\""),
+            (Sample.aborted, "/batch/outcome", nil, "/batch", "missing required key \"outcome\""),
+            (Sample.aborted, "/batch/offender_mutation_id", nil, "/batch", "missing required key \"offender_mutation_id\""),
+            (Sample.aborted, "/batch/server_row", nil, "/batch", "missing required key \"server_row\""),
+            (Sample.aborted, "/batch/server_row", "row", "/batch/server_row", "column values"),
+            (Sample.signal, "/signal", "RESET_REQUIRED", "/signal", "an object"),
+            (Sample.signal, "/signal/type", nil, "/signal", "missing required key \"type\""),
+        ] as [((String, Int), String, JSONValue?, String, String)])
+    func responseShapeErrors(_ sample: (String, Int), _ target: String, _ replacement: JSONValue?, _ pointer: String, _ detail: String)
+        throws
+    {
         let value = try step(sample).response.setting(target, to: replacement)
         let error = try #require(responseError(value), "\(target)")
         #expect(error.kind == .malformedPushResponse)
@@ -518,7 +565,10 @@ struct PushMessagesTests {
     @Test("the protocol codes are in the shared error catalog")
     func codesInCatalog() throws {
         let catalog = String(decoding: try Corpus.bytes("spec/engine-errors.json"), as: UTF8.self)
-        for code in ["MALFORMED_PUSH_RESPONSE", "VERDICT_BIJECTION", "UNKNOWN_VERDICT_REASON", "UNKNOWN_BATCH_OFFENDER", "UNKNOWN_SIGNAL", "UNKNOWN_OP"] {
+        for code in [
+            "MALFORMED_PUSH_RESPONSE", "VERDICT_BIJECTION", "UNKNOWN_VERDICT_REASON", "UNKNOWN_BATCH_OFFENDER", "UNKNOWN_SIGNAL",
+            "UNKNOWN_OP",
+        ] {
             #expect(catalog.contains("\"\(code)\""), "\(code)")
         }
     }

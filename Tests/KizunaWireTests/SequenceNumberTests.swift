@@ -4,7 +4,9 @@ import Testing
 
 @Suite("SequenceNumber")
 struct SequenceNumberTests {
-    @Test("accepts only canonical decimal text", arguments: ["0", "1", "9", "10", "42", "1000000", "18446744073709551616", String(repeating: "9", count: 200)])
+    @Test(
+        "accepts only canonical decimal text",
+        arguments: ["0", "1", "9", "10", "42", "1000000", "18446744073709551616", String(repeating: "9", count: 200)])
     func acceptsCanonical(_ text: String) throws {
         let seq = try #require(SequenceNumber(text))
         #expect(seq.text == text)
@@ -12,7 +14,8 @@ struct SequenceNumberTests {
         #expect(SequenceNumber.isCanonical(Array(text.utf8)))
     }
 
-    @Test("refuses anything else", arguments: ["", " ", "00", "01", "007", "-1", "+1", "1 ", " 1", "1.0", "1e3", "0x1", "١", "１", "1_0", "a"])
+    @Test(
+        "refuses anything else", arguments: ["", " ", "00", "01", "007", "-1", "+1", "1 ", " 1", "1.0", "1e3", "0x1", "١", "１", "1_0", "a"])
     func refusesNonCanonical(_ text: String) {
         #expect(SequenceNumber(text) == nil)
         #expect(!SequenceNumber.isCanonical(Array(text.utf8)))

@@ -6,7 +6,8 @@ import Testing
 struct WireCodableTests {
     @Test("JSONDecoder decodes a push response strictly and JSONEncoder writes its wire form")
     func pushResponseRoundTrip() throws {
-        let body = #"{"verdicts":[{"mutation_id":"00000000-0000-4000-8000-f10000000001","verdict":"applied"},{"mutation_id":"00000000-0000-4000-8000-f10000000002","reason":"RLS_DENIED","server_row":null,"verdict":"rejected"}]}"#
+        let body =
+            #"{"verdicts":[{"mutation_id":"00000000-0000-4000-8000-f10000000001","verdict":"applied"},{"mutation_id":"00000000-0000-4000-8000-f10000000002","reason":"RLS_DENIED","server_row":null,"verdict":"rejected"}]}"#
         let decoded = try JSONDecoder().decode(PushResponse.self, from: Data(body.utf8))
         guard case .verdicts(let verdicts) = decoded else {
             Issue.record("expected verdicts, got \(decoded)")
@@ -19,7 +20,8 @@ struct WireCodableTests {
 
     @Test("an unknown reason through JSONDecoder is the typed UNKNOWN_VERDICT_REASON error")
     func unknownReasonThrowsTyped() throws {
-        let body = #"{"verdicts":[{"mutation_id":"00000000-0000-4000-8000-f10000000001","reason":"NOPE","server_row":null,"verdict":"rejected"}]}"#
+        let body =
+            #"{"verdicts":[{"mutation_id":"00000000-0000-4000-8000-f10000000001","reason":"NOPE","server_row":null,"verdict":"rejected"}]}"#
         #expect {
             _ = try JSONDecoder().decode(PushResponse.self, from: Data(body.utf8))
         } throws: { error in

@@ -4,21 +4,29 @@ import Testing
 @Suite("Console summary")
 struct ConsoleSummaryTests {
     private static func failing(_ name: String, count: Int) -> SuiteResult {
-        SuiteResult(name: name, cases: (0..<count).map {
-            CaseResult(name: "step \($0)", classname: "kizuna.push",
-                       outcome: .failed([Failure(ruleID: "I-5", message: "step \($0) push: I-5 verdict \($0) missing")]))
-        })
+        SuiteResult(
+            name: name,
+            cases: (0..<count).map {
+                CaseResult(
+                    name: "step \($0)", classname: "kizuna.push",
+                    outcome: .failed([Failure(ruleID: "I-5", message: "step \($0) push: I-5 verdict \($0) missing")]))
+            })
     }
 
     @Test("a clean run renders only the verdict")
     func cleanRun() {
         var summary = ConsoleSummary()
-        summary.add(SuiteResult(name: "a", cases: [
-            CaseResult(name: "1", classname: "kizuna.x", outcome: .passed),
-            CaseResult(name: "2", classname: "kizuna.x", outcome: .skipped("known failing")),
-        ]))
+        summary.add(
+            SuiteResult(
+                name: "a",
+                cases: [
+                    CaseResult(name: "1", classname: "kizuna.x", outcome: .passed),
+                    CaseResult(name: "2", classname: "kizuna.x", outcome: .skipped("known failing")),
+                ]))
         summary.add(SuiteResult(name: "b", cases: [CaseResult(name: "1", classname: "kizuna.x", outcome: .passed)]))
-        #expect(summary.render(color: false) == "accord: 2 suites (2 passed, 0 failed, 0 skipped), 3 cases: 2 passed, 0 failed, 1 skipped, 0 errors")
+        #expect(
+            summary.render(color: false)
+                == "accord: 2 suites (2 passed, 0 failed, 0 skipped), 3 cases: 2 passed, 0 failed, 1 skipped, 0 errors")
         #expect(summary.isPassing)
         #expect(summary.suites == 2)
         #expect(summary.tally.tests == 3)
@@ -27,9 +35,13 @@ struct ConsoleSummaryTests {
     @Test("a suite whose every case is skipped counts as a skipped suite")
     func skippedSuite() {
         var summary = ConsoleSummary()
-        summary.add(SuiteResult(name: "wakeup/002", cases: [CaseResult(name: "blocked", classname: "kizuna.wakeup", outcome: .skipped("blocked on D-x"))]))
+        summary.add(
+            SuiteResult(
+                name: "wakeup/002", cases: [CaseResult(name: "blocked", classname: "kizuna.wakeup", outcome: .skipped("blocked on D-x"))]))
         summary.add(SuiteResult(name: "push/001", cases: [CaseResult(name: "step 1 push", classname: "kizuna.push", outcome: .passed)]))
-        #expect(summary.render(color: false) == "accord: 2 suites (1 passed, 0 failed, 1 skipped), 2 cases: 1 passed, 0 failed, 1 skipped, 0 errors")
+        #expect(
+            summary.render(color: false)
+                == "accord: 2 suites (1 passed, 0 failed, 1 skipped), 2 cases: 1 passed, 0 failed, 1 skipped, 0 errors")
         #expect(summary.skippedSuites == 1 && summary.passedSuites == 1)
     }
 
@@ -37,7 +49,9 @@ struct ConsoleSummaryTests {
     func singular() {
         var summary = ConsoleSummary()
         summary.add(SuiteResult(name: "a", cases: [CaseResult(name: "1", classname: "kizuna.x", outcome: .errored("boom"))]))
-        #expect(summary.render(color: false) == "ERROR a › 1: boom\naccord: 1 suite (0 passed, 1 failed, 0 skipped), 1 case: 0 passed, 0 failed, 0 skipped, 1 error")
+        #expect(
+            summary.render(color: false)
+                == "ERROR a › 1: boom\naccord: 1 suite (0 passed, 1 failed, 0 skipped), 1 case: 0 passed, 0 failed, 0 skipped, 1 error")
         #expect(!summary.isPassing)
     }
 
@@ -45,18 +59,22 @@ struct ConsoleSummaryTests {
     func failuresFirst() {
         var summary = ConsoleSummary()
         summary.add(Self.failing("push/002-rls-denied-not-a-wedge", count: 2))
-        summary.add(SuiteResult(name: "pull/001", cases: [
-            CaseResult(name: "step 3 pull", classname: "kizuna.pull", outcome: .failed([])),
-            CaseResult(name: "step 4 pull", classname: "kizuna.pull", outcome: .errored("connection reset")),
-        ]))
+        summary.add(
+            SuiteResult(
+                name: "pull/001",
+                cases: [
+                    CaseResult(name: "step 3 pull", classname: "kizuna.pull", outcome: .failed([])),
+                    CaseResult(name: "step 4 pull", classname: "kizuna.pull", outcome: .errored("connection reset")),
+                ]))
         let lines = summary.render(color: false).split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "FAIL push/002-rls-denied-not-a-wedge › step 0 push: I-5 verdict 0 missing",
-            "FAIL push/002-rls-denied-not-a-wedge › step 1 push: I-5 verdict 1 missing",
-            "FAIL pull/001 › step 3 pull",
-            "ERROR pull/001 › step 4 pull: connection reset",
-            "accord: 2 suites (0 passed, 2 failed, 0 skipped), 4 cases: 0 passed, 3 failed, 0 skipped, 1 error",
-        ])
+        #expect(
+            lines == [
+                "FAIL push/002-rls-denied-not-a-wedge › step 0 push: I-5 verdict 0 missing",
+                "FAIL push/002-rls-denied-not-a-wedge › step 1 push: I-5 verdict 1 missing",
+                "FAIL pull/001 › step 3 pull",
+                "ERROR pull/001 › step 4 pull: connection reset",
+                "accord: 2 suites (0 passed, 2 failed, 0 skipped), 4 cases: 0 passed, 3 failed, 0 skipped, 1 error",
+            ])
     }
 
     @Test("only the first failures are kept; the rest are counted")
@@ -70,11 +88,12 @@ struct ConsoleSummaryTests {
         #expect(lines[4] == "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors")
 
         let fewer = summary.render(color: false, maxFailures: 1).split(separator: "\n").map(String.init)
-        #expect(fewer == [
-            "FAIL s › step 0 push: I-5 verdict 0 missing",
-            "… and 9 more failures",
-            "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors",
-        ])
+        #expect(
+            fewer == [
+                "FAIL s › step 0 push: I-5 verdict 0 missing",
+                "… and 9 more failures",
+                "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors",
+            ])
     }
 
     @Test("colour wraps labels and the verdict in ANSI codes; plain output has none")
@@ -94,9 +113,12 @@ struct ConsoleSummaryTests {
     @Test("control characters from targets cannot break lines or drive the terminal")
     func controlCharacters() {
         var summary = ConsoleSummary()
-        summary.add(SuiteResult(name: "s", cases: [
-            CaseResult(name: "c", classname: "kizuna.x", outcome: .errored("evil\n\u{1B}[2J\u{9B}done")),
-        ]))
+        summary.add(
+            SuiteResult(
+                name: "s",
+                cases: [
+                    CaseResult(name: "c", classname: "kizuna.x", outcome: .errored("evil\n\u{1B}[2J\u{9B}done"))
+                ]))
         let lines = summary.render(color: false).split(separator: "\n").map(String.init)
         #expect(lines.first == #"ERROR s › c: evil\u000A\u001B[2J\u009Bdone"#)
         #expect(lines.count == 2)

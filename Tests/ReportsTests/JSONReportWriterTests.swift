@@ -60,17 +60,21 @@ struct JSONReportWriterTests {
     @Test("an empty report is one valid document with a zero tally")
     func empty() throws {
         let (sink, report) = try render([])
-        #expect(sink.text == #"{"accord_version":"0.1.0","suites":[],"tally":{"tests":0,"passed":0,"failures":0,"skipped":0,"errors":0}}"# + "\n")
+        #expect(
+            sink.text == #"{"accord_version":"0.1.0","suites":[],"tally":{"tests":0,"passed":0,"failures":0,"skipped":0,"errors":0}}"#
+                + "\n")
         #expect(report["suites"]?.arrayValue?.isEmpty == true)
     }
 
     @Test("the overall tally sums every suite, and each suite sits on its own line")
     func totals() throws {
         let suites = (0..<3).map { index in
-            SuiteResult(name: "s\(index)", cases: [
-                CaseResult(name: "a", classname: "kizuna.x", outcome: .passed),
-                CaseResult(name: "b", classname: "kizuna.x", outcome: .skipped("later")),
-            ])
+            SuiteResult(
+                name: "s\(index)",
+                cases: [
+                    CaseResult(name: "a", classname: "kizuna.x", outcome: .passed),
+                    CaseResult(name: "b", classname: "kizuna.x", outcome: .skipped("later")),
+                ])
         }
         let (sink, report) = try render(suites)
         #expect(tally(report["tally"]) == [6, 3, 0, 3, 0])
@@ -90,9 +94,11 @@ struct JSONReportWriterTests {
     func streams() throws {
         let sink = BufferSink()
         let writer = JSONReportWriter(sink: sink, accordVersion: "0")
-        let suite = SuiteResult(name: "big", cases: (0..<5_000).map {
-            CaseResult(name: "case \($0)", classname: "kizuna.bulk", outcome: .failed([Failure(ruleID: "I-1", message: "m \($0)")]))
-        })
+        let suite = SuiteResult(
+            name: "big",
+            cases: (0..<5_000).map {
+                CaseResult(name: "case \($0)", classname: "kizuna.bulk", outcome: .failed([Failure(ruleID: "I-1", message: "m \($0)")]))
+            })
         try writer.write(suite)
         #expect(sink.chunks > 0)
         try writer.finish()

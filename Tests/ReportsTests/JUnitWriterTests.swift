@@ -1,5 +1,6 @@
-@testable import Reports
 import Testing
+
+@testable import Reports
 
 @Suite("JUnit writer")
 struct JUnitWriterTests {
@@ -18,7 +19,10 @@ struct JUnitWriterTests {
 
         let xml = sink.text
         #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"accord &lt;run&gt; &amp; \\u0001\">"))
-        #expect(xml.contains(#"<testsuite name="push/002-rls-denied-not-a-wedge" tests="5" failures="2" errors="1" skipped="1" time="12346.200000" file="cases/push/002 &lt;rls&gt;.json">"#))
+        #expect(
+            xml.contains(
+                #"<testsuite name="push/002-rls-denied-not-a-wedge" tests="5" failures="2" errors="1" skipped="1" time="12346.200000" file="cases/push/002 &lt;rls&gt;.json">"#
+            ))
         #expect(xml.contains(#"<property name="target" value="embedded &amp; &quot;quoted&quot;"/>"#))
         #expect(xml.contains(#"<property name="corpus commit" value="abc123\u0000"/>"#))
         #expect(xml.contains(#"<testcase name="step 01 push" classname="kizuna.push" time="0.001234"/>"#))
@@ -40,9 +44,11 @@ struct JUnitWriterTests {
     @Test("one testsuite and one testcase per input, in order")
     func structure() throws {
         let suites = (0..<3).map { index in
-            SuiteResult(name: "suite \(index)", cases: (0..<4).map {
-                CaseResult(name: "case \($0)", classname: "kizuna.area", outcome: .passed)
-            })
+            SuiteResult(
+                name: "suite \(index)",
+                cases: (0..<4).map {
+                    CaseResult(name: "case \($0)", classname: "kizuna.area", outcome: .passed)
+                })
         }
         let xml = try render(suites).text
         #expect(xml.ranges(of: "<testsuite ").count == 3)
@@ -64,11 +70,15 @@ struct JUnitWriterTests {
         let sink = BufferSink()
         let writer = try JUnitWriter(sink: sink, name: "big")
         for suite in 0..<100 {
-            try writer.write(SuiteResult(name: "suite \(suite)", cases: (0..<100).map {
-                CaseResult(name: "case \($0)", classname: "kizuna.bulk",
-                           outcome: $0 % 10 == 0 ? .failed([Failure(ruleID: "I-1", message: "m", body: "{}")]) : .passed,
-                           time: Double($0) / 1000)
-            }))
+            try writer.write(
+                SuiteResult(
+                    name: "suite \(suite)",
+                    cases: (0..<100).map {
+                        CaseResult(
+                            name: "case \($0)", classname: "kizuna.bulk",
+                            outcome: $0 % 10 == 0 ? .failed([Failure(ruleID: "I-1", message: "m", body: "{}")]) : .passed,
+                            time: Double($0) / 1000)
+                    }))
         }
         #expect(sink.chunks > 10, "bytes reach the sink while writing, not only at finish")
         try writer.finish()
@@ -87,9 +97,11 @@ struct JUnitWriterTests {
     @Test("a refusing sink surfaces as sinkFailed carrying the sink's error, then alreadyFinished")
     func sinkFailure() throws {
         let writer = try JUnitWriter(sink: RefusingSink(limit: 100), name: "x")
-        let suite = SuiteResult(name: "s", cases: (0..<200).map {
-            CaseResult(name: "case \($0)", classname: "kizuna.c", outcome: .passed)
-        })
+        let suite = SuiteResult(
+            name: "s",
+            cases: (0..<200).map {
+                CaseResult(name: "case \($0)", classname: "kizuna.c", outcome: .passed)
+            })
         let error = try #require(throws: ReportError.self) {
             try writer.write(suite)
             try writer.finish()
@@ -109,11 +121,13 @@ struct JUnitWriterTests {
         #expect(sink.bytes.isEmpty)
     }
 
-    @Test("durations are plain decimals with six fraction digits", arguments: [
-        (0.001234, "0.001234"), (0, "0.000000"), (1e-9, "0.000000"), (1e-5, "0.000010"),
-        (-3, "0.000000"), (Double.nan, "0.000000"), (2.5, "2.500000"), (0.0000005, "0.000001"),
-        (Double.infinity, "1000000000000.000000"), (86400.1, "86400.100000"),
-    ])
+    @Test(
+        "durations are plain decimals with six fraction digits",
+        arguments: [
+            (0.001234, "0.001234"), (0, "0.000000"), (1e-9, "0.000000"), (1e-5, "0.000010"),
+            (-3, "0.000000"), (Double.nan, "0.000000"), (2.5, "2.500000"), (0.0000005, "0.000001"),
+            (Double.infinity, "1000000000000.000000"), (86400.1, "86400.100000"),
+        ])
     func durations(seconds: Double, expected: String) {
         #expect(DecimalText.seconds(seconds) == expected)
     }
@@ -148,7 +162,9 @@ struct JUnitSchemaTests {
 
     @Test("a hand-written valid document passes")
     func validDocument() throws {
-        let xml = Array(#"<testsuites><testsuite name="s" tests="1" failures="0" errors="0" time="0.5"><testcase name="c"/></testsuite></testsuites>"#.utf8)
+        let xml = Array(
+            #"<testsuites><testsuite name="s" tests="1" failures="0" errors="0" time="0.5"><testcase name="c"/></testsuite></testsuites>"#
+                .utf8)
         try JUnitSchema.validate(xml: xml, schema: try Fixtures.junitSchemaBytes())
     }
 

@@ -65,15 +65,18 @@ enum Fixtures {
                 CaseResult(
                     name: "step 07 push", classname: "kizuna.push",
                     outcome: .failed([
-                        Failure(ruleID: "I-5", message: "step 7 push: I-5 verdict 1 answers <nothing> & more",
-                                body: "{\n  \"expected\": \"a<b\",\n  \"actual\": \"\u{02}\"\n}"),
+                        Failure(
+                            ruleID: "I-5", message: "step 7 push: I-5 verdict 1 answers <nothing> & more",
+                            body: "{\n  \"expected\": \"a<b\",\n  \"actual\": \"\u{02}\"\n}"),
                         Failure(ruleID: "I-3", message: awkward, body: ""),
                     ]),
                     time: 0.5),
-                CaseResult(name: "postcondition rows", classname: "kizuna.push",
-                           outcome: .skipped("known failing: \(awkward)"), time: 0),
-                CaseResult(name: "step 09 pull", classname: "kizuna.pull",
-                           outcome: .errored("transport error: connection reset \u{07}"), time: 12345.678901234),
+                CaseResult(
+                    name: "postcondition rows", classname: "kizuna.push",
+                    outcome: .skipped("known failing: \(awkward)"), time: 0),
+                CaseResult(
+                    name: "step 09 pull", classname: "kizuna.pull",
+                    outcome: .errored("transport error: connection reset \u{07}"), time: 12345.678901234),
                 CaseResult(name: "step 10 \(awkward)", classname: "kizuna.\(awkward)", outcome: .failed([]), time: 1e-9),
             ],
             time: 12346.2)

@@ -22,7 +22,8 @@ enum Fixture {
         let limitText = limit.map { #","limit":\#($0)"# } ?? ""
         let signalText = signal.map { #"{"type":"\#($0)"}"# } ?? "null"
         let rowsText = rows.map { rowEntry(seq: $0.seq, pk: $0.pk) }.joined(separator: ",")
-        return #"{"kind":"rpc","n":\#(n),"rpc":"pull","request":{"buckets":\#(bucket),"client_id":"\#(client)","cursor":"\#(cursor)"\#(limitText),"schema_version":1},"response":{"cursor":"\#(next)","has_more":\#(hasMore),"rows":[\#(rowsText)],"signal":\#(signalText),"tombstones":[]}}"#
+        return
+            #"{"kind":"rpc","n":\#(n),"rpc":"pull","request":{"buckets":\#(bucket),"client_id":"\#(client)","cursor":"\#(cursor)"\#(limitText),"schema_version":1},"response":{"cursor":"\#(next)","has_more":\#(hasMore),"rows":[\#(rowsText)],"signal":\#(signalText),"tombstones":[]}}"#
     }
 
     /// An insert mutation.

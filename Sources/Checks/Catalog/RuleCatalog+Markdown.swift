@@ -19,7 +19,8 @@ extension RuleCatalog {
             lines += ["Violating fixture (\(at)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
         }
         lines.append(
-            "Not yet checked offline: client-state assertions and postconditions (local-row, outbox-depth, event, no-intermediate-commit); `accord check` reports them as skipped, never as passed.")
+            "Not yet checked offline: client-state assertions and postconditions (local-row, outbox-depth, event, no-intermediate-commit); `accord check` reports them as skipped, never as passed."
+        )
         return lines.joined(separator: "\n") + "\n"
     }
 }

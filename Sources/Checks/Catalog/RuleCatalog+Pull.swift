@@ -2,14 +2,18 @@ extension RuleCatalog {
     static let pullRules: [RuleDescriptor] = [
         RuleDescriptor(
             id: "I-3", title: "cursor monotonicity",
-            statement: "A pull response's cursor high-water is never below the request's or the previous response's, except across CHECKPOINT_EXPIRED, and an asserted client cursor changes only across a has_more:false boundary.",
+            statement:
+                "A pull response's cursor high-water is never below the request's or the previous response's, except across CHECKPOINT_EXPIRED, and an asserted client cursor changes only across a has_more:false boundary.",
             source: "upstream invariant I-3; P:cursor-monotonicity-rebase-and-atomic-checkpoints", evaluation: .trace,
-            passing: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(2, 1)]), Fixture.assertCursor(2, "2"), Fixture.pull(3, from: "2", to: "2")),
-            violating: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(2, 1)]), Fixture.assertCursor(2, "2"), Fixture.pull(3, from: "2", to: "1")),
+            passing: Fixture.steps(
+                Fixture.pull(1, from: "0", to: "2", rows: [(2, 1)]), Fixture.assertCursor(2, "2"), Fixture.pull(3, from: "2", to: "2")),
+            violating: Fixture.steps(
+                Fixture.pull(1, from: "0", to: "2", rows: [(2, 1)]), Fixture.assertCursor(2, "2"), Fixture.pull(3, from: "2", to: "1")),
             violatingStep: 3),
         RuleDescriptor(
             id: "I-4", title: "delivery bound",
-            statement: "No delivered seq is above the response high-water, nor at or below the request high-water unless it fills a hole of the request token (visibility-horizon fencing).",
+            statement:
+                "No delivered seq is above the response high-water, nor at or below the request high-water unless it fills a hole of the request token (visibility-horizon fencing).",
             source: "upstream invariant I-4; P:keyset-pagination-and-delivery-bound; D-visibility-horizon", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(1, 1), (2, 2)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", to: "1", rows: [(1, 1), (2, 2)])), violatingStep: 1),
@@ -21,7 +25,8 @@ extension RuleCatalog {
             violating: Fixture.steps(Fixture.pull(1, from: "3", to: "3", rows: [(4, 1)], signal: "CHECKPOINT_EXPIRED")), violatingStep: 1),
         RuleDescriptor(
             id: "AC-EXPIRY", title: "a bootstrap never expires",
-            statement: "CHECKPOINT_EXPIRED never answers a transfer that started from \"0\" (a bootstrap, or a continuation whose start is 0).",
+            statement:
+                "CHECKPOINT_EXPIRED never answers a transfer that started from \"0\" (a bootstrap, or a continuation whose start is 0).",
             source: "PROTOCOL-NOTES §3; P:cursor-monotonicity-rebase-and-atomic-checkpoints", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "3", to: "3", signal: "CHECKPOINT_EXPIRED")),
             violating: Fixture.steps(Fixture.pull(1, from: "0", to: "0", signal: "CHECKPOINT_EXPIRED")), violatingStep: 1),
@@ -57,13 +62,15 @@ extension RuleCatalog {
             violating: Fixture.steps(Fixture.pull(1, from: "3", to: "4", signal: "RESET_REQUIRED")), violatingStep: 1),
         RuleDescriptor(
             id: "I-9f", title: "an open transfer names its start",
-            statement: "A has_more:true page with a hole-free cursor carries a `<start>:` prefix naming the checkpoint the transfer began at.",
+            statement:
+                "A has_more:true page with a hole-free cursor carries a `<start>:` prefix naming the checkpoint the transfer began at.",
             source: "upstream invariant I-9 clause f; D-page-cap-and-checkpoint-boundary", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "0:1", hasMore: true, rows: [(1, 1)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", limit: 1, to: "1", hasMore: true, rows: [(1, 1)])), violatingStep: 1),
         RuleDescriptor(
             id: "I-10", title: "stream order",
-            statement: "Rows and tombstones each keep strict (seq, table, pk) order, table and pk compared byte-wise, and no stream entry appears twice on a page.",
+            statement:
+                "Rows and tombstones each keep strict (seq, table, pk) order, table and pk compared byte-wise, and no stream entry appears twice on a page.",
             source: "upstream invariant I-10; P:keyset-pagination-and-delivery-bound", evaluation: .trace,
             passing: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(1, 1), (2, 2)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", to: "2", rows: [(2, 2), (1, 1)])), violatingStep: 1),

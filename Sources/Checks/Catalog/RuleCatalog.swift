@@ -18,12 +18,14 @@ public enum RuleCatalog {
     static let formatRules: [RuleDescriptor] = [
         RuleDescriptor(
             id: "I-1", title: "canonical bytes",
-            statement: "A corpus file is byte-canonical JSON: UTF-8, LF, 2-space indent, keys sorted byte-wise, integers only, one trailing newline, no duplicate keys.",
+            statement:
+                "A corpus file is byte-canonical JSON: UTF-8, LF, 2-space indent, keys sorted byte-wise, integers only, one trailing newline, no duplicate keys.",
             source: "upstream invariant I-1 (harness canonical.ts, rules C-1..C-7, C-9)", evaluation: .bytes,
             passing: "{\n  \"a\": 1,\n  \"b\": [\n    \"x\"\n  ]\n}\n", violating: "{\"b\": [\"x\"], \"a\": 1}\n", violatingStep: nil),
         RuleDescriptor(
             id: "I-2", title: "message shape",
-            statement: "Every request and response matches its pull/push schema: required keys present, no unknown keys, right JSON types, canonical cursor and seq text.",
+            statement:
+                "Every request and response matches its pull/push schema: required keys present, no unknown keys, right JSON types, canonical cursor and seq text.",
             source: "upstream invariant I-2 (schemas/pull-*.schema.json, push-*.schema.json)", evaluation: .decoding,
             passing: Fixture.steps(Fixture.pull(1, from: "0", to: "1", rows: [(1, 1)])),
             violating: Fixture.steps(Fixture.pull(1, from: "0", to: "01", rows: [(1, 1)])), violatingStep: 1),
@@ -32,7 +34,8 @@ public enum RuleCatalog {
             statement: "A mutation's op is one of insert, update, delete (UNKNOWN_OP).",
             source: "common.schema.json#/$defs/mutation/op; spec/engine-errors.json UNKNOWN_OP", evaluation: .decoding,
             passing: Fixture.steps(Fixture.push(1, mutations: [Fixture.insert(1)], response: Fixture.verdicts(Fixture.applied(1)))),
-            violating: Fixture.steps(Fixture.push(1, mutations: [Fixture.insert(1, op: "upsert")], response: Fixture.verdicts(Fixture.applied(1)))),
+            violating: Fixture.steps(
+                Fixture.push(1, mutations: [Fixture.insert(1, op: "upsert")], response: Fixture.verdicts(Fixture.applied(1)))),
             violatingStep: 1),
         RuleDescriptor(
             id: "AC-SIGNAL", title: "closed set of signals",

@@ -20,7 +20,8 @@ public enum CanonicalBytesRule {
                 location = locate(index)
                 pointer = JSONPointer(tokens: Array(tokens.dropFirst(2)))
             }
-            return Finding(ruleID, at: location, pointer: pointer, "bytes are not canonical JSON (\(violation.clause)): \(violation.detail)")
+            return Finding(
+                ruleID, at: location, pointer: pointer, "bytes are not canonical JSON (\(violation.clause)): \(violation.detail)")
         }
     }
 }

@@ -27,8 +27,9 @@ public struct PageAccountingRule: TraceRule {
         let root = JSONPointer(tokens: ["response"])
         if entries > limit {
             findings.append(
-                Finding("I-9a", at: location, pointer: root, "page holds \(entries) rows and tombstones, over the limit \(limit)",
-                        expected: .string("≤ \(limit)"), actual: .number(JSONNumber(entries))))
+                Finding(
+                    "I-9a", at: location, pointer: root, "page holds \(entries) rows and tombstones, over the limit \(limit)",
+                    expected: .string("≤ \(limit)"), actual: .number(JSONNumber(entries))))
         }
         let highest = (response.rows.map(\.seq) + response.tombstones.map(\.seq)).max()
         if let start = cursor.start {

@@ -18,19 +18,22 @@ public struct SignalPageRule: TraceRule {
             findings.append(
                 Finding(
                     "I-8", at: location, pointer: JSONPointer(tokens: ["response"]),
-                    "\(signal.rawValue) page carries \(response.rows.count) rows and \(response.tombstones.count) tombstones; a signal excludes page data"))
+                    "\(signal.rawValue) page carries \(response.rows.count) rows and \(response.tombstones.count) tombstones; a signal excludes page data"
+                ))
         }
         if response.hasMore {
             findings.append(
                 Finding(
-                    "I-8", at: location, pointer: JSONPointer(tokens: ["response", "has_more"]), "\(signal.rawValue) page keeps has_more:true",
+                    "I-8", at: location, pointer: JSONPointer(tokens: ["response", "has_more"]),
+                    "\(signal.rawValue) page keeps has_more:true",
                     expected: false, actual: true))
         }
         if signal == .checkpointExpired && request.cursor.transferStart == .zero {
             findings.append(
                 Finding(
                     "AC-EXPIRY", at: location, pointer: JSONPointer(tokens: ["response", "signal", "type"]),
-                    "CHECKPOINT_EXPIRED answers a transfer that started from \"0\" (request cursor \(request.cursor)); a bootstrap never expires"))
+                    "CHECKPOINT_EXPIRED answers a transfer that started from \"0\" (request cursor \(request.cursor)); a bootstrap never expires"
+                ))
         }
         if response.cursor != request.cursor {
             findings.append(

@@ -19,11 +19,13 @@ public struct StreamOrderRule: TraceRule {
         guard !response.rows.isEmpty && !response.tombstones.isEmpty else { return }
         var rowKeys = Set<[String]>()
         for row in response.rows { rowKeys.insert([row.seq.text, row.table, row.pk]) }
-        for (index, tombstone) in response.tombstones.enumerated() where rowKeys.contains([tombstone.seq.text, tombstone.table, tombstone.pk]) {
+        for (index, tombstone) in response.tombstones.enumerated()
+        where rowKeys.contains([tombstone.seq.text, tombstone.table, tombstone.pk]) {
             findings.append(
                 Finding(
                     "I-10", at: location, pointer: JSONPointer(tokens: ["response", "tombstones", String(index)]),
-                    "tombstones[\(index)] repeats a row's (seq \(tombstone.seq), \(tombstone.table), \(tombstone.pk)): one stream entry delivered twice"))
+                    "tombstones[\(index)] repeats a row's (seq \(tombstone.seq), \(tombstone.table), \(tombstone.pk)): one stream entry delivered twice"
+                ))
         }
     }
 
@@ -35,7 +37,8 @@ public struct StreamOrderRule: TraceRule {
             findings.append(
                 Finding(
                     "I-10", at: location, pointer: JSONPointer(tokens: ["response", field, String(index)]),
-                    "\(field)[\(index)] (seq \(keys[index].0)) does not follow \(field)[\(index - 1)] (seq \(keys[index - 1].0)) in (seq, table, pk) order"))
+                    "\(field)[\(index)] (seq \(keys[index].0)) does not follow \(field)[\(index - 1)] (seq \(keys[index - 1].0)) in (seq, table, pk) order"
+                ))
         }
     }
 

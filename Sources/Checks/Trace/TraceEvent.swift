@@ -61,7 +61,7 @@ public struct TraceEvent: Sendable {
         guard let rpc = RPCKind(rawValue: exchange.rpc), (200..<300).contains(exchange.status) else {
             return TraceEvent(location: location, client: client, payload: .other)
         }
-        return TraceEvent(location: location, client: client, payload: .exchange(rpc, request: exchange.request, response: exchange.response))
+        return TraceEvent(
+            location: location, client: client, payload: .exchange(rpc, request: exchange.request, response: exchange.response))
     }
 }
-

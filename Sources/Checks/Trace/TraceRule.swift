@@ -28,4 +28,3 @@ extension TraceRule {
     /// Ignores checks; most rules read exchanges only.
     public mutating func observe(checks: [Check], at location: StepLocation, into findings: inout [Finding]) {}
 }
-

@@ -88,7 +88,8 @@ public struct Corpus: Sendable {
                 continue
             }
             if entry.blockedOn != nil {
-                throw CorpusError.manifest(manifestFile, at: at.appending("blocked_on"), "entry \(entry.id) has a transcript, so it is not blocked")
+                throw CorpusError.manifest(
+                    manifestFile, at: at.appending("blocked_on"), "entry \(entry.id) has a transcript, so it is not blocked")
             }
             claimed.insert(path)
             let file = files.root + "/" + path
@@ -96,7 +97,10 @@ public struct Corpus: Sendable {
             do {
                 raw = try files.read(path)
             } catch {
-                if error.isUnreadable { throw CorpusError.manifest(manifestFile, at: at.appending("file"), "entry \(entry.id) names a missing transcript \(path)") }
+                if error.isUnreadable {
+                    throw CorpusError.manifest(
+                        manifestFile, at: at.appending("file"), "entry \(entry.id) names a missing transcript \(path)")
+                }
                 throw error
             }
             let loaded = try LoadedTranscript(raw: raw, file: file)
@@ -109,11 +113,15 @@ public struct Corpus: Sendable {
         self.cases = cases
     }
 
-    private static func checkAgreement(_ entry: Manifest.Entry, _ loaded: LoadedTranscript, manifestFile: String, path: String) throws(CorpusError) {
+    private static func checkAgreement(_ entry: Manifest.Entry, _ loaded: LoadedTranscript, manifestFile: String, path: String)
+        throws(CorpusError)
+    {
         let transcript = loaded.transcript
         let at = JSONPointer(tokens: ["cases", String(entry.index)])
         if transcript.caseID != entry.id {
-            throw CorpusError.manifest(loaded.file, at: JSONPointer(tokens: ["case"]), "case \"\(transcript.caseID)\" does not equal its manifest id \"\(entry.id)\"")
+            throw CorpusError.manifest(
+                loaded.file, at: JSONPointer(tokens: ["case"]),
+                "case \"\(transcript.caseID)\" does not equal its manifest id \"\(entry.id)\"")
         }
         let expectedPath = "transcripts/\(entry.id).json"
         if path != expectedPath {
@@ -124,7 +132,8 @@ public struct Corpus: Sendable {
             ("priority", transcript.priority == entry.priority), ("title", transcript.title == entry.title),
         ]
         for (field, equal) in pairs where !equal {
-            throw CorpusError.manifest(manifestFile, at: at.appending(field), "manifest \(field) does not equal transcript \(path) \(field)")
+            throw CorpusError.manifest(
+                manifestFile, at: at.appending(field), "manifest \(field) does not equal transcript \(path) \(field)")
         }
     }
 }

@@ -23,8 +23,12 @@ extension RecordedExchange {
         method = try http.string("method")
         path = try http.string("path")
         status = try http.integer("status")
-        requestHeaders = try ObjectReader(try http.required("request_headers"), at: http.pointer.appending("request_headers"), malformed: .json).object
-        responseHeaders = try ObjectReader(try http.required("response_headers"), at: http.pointer.appending("response_headers"), malformed: .json).object
+        requestHeaders = try ObjectReader(
+            try http.required("request_headers"), at: http.pointer.appending("request_headers"), malformed: .json
+        ).object
+        responseHeaders = try ObjectReader(
+            try http.required("response_headers"), at: http.pointer.appending("response_headers"), malformed: .json
+        ).object
         try http.finish()
         request = try reader.required("request")
         response = try reader.required("response")

@@ -41,7 +41,9 @@ public struct RecordingHeader: Sendable, Hashable {
         var reader = try ObjectReader(json, at: .root, malformed: .json)
         version = try reader.integer("accord_recording")
         if version != Self.currentVersion {
-            throw WireError(.json, at: JSONPointer(tokens: ["accord_recording"]), "recording format \(version) is not supported (this build reads \(Self.currentVersion))")
+            throw WireError(
+                .json, at: JSONPointer(tokens: ["accord_recording"]),
+                "recording format \(version) is not supported (this build reads \(Self.currentVersion))")
         }
         protocolName = try reader.string("protocol")
         tool = try reader.string("tool")
@@ -59,4 +61,3 @@ public struct RecordingHeader: Sendable, Hashable {
         ]
     }
 }
-

@@ -13,7 +13,9 @@ extension Step {
         switch kind {
         case "rpc":
             let rpc = try reader.string("rpc")
-            guard let rpcKind = RPCKind(rawValue: rpc) else { throw WireError(.json, at: pointer.appending("rpc"), "expected pull|push, found \"\(rpc)\"") }
+            guard let rpcKind = RPCKind(rawValue: rpc) else {
+                throw WireError(.json, at: pointer.appending("rpc"), "expected pull|push, found \"\(rpc)\"")
+            }
             let request = try reader.required("request")
             let response = try reader.required("response")
             if request.objectValue == nil { throw reader.typeError("request", "an object", request) }

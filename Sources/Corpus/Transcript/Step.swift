@@ -43,4 +43,3 @@ public enum StepAction: Sendable, Hashable {
     /// Client-state checks.
     case assert([Check])
 }
-

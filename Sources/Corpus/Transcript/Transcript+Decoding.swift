@@ -5,7 +5,8 @@ extension Transcript {
     /// - Parameter id: the case id.
     /// - Returns: whether it is well-formed.
     public static func isCaseID(_ id: String) -> Bool {
-        id.wholeMatch(of: /(array|conflict|fencing|increment|lifecycle|pull|push|rebase|tombstones|wakeup)\/[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*/) != nil
+        id.wholeMatch(
+            of: /(array|conflict|fencing|increment|lifecycle|pull|push|rebase|tombstones|wakeup)\/[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*/) != nil
     }
 
     /// Reads a transcript strictly: the top-level fields, the context, dense step numbers and
@@ -38,7 +39,8 @@ extension Transcript {
                 let decoded = try Step(json: element, at: at)
                 if decoded.n != index + 1 {
                     step = decoded.n
-                    throw WireError(.json, at: at.appending("n"), "step numbers are dense from 1: expected n=\(index + 1), found n=\(decoded.n)")
+                    throw WireError(
+                        .json, at: at.appending("n"), "step numbers are dense from 1: expected n=\(index + 1), found n=\(decoded.n)")
                 }
                 steps.append(decoded)
             }
@@ -57,7 +59,9 @@ extension Transcript {
     }
 
     static func strings(_ value: JSONValue, at pointer: JSONPointer) throws(WireError) -> [String] {
-        guard case .array(let elements) = value else { throw WireError(.json, at: pointer, "expected an array of strings, found \(value.typeName)") }
+        guard case .array(let elements) = value else {
+            throw WireError(.json, at: pointer, "expected an array of strings, found \(value.typeName)")
+        }
         var strings: [String] = []
         for (index, element) in elements.enumerated() {
             guard case .string(let text) = element else {
@@ -71,7 +75,8 @@ extension Transcript {
     static func oneOf(_ reader: inout ObjectReader, _ key: String, _ allowed: [String]) throws(WireError) -> String {
         let value = try reader.string(key)
         guard allowed.contains(value) else {
-            throw WireError(.json, at: reader.pointer.appending(key), "expected one of \(allowed.joined(separator: "|")), found \"\(value)\"")
+            throw WireError(
+                .json, at: reader.pointer.appending(key), "expected one of \(allowed.joined(separator: "|")), found \"\(value)\"")
         }
         return value
     }
@@ -112,7 +117,9 @@ extension ServerConfig {
                 TableConfig(
                     name: member.key, bucketColumn: try table.string("bucket_column"), conflictMode: conflictMode,
                     conflictJournal: journal?.boolValue,
-                    keyColumns: try table.optional("key_columns").map { v throws(WireError) in try Transcript.strings(v, at: at.appending("key_columns")) },
+                    keyColumns: try table.optional("key_columns").map { v throws(WireError) in
+                        try Transcript.strings(v, at: at.appending("key_columns"))
+                    },
                     softDeleteColumn: try table.optionalString("soft_delete_column")))
             try table.finish()
         }

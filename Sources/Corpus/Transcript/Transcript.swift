@@ -51,4 +51,3 @@ public struct Transcript: Sendable, Hashable {
     /// The flow the case belongs to: the part of the id before "/" (e.g. "push").
     public var area: String { caseID.split(separator: "/").first.map(String.init) ?? caseID }
 }
-

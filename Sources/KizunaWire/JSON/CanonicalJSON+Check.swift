@@ -46,7 +46,8 @@ extension CanonicalJSON {
             found.append(
                 CanonicalViolation(
                     clause: "C-7",
-                    detail: "first divergent byte at offset \(offset) (found \(describe(raw, offset)), expected \(describe(rendered.bytes, offset)))",
+                    detail:
+                        "first divergent byte at offset \(offset) (found \(describe(raw, offset)), expected \(describe(rendered.bytes, offset)))",
                     offset: offset, pointer: pointer))
         }
         return found
@@ -73,13 +74,17 @@ extension CanonicalJSON {
                 found.append(
                     CanonicalViolation(
                         clause: "C-4",
-                        detail: "JSON number \(number.literal) is not a non-negative integer below 2^31 (int64-class values ride as decimal strings)",
+                        detail:
+                            "JSON number \(number.literal) is not a non-negative integer below 2^31 (int64-class values ride as decimal strings)",
                         offset: nil, pointer: JSONPointer(tokens: path)))
             }
         case .string(let string):
-            if string.utf8.contains(where: { $0 >= 0x80 }), string.precomposedStringWithCanonicalMapping.utf8.elementsEqual(string.utf8) == false {
+            if string.utf8.contains(where: { $0 >= 0x80 }),
+                string.precomposedStringWithCanonicalMapping.utf8.elementsEqual(string.utf8) == false
+            {
                 found.append(
-                    CanonicalViolation(clause: "C-5", detail: "string is not NFC-normalized", offset: nil, pointer: JSONPointer(tokens: path)))
+                    CanonicalViolation(
+                        clause: "C-5", detail: "string is not NFC-normalized", offset: nil, pointer: JSONPointer(tokens: path)))
             }
         case .null, .bool:
             break

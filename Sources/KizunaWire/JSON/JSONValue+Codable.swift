@@ -72,7 +72,8 @@ extension JSONValue: Codable {
             } else if let double = Double(number.literal) {
                 try container.encode(double)
             } else {
-                throw EncodingError.invalidValue(number.literal, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "not a number"))
+                throw EncodingError.invalidValue(
+                    number.literal, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "not a number"))
             }
         }
     }

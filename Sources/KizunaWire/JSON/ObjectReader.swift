@@ -176,7 +176,8 @@ public enum ColumnValues {
         for member in object.members {
             switch member.value {
             case .object:
-                throw WireError(malformed, at: pointer.appending(member.key), "a column value is a scalar or an array of scalars, found object")
+                throw WireError(
+                    malformed, at: pointer.appending(member.key), "a column value is a scalar or an array of scalars, found object")
             case .number(let number) where !number.isInteger:
                 throw WireError(malformed, at: pointer.appending(member.key), "column numbers are integers, found \(number.literal)")
             case .array(let elements):
@@ -185,7 +186,9 @@ public enum ColumnValues {
                     case .string, .bool: continue
                     case .number(let number) where number.isInteger: continue
                     default:
-                        throw WireError(malformed, at: pointer.appending(member.key).appending(index), "array column items are strings, integers or booleans, found \(element.typeName)")
+                        throw WireError(
+                            malformed, at: pointer.appending(member.key).appending(index),
+                            "array column items are strings, integers or booleans, found \(element.typeName)")
                     }
                 }
             default: continue

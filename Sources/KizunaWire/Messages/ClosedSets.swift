@@ -60,4 +60,3 @@ extension RawRepresentable where RawValue == String {
         return parsed
     }
 }
-

@@ -1,4 +1,3 @@
-
 /// One outbox mutation as pushed.
 public struct Mutation: Sendable, Hashable {
     /// The mutation's id (a uuid).
@@ -59,7 +58,8 @@ public struct Mutation: Sendable, Hashable {
         self.mutationID = try reader.uuid("mutation_id")
         self.table = try reader.name("table")
         self.pk = try reader.rowKey("pk")
-        self.op = try MutationOp.read(try reader.required("op"), at: pointer.appending("op"), unknown: .unknownOp, malformed: malformed, what: "op")
+        self.op = try MutationOp.read(
+            try reader.required("op"), at: pointer.appending("op"), unknown: .unknownOp, malformed: malformed, what: "op")
         self.columns = try reader.columns("columns")
         self.precondition = try reader.optionalColumns("precondition")
         var transforms: [(column: String, transform: Transform)] = []
@@ -70,7 +70,8 @@ public struct Mutation: Sendable, Hashable {
             let object = try ObjectReader(value, at: at, malformed: malformed).object
             for member in object.members {
                 if columns[member.key] != nil {
-                    throw WireError(malformed, at: at.appending(member.key), "column \"\(member.key)\" appears in both columns and transforms")
+                    throw WireError(
+                        malformed, at: at.appending(member.key), "column \"\(member.key)\" appears in both columns and transforms")
                 }
                 transforms.append((member.key, try Transform.read(member.value, at: at.appending(member.key), malformed: malformed)))
             }

@@ -49,7 +49,8 @@ public struct PullRequest: WireMessage {
         var buckets: [Bucket] = []
         let rawBuckets = try reader.array("buckets")
         if rawBuckets.count > 64 {
-            throw WireError(.malformedRequest, at: pointer.appending("buckets"), "a pull names at most 64 buckets, found \(rawBuckets.count) (22023)")
+            throw WireError(
+                .malformedRequest, at: pointer.appending("buckets"), "a pull names at most 64 buckets, found \(rawBuckets.count) (22023)")
         }
         for (index, element) in rawBuckets.enumerated() {
             let at = pointer.appending("buckets").appending(index)

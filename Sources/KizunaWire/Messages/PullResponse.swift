@@ -1,5 +1,3 @@
-
-
 /// The body of a pull response.
 public struct PullResponse: WireMessage {
     /// The new cursor token.
@@ -99,10 +97,13 @@ public struct PullResponse: WireMessage {
         }
         object["cursor"] = .string(cursor.description)
         object["has_more"] = .bool(hasMore)
-        object["rows"] = .array(rows.map { ["pk": .string($0.pk), "row": .object($0.row), "seq": .string($0.seq.text), "table": .string($0.table)] })
+        object["rows"] = .array(
+            rows.map { ["pk": .string($0.pk), "row": .object($0.row), "seq": .string($0.seq.text), "table": .string($0.table)] })
         object["signal"] = signal.map { ["type": .string($0.rawValue)] } ?? .null
         object["tombstones"] = .array(
-            tombstones.map { ["deleted_at": .string($0.deletedAt), "pk": .string($0.pk), "seq": .string($0.seq.text), "table": .string($0.table)] })
+            tombstones.map {
+                ["deleted_at": .string($0.deletedAt), "pk": .string($0.pk), "seq": .string($0.seq.text), "table": .string($0.table)]
+            })
         return .object(object)
     }
 }

@@ -20,7 +20,8 @@ extension PushResponse {
     public func violations(answering request: PushRequest) -> [PushAnswerViolation] {
         var found: [PushAnswerViolation] = []
         let ids = request.mutations.map(\.mutationID)
-        if case .signal = self {} else {
+        if case .signal = self {
+        } else {
             var seen = Set<String>()
             for (position, id) in ids.enumerated() where !seen.insert(id).inserted {
                 found.append(

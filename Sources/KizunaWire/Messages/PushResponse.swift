@@ -1,4 +1,3 @@
-
 /// The single outcome of an atomic batch that aborted (D-atomic-batch-abort).
 public struct BatchAbort: Sendable, Hashable {
     /// The mutation whose rejection reverted the batch.
@@ -36,7 +35,9 @@ public enum PushResponse: WireMessage {
         guard arms.count == 1, let arm = arms.first else {
             throw WireError(
                 .malformedPushResponse, at: pointer,
-                arms.isEmpty ? "a push response has one of verdicts, batch or signal" : "a push response has exactly one arm, found \(arms.joined(separator: " and "))")
+                arms.isEmpty
+                    ? "a push response has one of verdicts, batch or signal"
+                    : "a push response has exactly one arm, found \(arms.joined(separator: " and "))")
         }
         switch arm {
         case "verdicts":
@@ -50,7 +51,8 @@ public enum PushResponse: WireMessage {
             var batch = try ObjectReader(try reader.required("batch"), at: at, malformed: .malformedPushResponse)
             let outcome = try batch.string("outcome")
             guard outcome == "aborted" else {
-                throw WireError(.malformedPushResponse, at: at.appending("outcome"), "batch outcome must be \"aborted\", found \"\(outcome)\"")
+                throw WireError(
+                    .malformedPushResponse, at: at.appending("outcome"), "batch outcome must be \"aborted\", found \"\(outcome)\"")
             }
             let offender = try batch.uuid("offender_mutation_id")
             let reason = try RejectionReason.read(

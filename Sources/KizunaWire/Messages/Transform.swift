@@ -35,7 +35,9 @@ public enum Transform: Sendable, Hashable {
                 case .string, .bool: continue
                 case .number(let number) where number.isInteger: continue
                 default:
-                    throw WireError(malformed, at: pointer.appending("values").appending(index), "array items are strings, integers or booleans, found \(item.typeName)")
+                    throw WireError(
+                        malformed, at: pointer.appending("values").appending(index),
+                        "array items are strings, integers or booleans, found \(item.typeName)")
                 }
             }
             transform = op == "arrayUnion" ? .arrayUnion(values) : .arrayRemove(values)

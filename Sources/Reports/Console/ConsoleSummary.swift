@@ -97,7 +97,8 @@ public struct ConsoleSummary: Sendable {
         if more > 0 {
             lines.append("… and \(more) more \(more == 1 ? "failure" : "failures")")
         }
-        let verdict = "accord: \(Self.count(suites, "suite", "suites")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
+        let verdict =
+            "accord: \(Self.count(suites, "suite", "suites")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
             + "\(Self.count(tally.tests, "case", "cases")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
             + Self.count(tally.errors, "error", "errors")

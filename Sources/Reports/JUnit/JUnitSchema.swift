@@ -80,8 +80,10 @@ public enum JUnitSchema {
             if let document { xmlFreeDoc(document) }
             var messages = collector.finished()
             if messages.isEmpty {
-                messages = [xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
-                    ?? "the document is not well-formed XML"]
+                messages = [
+                    xmlCtxtGetLastError(parser).flatMap { MessageCollector.describe($0.pointee) }
+                        ?? "the document is not well-formed XML"
+                ]
             }
             throw ReportError.malformed(messages)
         }

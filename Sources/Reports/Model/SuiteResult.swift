@@ -1,5 +1,3 @@
-
-
 /// One suite: a corpus case or a recording.
 public struct SuiteResult: Sendable, Hashable {
     /// The case id or recording name.
@@ -51,4 +49,3 @@ public struct SuiteResult: Sendable, Hashable {
         return tally
     }
 }
-

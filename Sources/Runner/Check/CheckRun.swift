@@ -138,4 +138,3 @@ public struct CheckRun {
         return fnmatch(filter, id, 0) == 0
     }
 }
-

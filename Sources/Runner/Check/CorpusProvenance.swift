@@ -18,7 +18,9 @@ enum CorpusProvenance {
     }
 
     static func read(_ files: FolderFiles) -> [String: String] {
-        guard let bytes = try? files.read("decisions/index.json"), case .object(let index)? = try? JSONParser.parse(bytes) else { return [:] }
+        guard let bytes = try? files.read("decisions/index.json"), case .object(let index)? = try? JSONParser.parse(bytes) else {
+            return [:]
+        }
         var titles: [String: String] = [:]
         for member in index.members {
             if let title = member.value["title"]?.stringValue {

@@ -33,7 +33,9 @@ public struct RecordingCheck {
                     : "HTTP \(exchange.status) error response: the offline rules judge 2xx pull and push answers; error shapes are checked in the server lane"
                 let outcome = CaseOutcome.skipped(reason)
                 tally.add(outcome)
-                if keepPassing { cases.append(CaseResult(name: "exchange \(exchange.number) \(exchange.rpc)", classname: classname, outcome: outcome)) }
+                if keepPassing {
+                    cases.append(CaseResult(name: "exchange \(exchange.number) \(exchange.rpc)", classname: classname, outcome: outcome))
+                }
                 return
             }
             let findings = checker.observe(event)
@@ -70,7 +72,8 @@ public struct RecordingCheck {
             tally.add(outcome)
         }
         if let tornLine {
-            let outcome = CaseOutcome.skipped("torn last line \(tornLine) ignored: the recording was cut mid-write; every complete exchange was checked")
+            let outcome = CaseOutcome.skipped(
+                "torn last line \(tornLine) ignored: the recording was cut mid-write; every complete exchange was checked")
             cases.append(CaseResult(name: "torn tail", classname: classname, outcome: outcome))
             tally.add(outcome)
         }

@@ -28,7 +28,8 @@ public enum TranscriptCheck {
         let classname = "kizuna.\(transcript.area)"
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
         var findings = CanonicalBytesRule.findings(raw: loaded.raw, json: loaded.json) { index in
-            transcript.steps.indices.contains(index) ? StepLocation(number: transcript.steps[index].n, label: transcript.steps[index].label) : nil
+            transcript.steps.indices.contains(index)
+                ? StepLocation(number: transcript.steps[index].n, label: transcript.steps[index].label) : nil
         }
         var checker = TraceChecker(settings: .of(transcript))
         for event in TraceEvent.events(of: transcript) { findings += checker.observe(event) }
@@ -82,7 +83,8 @@ public enum TranscriptCheck {
     ///   - decisions: decision titles by id, when the corpus has decisions/index.json.
     ///   - properties: the suite's properties.
     /// - Returns: the suite result.
-    public static func blockedSuite(_ entry: Manifest.Entry, decisions: [String: String], properties: [SuiteResult.Property]) -> SuiteResult {
+    public static func blockedSuite(_ entry: Manifest.Entry, decisions: [String: String], properties: [SuiteResult.Property]) -> SuiteResult
+    {
         let area = entry.id.split(separator: "/").first.map(String.init) ?? entry.id
         let blockers = (entry.blockedOn ?? []).map { id in decisions[id].map { "\(id) (\($0))" } ?? id }
         let reason = "blocked on " + blockers.joined(separator: ", ")

@@ -32,4 +32,3 @@ public struct FolderFiles: CorpusFiles {
         return paths.sorted()
     }
 }
-

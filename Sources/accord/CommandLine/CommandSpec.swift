@@ -33,4 +33,3 @@ struct CommandSpec: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 }
-

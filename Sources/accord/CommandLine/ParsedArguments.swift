@@ -45,7 +45,9 @@ struct ParsedArguments: Sendable {
             if let inlineValue {
                 parsed.values[name] = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("missing value for '--\(name) <\(option.valueName ?? "value")>'", command: spec.name) }
+                guard index < arguments.count else {
+                    throw UsageError("missing value for '--\(name) <\(option.valueName ?? "value")>'", command: spec.name)
+                }
                 parsed.values[name] = arguments[index]
                 index += 1
             }

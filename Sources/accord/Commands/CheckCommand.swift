@@ -14,7 +14,9 @@ enum CheckCommand {
         options: [
             OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
             OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
-            OptionSpec(long: "filter", valueName: "glob", help: "Check only cases (by id) and recordings (by file name) matching <glob>, e.g. 'push/*'."),
+            OptionSpec(
+                long: "filter", valueName: "glob",
+                help: "Check only cases (by id) and recordings (by file name) matching <glob>, e.g. 'push/*'."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
         ],
         usage: "<path> ... [--junit <file>] [--json <file>] [--filter <glob>] [--color]")
