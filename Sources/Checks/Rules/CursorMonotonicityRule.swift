@@ -16,6 +16,10 @@ public struct CursorMonotonicityRule: TraceRule {
     public init(settings: TraceSettings) {}
 
     /// Tracks pull cursors.
+    /// - Parameters:
+    ///   - exchange: the decoded exchange.
+    ///   - location: where it is.
+    ///   - findings: where violations go.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(let request, let response) = exchange else { return }
         let highWater = response.cursor.highWater
@@ -38,6 +42,10 @@ public struct CursorMonotonicityRule: TraceRule {
     }
 
     /// Tracks asserted client cursors.
+    /// - Parameters:
+    ///   - checks: the checks.
+    ///   - location: where they are.
+    ///   - findings: where violations go.
     public mutating func observe(checks: [Check], at location: StepLocation, into findings: inout [Finding]) {
         for (index, check) in checks.enumerated() {
             guard case .cursor(let value) = check else { continue }

@@ -13,6 +13,10 @@ public struct DeliveryBoundRule: TraceRule {
     public init(settings: TraceSettings) { allowsHoleRedelivery = settings.fencing == "visibility-horizon" }
 
     /// Checks every delivered seq of a pull page.
+    /// - Parameters:
+    ///   - exchange: the decoded exchange.
+    ///   - location: where it is.
+    ///   - findings: where violations go.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(let request, let response) = exchange, response.signal == nil else { return }
         let delivered =

@@ -19,6 +19,10 @@ public struct PageAccountingRule: TraceRule {
     }
 
     /// Checks one page's accounting.
+    /// - Parameters:
+    ///   - exchange: the decoded exchange.
+    ///   - location: where it is.
+    ///   - findings: where violations go.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(let request, let response) = exchange, response.signal == nil else { return }
         let limit = request.limit ?? defaultLimit

@@ -12,6 +12,10 @@ public struct PushAnswerRule: TraceRule {
     public init(settings: TraceSettings) {}
 
     /// Checks a push response against its request.
+    /// - Parameters:
+    ///   - exchange: the decoded exchange.
+    ///   - location: where it is.
+    ///   - findings: where violations go.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .push(let request, let response) = exchange else { return }
         for violation in response.violations(answering: request) {

@@ -12,6 +12,10 @@ public struct SignalPageRule: TraceRule {
     public init(settings: TraceSettings) {}
 
     /// Checks a signal page.
+    /// - Parameters:
+    ///   - exchange: the decoded exchange.
+    ///   - location: where it is.
+    ///   - findings: where violations go.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(let request, let response) = exchange, let signal = response.signal else { return }
         if !response.rows.isEmpty || !response.tombstones.isEmpty {

@@ -12,6 +12,10 @@ public struct StreamOrderRule: TraceRule {
     public init(settings: TraceSettings) {}
 
     /// Checks the order of a page's entries.
+    /// - Parameters:
+    ///   - exchange: the decoded exchange.
+    ///   - location: where it is.
+    ///   - findings: where violations go.
     public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(_, let response) = exchange, response.signal == nil else { return }
         check(response.rows.map { ($0.seq, $0.table, $0.pk) }, field: "rows", at: location, into: &findings)

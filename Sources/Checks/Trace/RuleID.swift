@@ -17,6 +17,10 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible, E
     public var description: String { rawValue }
 
     /// Orders ids as people read them: upstream invariants by number, then Accord's rules.
+    /// - Parameters:
+    ///   - lhs: the first value.
+    ///   - rhs: the second value.
+    /// - Returns: whether `lhs` orders before `rhs`.
     public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.sortKey < rhs.sortKey }
 
     private var sortKey: (Int, Int, String) {

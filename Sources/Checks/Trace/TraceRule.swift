@@ -26,5 +26,9 @@ public protocol TraceRule: Sendable {
 
 extension TraceRule {
     /// Ignores checks; most rules read exchanges only.
+    /// - Parameters:
+    ///   - checks: the checks.
+    ///   - location: where they are.
+    ///   - findings: where violations go.
     public mutating func observe(checks: [Check], at location: StepLocation, into findings: inout [Finding]) {}
 }

@@ -33,6 +33,10 @@ public struct SequenceNumber: Sendable, Hashable, Comparable, CustomStringConver
     public var description: String { text }
 
     /// Orders by numeric value: shorter text is smaller, then byte order.
+    /// - Parameters:
+    ///   - lhs: the first value.
+    ///   - rhs: the second value.
+    /// - Returns: whether `lhs` orders before `rhs`.
     public static func < (lhs: SequenceNumber, rhs: SequenceNumber) -> Bool {
         let left = lhs.text.utf8.count
         let right = rhs.text.utf8.count

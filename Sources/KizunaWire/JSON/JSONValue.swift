@@ -128,6 +128,7 @@ public struct JSONObject: Sendable, Hashable {
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
     /// Makes an object from a literal, keeping the literal's order.
+    /// - Parameter elements: the literal's members, in order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.members = elements.map { Member(key: $0.0, value: $0.1) }
     }
@@ -137,18 +138,24 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     /// A string value.
+    /// - Parameter value: the literal.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An integer number value.
+    /// - Parameter value: the literal.
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
     /// A boolean value.
+    /// - Parameter value: the literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array value.
+    /// - Parameter elements: the literal's elements.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// An object value, in literal order.
+    /// - Parameter elements: the literal's members, in order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
     }
     /// The null value.
+    /// - Parameter nilLiteral: the `nil` literal.
     public init(nilLiteral: ()) { self = .null }
 }
 

@@ -44,6 +44,10 @@ public struct PullRequest: WireMessage {
     }
 
     /// Reads a pull request strictly (pull-request.schema.json).
+    /// - Parameters:
+    ///   - json: the message body.
+    ///   - pointer: where the body sits.
+    /// - Throws: `WireError` naming the protocol code and the offending value's pointer.
     public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         var reader = try ObjectReader(json, at: pointer, malformed: .malformedRequest)
         var buckets: [Bucket] = []

@@ -27,6 +27,10 @@ public struct PushRequest: WireMessage {
     }
 
     /// Reads a push request strictly (push-request.schema.json).
+    /// - Parameters:
+    ///   - json: the message body.
+    ///   - pointer: where the body sits.
+    /// - Throws: `WireError` naming the protocol code and the offending value's pointer.
     public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         var reader = try ObjectReader(json, at: pointer, malformed: .malformedRequest)
         let batchPointer = pointer.appending("batch")

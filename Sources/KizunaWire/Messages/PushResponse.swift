@@ -29,6 +29,10 @@ public enum PushResponse: WireMessage {
     case signal(SignalType)
 
     /// Reads a push response strictly (push-response.schema.json).
+    /// - Parameters:
+    ///   - json: the message body.
+    ///   - pointer: where the body sits.
+    /// - Throws: `WireError` naming the protocol code and the offending value's pointer.
     public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         var reader = try ObjectReader(json, at: pointer, malformed: .malformedPushResponse)
         let arms = ["verdicts", "batch", "signal"].filter { reader.has($0) }

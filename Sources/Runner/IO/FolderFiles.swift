@@ -15,11 +15,16 @@ public struct FolderFiles: CorpusFiles {
     }
 
     /// Reads a file under the folder.
+    /// - Parameter relativePath: the path under the root.
+    /// - Returns: the bytes.
+    /// - Throws: `CorpusError.unreadable` naming the file.
     public func read(_ relativePath: String) throws(CorpusError) -> [UInt8] {
         try FileBytes.read(root + "/" + relativePath)
     }
 
     /// Lists `.json` files under a subfolder, recursively, sorted.
+    /// - Parameter relativeFolder: the folder under the root.
+    /// - Returns: root-relative paths, sorted.
     public func jsonFiles(under relativeFolder: String) -> [String] {
         let base = URL(fileURLWithPath: root).appendingPathComponent(relativeFolder)
         guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
