@@ -33,7 +33,8 @@ public enum CheckInput: Sendable {
     private static func sniffsAsRecording(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 64)) ?? Data()
-        return String(decoding: head, as: UTF8.self).contains("\"accord_recording\"")
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        let firstLine = head.prefix { $0 != 0x0A }
+        return String(decoding: firstLine, as: UTF8.self).contains("\"accord_recording\"")
     }
 }

@@ -46,12 +46,16 @@ public struct CheckRun {
     /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
     public static func run(_ options: Options, output: (String) -> Void) throws(RunError) -> Bool {
         if options.paths.isEmpty { throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)") }
-        if let junit = options.junitPath, let json = options.jsonPath,
-            URL(fileURLWithPath: junit).standardizedFileURL == URL(fileURLWithPath: json).standardizedFileURL
-        {
+        if let junit = options.junitPath, let json = options.jsonPath, FileSink.resolved(junit) == FileSink.resolved(json) {
             throw RunError.usage("--junit and --json name the same file \(junit); give each report its own path")
         }
-        for path in [options.junitPath, options.jsonPath].compactMap({ $0 }) { try FileSink.checkWritable(path) }
+        let inputFiles = Set(options.paths.map(FileSink.resolved))
+        for path in [options.junitPath, options.jsonPath].compactMap({ $0 }) {
+            try FileSink.checkWritable(path)
+            if inputFiles.contains(FileSink.resolved(path)) {
+                throw RunError.usage("report path \(path) is also an input; a report never overwrites what it checks")
+            }
+        }
         let inputs = try options.paths.map { path throws(RunError) in try CheckInput.classify(path) }
         var matched = 0
         var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord check")

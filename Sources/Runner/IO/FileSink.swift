@@ -25,14 +25,28 @@ public final class FileSink: ReportSink {
     /// - Parameter path: the report path.
     /// - Throws: `RunError` naming the path and the reason.
     public static func checkWritable(_ path: String) throws(RunError) {
+        if path.isEmpty { throw RunError.output(path, "the report path is empty") }
         var isDirectory: ObjCBool = false
         if path.hasSuffix("/") || (FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue) {
             throw RunError.output(path, "is a folder; give a file path")
         }
         let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, !(FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) && isDirectory.boolValue) {
-            throw RunError.output(path, "folder \(parent) does not exist")
+        if !parent.isEmpty {
+            if !FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) {
+                throw RunError.output(path, "folder \(parent) does not exist")
+            }
+            if !isDirectory.boolValue { throw RunError.output(path, "\(parent) is a file, not a folder") }
         }
+    }
+
+    /// The path with its folder's symbolic links resolved, so that two spellings of one file
+    /// compare equal even before the file exists.
+    /// - Parameter path: a file path.
+    /// - Returns: the resolved absolute path.
+    public static func resolved(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let folder = url.deletingLastPathComponent().resolvingSymlinksInPath()
+        return folder.appendingPathComponent(url.lastPathComponent).path
     }
 
     /// Writes bytes.
