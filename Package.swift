@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Corpus", targets: ["Corpus"]),
         .library(name: "Checks", targets: ["Checks"]),
         .library(name: "Reports", targets: ["Reports"]),
+        .library(name: "ServerContract", targets: ["ServerContract"]),
         .library(name: "Runner", targets: ["Runner"]),
     ],
     targets: [
@@ -26,9 +27,10 @@ let package = Package(
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(
-            name: "Runner", dependencies: ["KizunaWire", "Corpus", "Checks", "Reports"],
+            name: "Runner", dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract"],
             swiftSettings: strict),
         .executableTarget(name: "accord", dependencies: ["Runner"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
