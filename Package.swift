@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "CLibXML2"], swiftSettings: strict),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner"], swiftSettings: strict),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ServerContract"], swiftSettings: strict),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

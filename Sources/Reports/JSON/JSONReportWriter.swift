@@ -139,6 +139,10 @@ public final class JSONReportWriter {
         }
         buffer.append(contentsOf: #"],"reason":"#.utf8)
         if let reason { JSONText.appendString(reason, to: &buffer) } else { appendNull() }
+        if let note = result.note {
+            buffer.append(contentsOf: #","note":"#.utf8)
+            JSONText.appendString(note, to: &buffer)
+        }
         buffer.append(UInt8(ascii: "}"))
     }
 }

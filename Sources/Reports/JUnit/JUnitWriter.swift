@@ -121,6 +121,11 @@ public final class JUnitWriter {
             try attribute("message", reason)
             try end()
         }
+        if let note = result.note {
+            try start("system-out")
+            try text(note)
+            try end()
+        }
         try end()
     }
 

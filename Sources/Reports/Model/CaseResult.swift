@@ -8,6 +8,8 @@ public struct CaseResult: Sendable, Hashable {
     public var outcome: CaseOutcome
     /// Seconds spent.
     public var time: Double
+    /// What the lane observed beyond the outcome (e.g. "tier semantic"); JUnit `<system-out>`.
+    public var note: String?
 
     /// Makes a case result.
     /// - Parameters:
@@ -15,10 +17,12 @@ public struct CaseResult: Sendable, Hashable {
     ///   - classname: the classname.
     ///   - outcome: the outcome.
     ///   - time: seconds spent.
-    public init(name: String, classname: String, outcome: CaseOutcome, time: Double = 0) {
+    ///   - note: what the lane observed beyond the outcome.
+    public init(name: String, classname: String, outcome: CaseOutcome, time: Double = 0, note: String? = nil) {
         self.name = name
         self.classname = classname
         self.outcome = outcome
         self.time = time
+        self.note = note
     }
 }

@@ -46,16 +46,7 @@ public struct CheckRun {
     /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
     public static func run(_ options: Options, output: (String) -> Void) throws(RunError) -> Bool {
         if options.paths.isEmpty { throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)") }
-        if let junit = options.junitPath, let json = options.jsonPath, FileSink.resolved(junit) == FileSink.resolved(json) {
-            throw RunError.usage("--junit and --json name the same file \(junit); give each report its own path")
-        }
-        let inputFiles = Set(options.paths.map(FileSink.resolved))
-        for path in [options.junitPath, options.jsonPath].compactMap({ $0 }) {
-            try FileSink.checkWritable(path)
-            if inputFiles.contains(FileSink.resolved(path)) {
-                throw RunError.usage("report path \(path) is also an input; a report never overwrites what it checks")
-            }
-        }
+        try checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
         let inputs = try options.paths.map { path throws(RunError) in try CheckInput.classify(path) }
         var matched = 0
         var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord check")
@@ -121,6 +112,26 @@ public struct CheckRun {
             throw RunError.input(error)
         }
         return check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+    }
+
+    /// Refuses report paths that cannot be written or would clobber each other or an input.
+    /// - Parameters:
+    ///   - junit: the JUnit path.
+    ///   - json: the JSON report path.
+    ///   - inputs: the input paths.
+    /// - Throws: `RunError` before anything runs.
+    static func checkReportPaths(junit: String?, json: String?, inputs paths: [String]) throws(RunError) {
+        let options = (junitPath: junit, jsonPath: json, paths: paths)
+        if let junit = options.junitPath, let json = options.jsonPath, FileSink.resolved(junit) == FileSink.resolved(json) {
+            throw RunError.usage("--junit and --json name the same file \(junit); give each report its own path")
+        }
+        let inputFiles = Set(options.paths.map(FileSink.resolved))
+        for path in [options.junitPath, options.jsonPath].compactMap({ $0 }) {
+            try FileSink.checkWritable(path)
+            if inputFiles.contains(FileSink.resolved(path)) {
+                throw RunError.usage("report path \(path) is also an input; a report never overwrites what it checks")
+            }
+        }
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

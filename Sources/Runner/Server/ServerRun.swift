@@ -1,0 +1,135 @@
+import Corpus
+import Foundation
+import Reports
+import ServerContract
+
+/// `accord run --server`: the server lane over corpus folders and transcripts, cases in
+/// parallel on isolated targets.
+public struct ServerRun: Sendable {
+    /// Makes a fresh, isolated target for one case.
+    public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
+
+    /// What to run and where to report.
+    public struct Options: Sendable {
+        /// Corpus folders or transcript files.
+        public var paths: [String]
+        /// The target's name for reports ("embedded" or a URL).
+        public var targetName: String
+        /// Per-case setup.
+        public var scenarios: Scenarios
+        /// Cases that must fail.
+        public var knownFailing: KnownFailing
+        /// A glob over case ids.
+        public var filter: String?
+        /// This run's shard, 1-based, and the shard count.
+        public var shard: (index: Int, count: Int)
+        /// Cases run at once.
+        public var jobs: Int
+        /// Where to write JUnit XML.
+        public var junitPath: String?
+        /// Where to write the JSON report.
+        public var jsonPath: String?
+        /// Whether the console summary uses colour.
+        public var color: Bool
+
+        /// Makes options.
+        /// - Parameters:
+        ///   - paths: the inputs.
+        ///   - targetName: the target's name.
+        public init(paths: [String], targetName: String) {
+            self.paths = paths
+            self.targetName = targetName
+            self.scenarios = Scenarios()
+            self.knownFailing = KnownFailing()
+            self.filter = nil
+            self.shard = (1, 1)
+            self.jobs = 2
+            self.junitPath = nil
+            self.jsonPath = nil
+            self.color = false
+        }
+    }
+
+    /// Runs the lane.
+    /// - Parameters:
+    ///   - options: what to run.
+    ///   - makeTarget: makes one isolated target per case.
+    ///   - output: receives the console text.
+    /// - Returns: true when nothing failed.
+    /// - Throws: `RunError` for bad input or an unwritable report.
+    public static func run(_ options: Options, makeTarget: @escaping TargetFactory, output: (String) -> Void) async throws(RunError) -> Bool
+    {
+        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
+        let cases = try loadCases(options)
+        let lane = ServerLane(scenarios: options.scenarios)
+        var reports = try ReportFanout(
+            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --server \(options.targetName)")
+        let properties = [
+            SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
+            SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
+        ]
+        let results = await withTaskGroup(of: (Int, SuiteResult).self) { group in
+            var next = 0
+            var collected: [(Int, SuiteResult)] = []
+            func launch(_ index: Int) {
+                let loaded = cases[index]
+                group.addTask {
+                    let started = ContinuousClock.now
+                    var suite: SuiteResult
+                    do throws(TargetError) {
+                        suite = await lane.run(loaded, on: try makeTarget(), properties: properties)
+                    } catch {
+                        suite = SuiteResult(
+                            name: loaded.transcript.caseID, file: loaded.file, properties: properties,
+                            cases: [
+                                CaseResult(name: "target", classname: "kizuna.\(loaded.transcript.area)", outcome: .errored("\(error)"))
+                            ])
+                    }
+                    suite.time = CheckRun.seconds(since: started)
+                    return (index, suite)
+                }
+            }
+            while next < min(max(1, options.jobs), cases.count) {
+                launch(next)
+                next += 1
+            }
+            for await result in group {
+                collected.append(result)
+                if next < cases.count {
+                    launch(next)
+                    next += 1
+                }
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for suite in results { try reports.add(options.knownFailing.apply(to: suite)) }
+        try reports.finish()
+        output(reports.summary.render(color: options.color))
+        return reports.summary.isPassing
+    }
+
+    static func loadCases(_ options: Options) throws(RunError) -> [LoadedTranscript] {
+        var loaded: [LoadedTranscript] = []
+        for path in options.paths {
+            switch try CheckInput.classify(path) {
+            case .corpus(let folder):
+                do throws(CorpusError) {
+                    for item in try Corpus(files: FolderFiles(root: folder)).cases {
+                        if case .transcript(let transcript, _) = item { loaded.append(transcript) }
+                    }
+                } catch {
+                    throw RunError.input(error)
+                }
+            case .transcript(let file):
+                do throws(CorpusError) { loaded.append(try LoadedTranscript(raw: try FileBytes.read(file), file: file)) } catch {
+                    throw RunError.input(error)
+                }
+            case .recording(let file):
+                throw RunError.usage("\(file): recordings replay in the server lane in a later version; use accord check for them")
+            }
+        }
+        let filtered = loaded.filter { CheckRun.matches($0.transcript.caseID, options.filter) }
+        if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+        return filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
+    }
+}

@@ -1,0 +1,126 @@
+import Corpus
+import Foundation
+import KizunaWire
+import Reports
+import Runner
+import ServerContract
+import Testing
+
+/// A target that answers every rpc with the golden response of a transcript, in order, after
+/// an optional edit: a stand-in server that is right (or wrong) by construction.
+actor GoldenTarget: ServerTarget {
+    private var replies: [JSONValue]
+    private(set) var calls: [String] = []
+
+    init(_ loaded: LoadedTranscript, edit: @Sendable (Int, JSONValue) -> JSONValue = { $1 }) {
+        var replies: [JSONValue] = []
+        for step in loaded.transcript.steps {
+            switch step.action {
+            case .rpc(let exchange): replies.append(edit(step.n, exchange.response))
+            case .fault(let fault) where fault.fault == .dropAck: replies.append(["dropped": true])
+            default: break
+            }
+        }
+        self.replies = replies
+    }
+
+    func seed(_ seed: Seed) async throws(TargetError) { calls.append("seed next_seq=\(seed.nextSeq) history=\(seed.history.count)") }
+    func setStep(_ step: Int) async throws(TargetError) {}
+    func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
+        calls.append("apply\(transaction.map { " in \($0)" } ?? "")")
+    }
+    func commit(transaction: String) async throws(TargetError) { calls.append("commit \(transaction)") }
+    func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply { next() }
+    func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply { next() }
+
+    private func next() -> RPCReply {
+        guard !replies.isEmpty else { return .error(status: 500, code: "XX000", message: "no more golden replies") }
+        return RPCReply(status: 200, body: replies.removeFirst())
+    }
+}
+
+@Suite("server lane")
+struct ServerLaneTests {
+    static func scenarios() throws -> Scenarios {
+        let path = RunnerFixtures.packageRoot + "/../shared/corpus-scenarios.json"
+        return try Scenarios(json: try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))), file: path)
+    }
+
+    @Test("a target that answers the golden bytes passes every rpc step at tier pass")
+    func goldenTargetPasses() async throws {
+        let loaded = try RunnerFixtures.transcript("push/002-rls-denied-not-a-wedge")
+        let suite = await ServerLane(scenarios: try Self.scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
+        #expect(suite.tally.failures == 0 && suite.tally.errors == 0)
+        #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "pass")))
+        let push = try #require(suite.cases.first { $0.name == "step 7 push" })
+        #expect(push.outcome == .passed)
+        #expect(push.note?.hasPrefix("tier pass") == true)
+    }
+
+    @Test("a dropped verdict fails I-5 and AC-GOLDEN at that step and nowhere else")
+    func droppedVerdictFails() async throws {
+        let loaded = try RunnerFixtures.transcript("push/002-rls-denied-not-a-wedge")
+        let target = GoldenTarget(loaded) { n, body in
+            n == 7 ? body.replacing(at: JSONPointer(tokens: ["verdicts", "1"]), with: nil) : body
+        }
+        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: target, properties: [])
+        let failed = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }
+        #expect(failed.map(\.name) == ["step 7 push"])
+        guard case .failed(let failures)? = failed.first?.outcome else { return }
+        #expect(Set(failures.map(\.ruleID)) == ["I-5", "AC-GOLDEN"])
+        #expect(failures.allSatisfy { $0.message.hasPrefix("step 7 push") })
+        #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "diverged")))
+    }
+
+    @Test("a changed seq is tier semantic: passed, with the tier noted")
+    func semanticTier() async throws {
+        let loaded = try RunnerFixtures.transcript("pull/004-exact-fit-closes-checkpoint")
+        let target = GoldenTarget(loaded) { n, body in
+            n == 3
+                ? body.replacing(at: JSONPointer(tokens: ["tombstones"]), with: []).replacing(
+                    at: JSONPointer(tokens: ["cursor"]), with: "3") : body
+        }
+        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: target, properties: [])
+        #expect(suite.tally.failures == 0, "\(suite.cases)")
+        #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "semantic")))
+    }
+
+    @Test("held transactions from the scenarios are applied held and committed after their step")
+    func heldTransactions() async throws {
+        let loaded = try RunnerFixtures.transcript("fencing/001-late-commit-delivered")
+        let target = GoldenTarget(loaded)
+        _ = await ServerLane(scenarios: try Self.scenarios()).run(loaded, on: target, properties: [])
+        let calls = await target.calls
+        #expect(calls == ["seed next_seq=5 history=0", "apply in t1", "apply", "commit t1"])
+    }
+
+    @Test("client-side steps and postconditions are skipped with the lane that checks them")
+    func clientStepsSkipped() async throws {
+        let loaded = try RunnerFixtures.transcript("push/003-replay-returns-recorded-verdicts")
+        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
+        for result in suite.cases
+        where result.name.contains("local") || result.name.contains("assert") || result.name.hasPrefix("postcondition") {
+            guard case .skipped(let reason) = result.outcome else {
+                Issue.record("\(result.name) should be skipped")
+                continue
+            }
+            #expect(reason.contains("client lane"))
+        }
+    }
+
+    @Test("a known-failing case that fails is skipped; one that passes fails as stale")
+    func knownFailing() throws {
+        let list = try KnownFailing(text: "# comment\npush/002-x  # flaky\n\n", file: "kf.txt")
+        #expect(list.caseIDs == ["push/002-x"])
+        let failing = SuiteResult(
+            name: "push/002-x",
+            cases: [CaseResult(name: "step 1 push", classname: "k", outcome: .failed([Failure(ruleID: "I-5", message: "m")]))])
+        #expect(list.apply(to: failing).tally.failures == 0)
+        #expect(list.apply(to: failing).tally.skipped == 1)
+        let passing = SuiteResult(name: "push/002-x", cases: [CaseResult(name: "step 1 push", classname: "k", outcome: .passed)])
+        let stale = list.apply(to: passing)
+        #expect(stale.tally.failures == 1)
+        #expect(stale.cases.last?.name == "known-failing entry")
+        #expect(throws: CorpusError.self) { _ = try KnownFailing(text: "a b\n", file: "kf.txt") }
+    }
+}
