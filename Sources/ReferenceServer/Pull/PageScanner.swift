@@ -1,0 +1,96 @@
+import KizunaWire
+
+/// One page of the (seq, table, pk)-ordered stream after a cursor: the deliverable entries up
+/// to the limit, the scan cap counting hidden candidates too, and the cursor that follows.
+struct PageScanner {
+    let store: Store
+    let caller: Caller
+    let tables: [String: SyncedTable]
+    /// Requested bucket parameters by table.
+    let buckets: [String: [JSONObject]]
+
+    struct Page {
+        var entries: [StreamEntry] = []
+        var cursor: String = "0"
+        var hasMore = false
+        /// The stream position the page covers up to (for the conflict journal).
+        var covered: Int64 = 0
+    }
+
+    /// Scans from `token` up to the high-water `highWater`, with `pending` the seqs stamped by
+    /// transactions still open.
+    func scan(start: Int64, position: Int64, holes: [Int64], highWater: Int64, pending: Set<Int64>, limit: Int, cap: Int)
+        throws(ReferenceServerError) -> Page
+    {
+        let candidates = try store.stream(
+            tables: Array(buckets.keys), after: position, holes: holes, upTo: highWater, limit: cap + 1)
+        var page = Page()
+        var examined = 0
+        var lastExamined: Int64?
+        var stopped = false
+        for entry in candidates {
+            if examined >= cap {
+                stopped = true
+                break
+            }
+            let deliverable = try isDeliverable(entry)
+            if deliverable && page.entries.count == limit {
+                stopped = true
+                break
+            }
+            examined += 1
+            lastExamined = entry.seq
+            if deliverable {
+                page.entries.append(entry)
+                if case .row(let row) = entry, let table = tables[row.table] {
+                    let bucket = table.bucketColumn.flatMap { row.data[$0] } ?? .null
+                    try store.grant(user: caller.user, client: caller.client, table: row.table, bucket: bucket)
+                }
+            }
+        }
+        let reached: Int64
+        if stopped {
+            let last = page.entries.count == limit ? page.entries.last?.seq : lastExamined
+            reached = max(position, last ?? position)
+        } else {
+            reached = highWater
+        }
+        var open = Set<Int64>()
+        for seq in pending where (seq > position || holes.contains(seq)) && seq < reached { open.insert(seq) }
+        for hole in holes where hole < reached && hole > (lastExamined ?? 0) { open.insert(hole) }
+        let holeText = open.sorted().map(String.init).joined(separator: ".")
+        let suffix = holeText.isEmpty ? "" : "~" + holeText
+        page.covered = reached
+        if stopped {
+            page.cursor = "\(start):\(reached)\(suffix)"
+            page.hasMore = true
+        } else {
+            page.cursor = "\(reached)\(suffix)"
+            page.hasMore = !open.isEmpty
+        }
+        return page
+    }
+
+    /// True when the entry reaches this caller under the requested buckets.
+    func isDeliverable(_ entry: StreamEntry) throws(ReferenceServerError) -> Bool {
+        switch entry {
+        case .row(let row):
+            guard let table = tables[row.table] else { return false }
+            return rowMatches(row.data, table: table)
+        case .tombstone(let tombstone):
+            guard let table = tables[tombstone.table], let params = buckets[tombstone.table] else { return false }
+            let snapshot = tombstone.bucket ?? .null
+            if let bucketColumn = table.bucketColumn {
+                guard params.contains(where: { $0[bucketColumn] == snapshot }) else { return false }
+            }
+            guard try store.hasGrant(user: caller.user, client: caller.client, table: table.name, bucket: snapshot) else { return false }
+            if let live = try store.row(table.name, tombstone.pk), rowMatches(live.data, table: table) { return false }
+            return true
+        }
+    }
+
+    private func rowMatches(_ data: JSONObject, table: SyncedTable) -> Bool {
+        guard caller.canSee(data, in: table), let params = buckets[table.name] else { return false }
+        return params.contains { bucket in bucket.members.allSatisfy { data[$0.key] == $0.value } }
+    }
+}

@@ -1,0 +1,142 @@
+import KizunaWire
+
+/// What one mutation came to.
+enum MutationOutcome: Sendable {
+    /// Applied; `serverRow` is rendered when a transform ran.
+    case applied(serverRow: JSONObject?)
+    /// Refused with no effect; `serverRow` is the row to revert to (nil: delete locally).
+    case rejected(RejectionReason, serverRow: JSONObject?)
+}
+
+/// Applies one mutation inside the caller's transaction: visibility, column privileges,
+/// preconditions, conflict resolution (arrival or hlc), transforms, types, then the write.
+struct MutationApplier {
+    let store: Store
+    let caller: Caller
+    /// The server's current time (the logical clock).
+    let now: String
+
+    func apply(_ mutation: Mutation, in table: SyncedTable) throws(ReferenceServerError) -> MutationOutcome {
+        let current = try store.row(table.name, mutation.pk)
+        guard let keyParts = RowKey.components(of: mutation.pk, keyColumns: table.schema.keyColumns) else {
+            return .rejected(.constraint, serverRow: caller.render(current, in: table))
+        }
+        switch mutation.op {
+        case .insert:
+            if let current, !caller.canSee(current.data, in: table) { return .rejected(.rlsDenied, serverRow: nil) }
+            return try write(mutation, in: table, current: current, keyParts: keyParts)
+        case .update:
+            guard let current else { return try absent(mutation, in: table) }
+            guard caller.canSee(current.data, in: table) else { return .rejected(.rlsDenied, serverRow: nil) }
+            return try write(mutation, in: table, current: current, keyParts: keyParts)
+        case .delete:
+            guard let current else { return try absent(mutation, in: table) }
+            guard caller.canSee(current.data, in: table) else { return .rejected(.rlsDenied, serverRow: nil) }
+            if table.softDeleteColumn != nil {
+                // A soft-delete table grants no DELETE: the row stays, the client restores it.
+                return .rejected(.rlsDenied, serverRow: caller.render(current, in: table))
+            }
+            if let failed = preconditionFails(mutation, current: current, in: table) { return failed }
+            try RowWriter(store: store).delete(table: table, row: current, writer: caller.client, deletedAt: now)
+            return .applied(serverRow: nil)
+        }
+    }
+
+    /// A non-insert on a row with no live record: DELETE_WINS to a caller who saw the deleted row
+    /// (or deleted it), RLS_DENIED to anyone else, since absent and hidden look the same.
+    private func absent(_ mutation: Mutation, in table: SyncedTable) throws(ReferenceServerError) -> MutationOutcome {
+        guard let tombstone = try store.latestTombstone(table.name, mutation.pk) else { return .rejected(.rlsDenied, serverRow: nil) }
+        if tombstone.actor == caller.client { return .rejected(.deleteWins, serverRow: nil) }
+        guard table.bucketColumn != nil else { return .rejected(.deleteWins, serverRow: nil) }
+        guard let bucket = tombstone.bucket, bucket == .string(caller.user),
+            try store.hasGrant(user: caller.user, client: caller.client, table: table.name, bucket: bucket)
+        else { return .rejected(.rlsDenied, serverRow: nil) }
+        return .rejected(.deleteWins, serverRow: nil)
+    }
+
+    private func preconditionFails(_ mutation: Mutation, current: StoredRow?, in table: SyncedTable) -> MutationOutcome? {
+        guard let precondition = mutation.precondition else { return nil }
+        for member in precondition.members where (current?.data[member.key] ?? .null) != member.value {
+            return .rejected(.precondition, serverRow: caller.render(current, in: table))
+        }
+        return nil
+    }
+
+    private func write(_ mutation: Mutation, in table: SyncedTable, current: StoredRow?, keyParts: [String])
+        throws(ReferenceServerError) -> MutationOutcome
+    {
+        let rendered = caller.render(current, in: table)
+        let written = mutation.columns.keys + mutation.transforms.map(\.column)
+        for column in written {
+            let isKey = table.schema.keyColumns.contains(column)
+            if !table.hasColumn(column) || table.schema.readOnlyColumns.contains(column) || (isKey && mutation.op == .update) {
+                return .rejected(.columnDenied, serverRow: rendered)
+            }
+        }
+        if let failed = preconditionFails(mutation, current: current, in: table) { return failed }
+        for member in mutation.columns.members {
+            if let type = table.type(of: member.key), !type.accepts(member.value) { return .rejected(.constraint, serverRow: rendered) }
+        }
+        if mutation.op == .insert {
+            for (index, key) in table.schema.keyColumns.enumerated() {
+                if let value = mutation.columns[key], RowKey.componentText(value) != keyParts[index] {
+                    return .rejected(.constraint, serverRow: rendered)
+                }
+            }
+        }
+        // Conflict resolution: arrival order assigns every masked column; hlc keeps the winners.
+        var assigned = mutation.columns
+        var clock: OriginClock?
+        if table.hlcMode {
+            let incoming = (mutation.hlc.flatMap(OriginClock.init) ?? OriginClock(physical: now, logical: 0, node: caller.client))
+                .clamped(to: now)
+            clock = incoming
+            if let current {
+                let cells = try store.cells(table.name, current.pk)
+                assigned = JSONObject(
+                    mutation.columns.members.filter { member in
+                        guard let existing = cells[member.key]?.hlc.flatMap(OriginClock.init) else { return true }
+                        return existing < incoming
+                    })
+                if assigned.count == 0 && mutation.columns.count > 0 && mutation.transforms.isEmpty {
+                    return .rejected(.superseded, serverRow: rendered)
+                }
+            }
+        }
+        var changes = assigned
+        for (column, transform) in mutation.transforms {
+            guard let value = TransformApplier.apply(transform, to: current?.data[column], type: table.type(of: column)) else {
+                return .rejected(.constraint, serverRow: rendered)
+            }
+            changes[column] = value
+        }
+        var merged = current?.data ?? JSONObject()
+        for member in changes.members { merged[member.key] = member.value }
+        guard caller.canSee(merged, in: table) else { return .rejected(.rlsDenied, serverRow: rendered) }
+        for column in table.schema.notNullColumns where (merged[column] ?? .null).isNull {
+            return .rejected(.constraint, serverRow: rendered)
+        }
+        let previousCells = table.journal && current != nil ? try store.cells(table.name, mutation.pk) : [:]
+        let row = try RowWriter(store: store).upsert(
+            table: table, pk: mutation.pk, columns: changes, previous: current, writer: caller.client, hlc: clock?.text, deletedAt: now)
+        if table.journal, let current {
+            try journal(mutation, table: table, previous: current, cells: previousCells, assigned: assigned, row: row)
+        }
+        return .applied(serverRow: mutation.transforms.isEmpty ? nil : caller.render(row, in: table))
+    }
+
+    /// Records each assigned column whose value, last written by another writer, was overwritten.
+    private func journal(
+        _ mutation: Mutation, table: SyncedTable, previous: StoredRow, cells: [String: StoredCell], assigned: JSONObject,
+        row: StoredRow
+    ) throws(ReferenceServerError) {
+        for member in assigned.members {
+            guard let loser = previous.data[member.key], loser != member.value else { continue }
+            guard let writer = cells[member.key]?.writer, writer != caller.client else { continue }
+            try store.add(
+                StoredConflict(
+                    table: table.name, pk: previous.pk, column: member.key, mode: table.conflictModeName, loser: loser,
+                    winnerMutation: mutation.mutationID, winnerSeq: row.seq, bucket: table.bucketColumn.flatMap { row.data[$0] }))
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import KizunaWire
+import ServerContract
+
+/// `rpc/push`: the schema gate, the table gates, then one verdict per mutation in request order
+/// (each in its own savepoint), or for an atomic batch one abort outcome and no sibling effect.
+struct PushHandler {
+    let store: Store
+    let config: EffectiveConfig
+    let now: String
+
+    func handle(_ body: JSONValue, as identity: Identity) throws(ReferenceServerError) -> RPCReply {
+        let request: PushRequest
+        do {
+            request = try PushRequest(json: body)
+        } catch {
+            return RequestErrors.reply(for: error)
+        }
+        if request.schemaVersion < config.minSchemaVersion {
+            return RPCReply(status: 200, body: PushResponse.signal(.resetRequired).json)
+        }
+        for mutation in request.mutations {
+            guard let table = config.tables[mutation.table] else {
+                return .error(status: 404, code: "42P01", message: "relation \"\(mutation.table)\" is not a synced table")
+            }
+            if table.schema.pullOnly {
+                return .error(status: 400, code: "KZP01", message: "table \"\(mutation.table)\" is pull-only")
+            }
+        }
+        if request.atomic && request.mutations.count > config.maxAtomicBatch {
+            return .error(
+                status: 400, code: "KZP02",
+                message: "an atomic batch of \(request.mutations.count) exceeds max_batch_size \(config.maxAtomicBatch)")
+        }
+        let caller = Caller(user: identity.user, client: request.clientID ?? identity.session ?? identity.user)
+        let applier = MutationApplier(store: store, caller: caller, now: now)
+        let response = try store.db.transaction { () throws(ReferenceServerError) -> PushResponse in
+            request.atomic ? try atomic(request.mutations, applier: applier) : try each(request.mutations, applier: applier)
+        }
+        return RPCReply(status: 200, body: response.json)
+    }
+
+    /// A non-atomic batch: every mutation gets its verdict; a rejected one leaves no effect.
+    private func each(_ mutations: [Mutation], applier: MutationApplier) throws(ReferenceServerError) -> PushResponse {
+        var verdicts: [Verdict] = []
+        for mutation in mutations {
+            if let replayed = try replay(mutation, caller: applier.caller) {
+                verdicts.append(verdict(mutation.mutationID, replayed))
+                continue
+            }
+            try store.db.savepoint("mutation")
+            let outcome = try outcome(of: mutation, applier: applier)
+            if case .rejected = outcome { try store.db.rollback(to: "mutation") } else { try store.db.release("mutation") }
+            try record(mutation, outcome, caller: applier.caller)
+            verdicts.append(verdict(mutation.mutationID, outcome))
+        }
+        return .verdicts(verdicts)
+    }
+
+    /// An atomic batch: all applied, or the first rejection aborts it and nothing commits.
+    private func atomic(_ mutations: [Mutation], applier: MutationApplier) throws(ReferenceServerError) -> PushResponse {
+        try store.db.savepoint("batch")
+        var verdicts: [Verdict] = []
+        var applied: [(Mutation, MutationOutcome)] = []
+        for mutation in mutations {
+            var outcome: MutationOutcome
+            if let replayed = try replay(mutation, caller: applier.caller) {
+                outcome = replayed
+            } else {
+                outcome = try self.outcome(of: mutation, applier: applier)
+            }
+            if case .rejected(let reason, let row) = outcome {
+                try store.db.rollback(to: "batch")
+                return .aborted(BatchAbort(offenderMutationID: mutation.mutationID, reason: reason, serverRow: row))
+            }
+            applied.append((mutation, outcome))
+            verdicts.append(verdict(mutation.mutationID, outcome))
+        }
+        for (mutation, outcome) in applied where try store.ledger(mutation.mutationID) == nil {
+            try record(mutation, outcome, caller: applier.caller)
+        }
+        try store.db.release("batch")
+        return .verdicts(verdicts)
+    }
+
+    private func outcome(of mutation: Mutation, applier: MutationApplier) throws(ReferenceServerError) -> MutationOutcome {
+        guard let table = config.tables[mutation.table] else { return .rejected(.rlsDenied, serverRow: nil) }
+        return try applier.apply(mutation, in: table)
+    }
+
+    /// The recorded verdict of a repeated mutation id: the owner gets it with the row as it is
+    /// now; anyone else gets RLS_DENIED with no row (D-verdict-ownership).
+    private func replay(_ mutation: Mutation, caller: Caller) throws(ReferenceServerError) -> MutationOutcome? {
+        guard let entry = try store.ledger(mutation.mutationID) else { return nil }
+        guard entry.user == caller.user else { return .rejected(.rlsDenied, serverRow: nil) }
+        let row = try config.tables[entry.table].flatMap { (table) throws(ReferenceServerError) in
+            caller.render(try store.row(entry.table, entry.pk), in: table)
+        }
+        if entry.applied { return .applied(serverRow: entry.hasRow ? row : nil) }
+        return .rejected(entry.reason ?? .rlsDenied, serverRow: row)
+    }
+
+    private func record(_ mutation: Mutation, _ outcome: MutationOutcome, caller: Caller) throws(ReferenceServerError) {
+        let entry: LedgerEntry
+        switch outcome {
+        case .applied(let row):
+            entry = LedgerEntry(user: caller.user, applied: true, reason: nil, hasRow: row != nil, table: mutation.table, pk: mutation.pk)
+        case .rejected(let reason, _):
+            entry = LedgerEntry(user: caller.user, applied: false, reason: reason, hasRow: true, table: mutation.table, pk: mutation.pk)
+        }
+        try store.record(mutation.mutationID, client: caller.client, entry: entry)
+    }
+
+    private func verdict(_ id: String, _ outcome: MutationOutcome) -> Verdict {
+        switch outcome {
+        case .applied(let row): .applied(mutationID: id, serverRow: row)
+        case .rejected(let reason, let row): .rejected(mutationID: id, reason: reason, serverRow: row)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Corpus
+import KizunaWire
+import ServerContract
+
+/// The embedded KizunaSync reference server: the push and pull RPCs of PROTOCOL-NOTES §2–3 on
+/// one SQLite connection, plus the fixture operations the server lane drives.
+public actor ReferenceServer: ServerTarget {
+    private let db: SQLiteConnection
+    private let store: Store
+    private let domain: ReferenceDomain
+    private var config: EffectiveConfig
+    private var step = 0
+    private var held: [String: [HeldChange]] = [:]
+
+    /// Opens a server on a database file, or in memory, serving the corpus domain.
+    /// - Parameter path: the SQLite file; nil keeps the database in memory.
+    /// - Throws: `ReferenceServerError` when the database cannot be opened or prepared.
+    public init(path: String? = nil) throws(ReferenceServerError) {
+        try self.init(path: path, domain: .corpus)
+    }
+
+    /// Opens a server on a database file, or in memory, serving the tables of `domain`.
+    /// - Parameters:
+    ///   - path: the SQLite file; nil keeps the database in memory.
+    ///   - domain: the tables, their columns, types, keys and write policy.
+    /// - Throws: `ReferenceServerError` when the database cannot be opened or prepared.
+    public init(path: String? = nil, domain: ReferenceDomain) throws(ReferenceServerError) {
+        let db = try SQLiteConnection(path: path)
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        self.db = db
+        self.store = try Store(db: db)
+        self.domain = domain
+        self.config = EffectiveConfig(domain: domain)
+    }
+
+    private var now: String { LogicalClock.timestamp(step: step) }
+
+    private var pendingSeqs: Set<Int64> { Set(held.values.flatMap { $0.map(\.seq) }) }
+
+    /// Resets the server to an empty state with a case's configuration, first seq and history.
+    /// - Parameter seed: what to reset to.
+    /// - Throws: `TargetError.refused` when the seed names an unknown table or a seq out of range.
+    public func seed(_ seed: Seed) async throws(TargetError) {
+        guard let first = Int64(seed.nextSeq.text), first >= 1 else { throw .refused("next seq \(seed.nextSeq) is out of range") }
+        let config = EffectiveConfig(server: seed.server, domain: domain)
+        self.config = config
+        step = 0
+        held = [:]
+        let time = now
+        try refusing { () throws(ReferenceServerError) in
+            try db.transaction { () throws(ReferenceServerError) in
+                try store.reset(nextSeq: first)
+                let fixtures = FixtureApplier(store: store, config: config)
+                for change in seed.history { try fixtures.apply(change, time: time) }
+            }
+        }
+    }
+
+    /// Switches the synced tables and limits to `server` without touching stored data (for a
+    /// long-running server; `seed` also resets the data).
+    /// - Parameter server: the configuration, as a case's `context.server` declares it.
+    public func configure(_ server: ServerConfig) {
+        config = EffectiveConfig(server: server, domain: domain)
+    }
+
+    /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`.
+    /// - Parameter step: the step number `n`.
+    /// - Throws: never; the signature is the contract's.
+    public func setStep(_ step: Int) async throws(TargetError) { self.step = step }
+
+    /// Applies another actor's change, bypassing bucket visibility; a held change stamps its seq
+    /// now and stays invisible until `commit(transaction:)`.
+    /// - Parameters:
+    ///   - change: the change.
+    ///   - transaction: the held transaction's name, or nil to commit at once.
+    /// - Throws: `TargetError.refused` for an unknown table or a delete of an absent row.
+    public func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
+        let fixtures = FixtureApplier(store: store, config: config)
+        let time = now
+        try refusing { () throws(ReferenceServerError) in
+            try db.transaction { () throws(ReferenceServerError) in
+                if let transaction, case .reap = change {
+                    throw ReferenceServerError.fixture("a reap cannot be held in transaction \(transaction)")
+                } else if let transaction {
+                    try fixtures.check(change)
+                    held[transaction, default: []].append(HeldChange(seq: try store.allocateSeq(), time: time, change: change))
+                } else {
+                    try fixtures.apply(change, time: time)
+                }
+            }
+        }
+    }
+
+    /// Commits a held transaction: its changes take effect with the seqs they stamped.
+    /// - Parameter transaction: its name.
+    /// - Throws: `TargetError.refused` when no such transaction is open.
+    public func commit(transaction: String) async throws(TargetError) {
+        guard let changes = held.removeValue(forKey: transaction) else { throw .refused("no open transaction \(transaction)") }
+        let fixtures = FixtureApplier(store: store, config: config)
+        try refusing { () throws(ReferenceServerError) in
+            try db.transaction { () throws(ReferenceServerError) in
+                for change in changes { try fixtures.apply(change.change, time: change.time, seq: change.seq) }
+            }
+        }
+    }
+
+    /// Calls `rpc/pull` as a user and session.
+    /// - Parameters:
+    ///   - body: the request body.
+    ///   - identity: the caller.
+    /// - Returns: the reply: a page or a signal (200), or a PostgREST error (22023, KZL01, …).
+    /// - Throws: never; a storage failure is a 500 reply.
+    public func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
+        let handler = PullHandler(store: store, config: config, pending: pendingSeqs)
+        return Self.replying { () throws(ReferenceServerError) in try handler.handle(body, as: identity) }
+    }
+
+    /// Calls `rpc/push` as a user and session.
+    /// - Parameters:
+    ///   - body: the request body.
+    ///   - identity: the caller.
+    /// - Returns: the reply: verdicts, an abort or a signal (200), or a PostgREST error.
+    /// - Throws: never; a storage failure is a 500 reply.
+    public func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
+        let handler = PushHandler(store: store, config: config, now: now)
+        return Self.replying { () throws(ReferenceServerError) in try handler.handle(body, as: identity) }
+    }
+
+    private func refusing(_ body: () throws(ReferenceServerError) -> Void) throws(TargetError) {
+        do {
+            try body()
+        } catch {
+            throw .refused(error.description)
+        }
+    }
+
+    private static func replying(_ body: () throws(ReferenceServerError) -> RPCReply) -> RPCReply {
+        do {
+            return try body()
+        } catch {
+            return .error(status: 500, code: "XX000", message: error.description)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The tables a reference server knows, by name; a case's server configuration picks the ones
+/// it syncs and adds its conflict and soft-delete settings.
+public struct ReferenceDomain: Sendable, Hashable {
+    /// Tables by name.
+    public var tables: [String: ReferenceTable]
+
+    /// Makes a domain.
+    /// - Parameter tables: the tables.
+    public init(tables: [ReferenceTable]) {
+        var byName: [String: ReferenceTable] = [:]
+        for table in tables { byName[table.name] = table }
+        self.tables = byName
+    }
+
+    /// The corpus fixture domain (fixtures/domain.json): todos, notices (pull-only), seats and tags,
+    /// every one owned through `owner_id`.
+    public static let corpus = ReferenceDomain(tables: [
+        ReferenceTable(
+            name: "todos",
+            columns: [
+                "deleted_at": .timestamptz, "done": .boolean, "id": .uuid, "labels": .textArray, "likes": .integer,
+                "owner_id": .uuid, "title": .text, "version": .integer,
+            ], keyColumns: ["id"], bucketColumn: "owner_id"),
+        ReferenceTable(
+            name: "notices", columns: ["body": .text, "id": .bigint, "owner_id": .uuid], keyColumns: ["id"],
+            bucketColumn: "owner_id", pullOnly: true),
+        ReferenceTable(
+            name: "seats", columns: ["hall": .bigint, "holder": .text, "owner_id": .uuid, "seat": .integer],
+            keyColumns: ["hall", "seat"], bucketColumn: "owner_id"),
+        ReferenceTable(
+            name: "tags", columns: ["id": .uuid, "label": .text, "owner_id": .uuid], keyColumns: ["id"],
+            bucketColumn: "owner_id"),
+    ])
+}

@@ -1,0 +1,86 @@
+import KizunaWire
+
+/// A conflict-journal entry as stored: who overwrote which column's value, at which seq.
+struct StoredConflict: Sendable {
+    var table: String
+    var pk: String
+    var column: String
+    var mode: String
+    var loser: JSONValue
+    var winnerMutation: String
+    var winnerSeq: Int64
+    var bucket: JSONValue?
+}
+
+extension Store {
+    // MARK: the verdict ledger
+
+    func ledger(_ mutationID: String) throws(ReferenceServerError) -> LedgerEntry? {
+        try db.query(
+            "SELECT user_id, applied, reason, has_row, tbl, pk FROM kz_ledger WHERE mutation_id = ?1", [.text(mutationID)]
+        ) { statement in
+            LedgerEntry(
+                user: statement.text(0) ?? "", applied: statement.integer(1) != 0,
+                reason: statement.text(2).flatMap(RejectionReason.init(rawValue:)), hasRow: statement.integer(3) != 0,
+                table: statement.text(4) ?? "", pk: statement.text(5) ?? "")
+        }.first
+    }
+
+    func record(_ mutationID: String, client: String, entry: LedgerEntry) throws(ReferenceServerError) {
+        try db.run(
+            """
+            INSERT OR REPLACE INTO kz_ledger(mutation_id, user_id, client_id, applied, reason, has_row, tbl, pk)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """,
+            [
+                .text(mutationID), .text(entry.user), .text(client), .integer(entry.applied ? 1 : 0),
+                entry.reason.map { .text($0.rawValue) } ?? .null, .integer(entry.hasRow ? 1 : 0), .text(entry.table), .text(entry.pk),
+            ])
+    }
+
+    // MARK: delivery grants
+
+    func grant(user: String, client: String, table: String, bucket: JSONValue) throws(ReferenceServerError) {
+        try db.run(
+            "INSERT OR IGNORE INTO kz_grants(user_id, client_id, tbl, bucket) VALUES(?1, ?2, ?3, ?4)",
+            [.text(user), .text(client), .text(table), .text(StoredJSON.text(bucket))])
+    }
+
+    func hasGrant(user: String, client: String, table: String, bucket: JSONValue) throws(ReferenceServerError) -> Bool {
+        try !db.query(
+            "SELECT 1 FROM kz_grants WHERE user_id = ?1 AND client_id = ?2 AND tbl = ?3 AND bucket = ?4",
+            [.text(user), .text(client), .text(table), .text(StoredJSON.text(bucket))]
+        ) { _ in true }.isEmpty
+    }
+
+    // MARK: the conflict journal
+
+    func add(_ conflict: StoredConflict) throws(ReferenceServerError) {
+        try db.run(
+            """
+            INSERT INTO kz_conflicts(tbl, pk, col, mode, loser, winner_mutation, winner_seq, bucket)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """,
+            [
+                .text(conflict.table), .text(conflict.pk), .text(conflict.column), .text(conflict.mode),
+                .text(StoredJSON.text(conflict.loser)), .text(conflict.winnerMutation), .integer(conflict.winnerSeq),
+                conflict.bucket.map { .text(StoredJSON.text($0)) } ?? .null,
+            ])
+    }
+
+    /// Journal entries of `table` whose winning write lies in (after, upTo], in seq order.
+    func conflicts(table: String, after: Int64, upTo: Int64) throws(ReferenceServerError) -> [StoredConflict] {
+        try db.query(
+            """
+            SELECT pk, col, mode, loser, winner_mutation, winner_seq, bucket FROM kz_conflicts
+            WHERE tbl = ?1 AND winner_seq > ?2 AND winner_seq <= ?3 ORDER BY winner_seq, pk, col
+            """, [.text(table), .integer(after), .integer(upTo)]
+        ) { (statement) throws(ReferenceServerError) in
+            StoredConflict(
+                table: table, pk: statement.text(0) ?? "", column: statement.text(1) ?? "", mode: statement.text(2) ?? "arrival",
+                loser: try StoredJSON.value(statement.text(3) ?? "null"), winnerMutation: statement.text(4) ?? "",
+                winnerSeq: statement.integer(5),
+                bucket: try statement.text(6).map { (text) throws(ReferenceServerError) in try StoredJSON.value(text) })
+        }
+    }
+}

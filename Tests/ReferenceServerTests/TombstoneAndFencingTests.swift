@@ -1,0 +1,93 @@
+import Corpus
+import Foundation
+import KizunaWire
+import ReferenceServer
+import ServerContract
+import Testing
+
+@Suite("Tombstones, delivery grants, bucket move-out and held-transaction holes")
+struct TombstoneAndFencingTests {
+    @Test("a tombstone reaches only a caller who received a live row of its bucket")
+    func deliveryGrant() async throws {
+        let server = try await Fixture.server(history: [Fixture.upsert(Fixture.row1, Fixture.todo("a"))])
+        _ = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        try await server.setStep(4)
+        try await server.apply(.delete(table: "todos", pk: Fixture.row1, actor: Fixture.clientB), heldIn: nil)
+        let granted = try await server.pull(Fixture.pull(cursor: "1"), as: Fixture.callerA)
+        #expect(granted.tombstoneKeys == [Fixture.row1])
+        #expect(granted.body["tombstones"]?.arrayValue?.first?["deleted_at"] == "2026-01-01T00:00:04.000Z")
+        // Another device of the same user never received the row: no tombstone, the cursor still advances.
+        let otherDevice = Identity(user: Fixture.userA, session: "00000000-0000-4000-8000-c10000000009")
+        let fresh = try await server.pull(Fixture.pull(cursor: "1"), as: otherDevice)
+        #expect(fresh.tombstoneKeys.isEmpty)
+        #expect(fresh.cursor == "2")
+    }
+
+    @Test("a bucket move-out leaves the old bucket a tombstone, stamped before the moved row")
+    func moveOut() async throws {
+        let server = try await Fixture.server(history: [Fixture.upsert(Fixture.row1, Fixture.todo("a"))])
+        _ = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        try await server.apply(Fixture.upsert(Fixture.row1, ["owner_id": .string(Fixture.userB)]), heldIn: nil)
+        let reply = try await server.pull(Fixture.pull(cursor: "1"), as: Fixture.callerA)
+        #expect(reply.tombstoneKeys == [Fixture.row1])
+        #expect(reply.body["tombstones"]?.arrayValue?.first?["seq"] == "2")
+        #expect(reply.cursor == "3")
+        let newOwner = try await server.pull(Fixture.pull(cursor: "0", owner: Fixture.userB), as: Fixture.callerB)
+        #expect(newOwner.body["rows"]?.arrayValue?.first?["seq"] == "3")
+    }
+
+    @Test("two held transactions leave two holes; both are delivered once they commit")
+    func twoHoles() async throws {
+        let server = try await Fixture.server(nextSeq: 5)
+        try await server.apply(Fixture.upsert(Fixture.row1, Fixture.todo("t1")), heldIn: "t1")
+        try await server.apply(Fixture.upsert(Fixture.row2, Fixture.todo("t2")), heldIn: "t2")
+        try await server.apply(Fixture.upsert(Fixture.row3, Fixture.todo("committed")), heldIn: nil)
+        let gapped = try await server.pull(Fixture.pull(cursor: "4"), as: Fixture.callerA)
+        #expect(gapped.cursor == "7~5.6")
+        #expect(gapped.body["has_more"] == true)
+        #expect(gapped.rowKeys == [Fixture.row3])
+        try await server.commit(transaction: "t2")
+        let half = try await server.pull(Fixture.pull(cursor: "7~5.6"), as: Fixture.callerA)
+        #expect(half.rowKeys == [Fixture.row2])
+        #expect(half.cursor == "7~5")
+        try await server.commit(transaction: "t1")
+        let closed = try await server.pull(Fixture.pull(cursor: "7~5"), as: Fixture.callerA)
+        #expect(closed.rowKeys == [Fixture.row1])
+        #expect(closed.cursor == "7")
+        #expect(closed.body["has_more"] == false)
+    }
+
+    @Test("a held transaction's seq above the committed high-water is no hole")
+    func heldAboveHighWater() async throws {
+        let server = try await Fixture.server(history: [Fixture.upsert(Fixture.row1, Fixture.todo("a"))])
+        try await server.apply(Fixture.upsert(Fixture.row2, Fixture.todo("held")), heldIn: "t")
+        let reply = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        #expect(reply.cursor == "1")
+        #expect(reply.body["has_more"] == false)
+        try await server.commit(transaction: "t")
+        let after = try await server.pull(Fixture.pull(cursor: "1"), as: Fixture.callerA)
+        #expect(after.rowKeys == [Fixture.row2])
+        await #expect(throws: TargetError.self) { try await server.commit(transaction: "t") }
+    }
+
+    @Test("a file-backed server keeps its rows across reopening")
+    func persistence() async throws {
+        let path = "/tmp/accord-reference-\(UInt64.random(in: 0...UInt64.max)).sqlite"
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        do {
+            let server = try ReferenceServer(path: path)
+            try await server.seed(Seed(server: Fixture.config()))
+            _ = try await server.push(
+                Fixture.push([Fixture.mutation(1, "insert", Fixture.row1, Fixture.todo("kept"))]), as: Fixture.callerA)
+        }
+        let reopened = try ReferenceServer(path: path)
+        let reply = try await reopened.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        #expect(reply.rowKeys == [Fixture.row1])
+        let replay = try await reopened.push(
+            Fixture.push([Fixture.mutation(1, "insert", Fixture.row1, Fixture.todo("kept"))]), as: Fixture.callerA)
+        #expect(replay.verdicts.map(\.outcome) == ["applied"])
+        #expect(try await reopened.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA).cursor == "1")
+    }
+}
