@@ -11,11 +11,15 @@ let package = Package(
     products: [
         .executable(name: "accord", targets: ["accord"]),
         .library(name: "KizunaWire", targets: ["KizunaWire"]),
+        .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Corpus", targets: ["Corpus"]),
         .library(name: "Checks", targets: ["Checks"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "ServerContract", targets: ["ServerContract"]),
         .library(name: "Runner", targets: ["Runner"]),
+        .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
+        .library(name: "Serve", targets: ["Serve"]),
     ],
     targets: [
         .systemLibrary(
@@ -24,21 +28,37 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(
+            name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "Transport", dependencies: ["CCurl"], swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
+        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
+        .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
         .target(
             name: "Runner", dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract"],
             swiftSettings: strict),
-        .executableTarget(name: "accord", dependencies: ["Runner"], swiftSettings: strict),
+        .executableTarget(name: "accord", dependencies: ["Runner", "ReferenceServer", "ServerContract"], swiftSettings: strict),
+        .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "CLibXML2"], swiftSettings: strict),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ServerContract"], swiftSettings: strict),
+        .testTarget(
+            name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire"],
+            swiftSettings: strict),
+        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ServerContract", "ReferenceServer"], swiftSettings: strict),
+        .testTarget(
+            name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,24 @@
+/* libcurl through a system-library target. curl_easy_setopt and curl_easy_getinfo are
+ * variadic, which Swift cannot call, so typed inline wrappers stand in front of them. */
+#include <curl/curl.h>
+
+typedef size_t (*accord_curl_write_callback)(char *data, size_t size, size_t count, void *context);
+
+static inline CURLcode accord_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode accord_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode accord_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode accord_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode accord_curl_setopt_write(CURL *handle, CURLoption option, accord_curl_write_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode accord_curl_response_code(CURL *handle, long *code) {
+    return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
+}

@@ -1,0 +1,101 @@
+/// An ordered list of header fields with case-insensitive name lookup.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field as received or to be sent.
+    public struct Field: Sendable, Hashable {
+        /// The name, as spelled on the wire.
+        public var name: String
+        /// The value, without surrounding whitespace.
+        public var value: String
+
+        /// Makes a field.
+        /// - Parameters:
+        ///   - name: the name.
+        ///   - value: the value.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in order.
+    public private(set) var fields: [Field]
+
+    /// Makes a header list.
+    /// - Parameter fields: the fields in order.
+    public init(_ fields: [Field] = []) { self.fields = fields }
+
+    /// Makes a header list from `name: value` pairs in order.
+    /// - Parameter elements: the pairs.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of a header, compared case-insensitively.
+    /// - Parameter name: the header name.
+    /// - Returns: the value, or nil when absent.
+    public subscript(name: String) -> String? {
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Every value of a header, in order.
+    /// - Parameter name: the header name.
+    /// - Returns: the values.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// The comma-separated tokens of every value of a header, lowercased and trimmed.
+    /// - Parameter name: the header name.
+    /// - Returns: the tokens, empty elements dropped.
+    public func tokens(for name: String) -> [String] {
+        values(for: name).flatMap { $0.split(separator: ",") }.map { HTTPHeaders.trimmed(Substring($0)).lowercased() }
+            .filter { !$0.isEmpty }
+    }
+
+    /// Appends a field.
+    /// - Parameters:
+    ///   - name: the name.
+    ///   - value: the value.
+    public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
+
+    /// Replaces every field of a name with one field.
+    /// - Parameters:
+    ///   - name: the name.
+    ///   - value: the value.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field of a name.
+    /// - Parameter name: the name.
+    public mutating func remove(_ name: String) { fields.removeAll { Self.sameName($0.name, name) } }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Iterates the fields in order.
+    /// - Returns: the iterator.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// Compares header names as HTTP does: ASCII case-insensitively.
+    /// - Parameters:
+    ///   - lhs: a name.
+    ///   - rhs: another name.
+    /// - Returns: whether they name the same header.
+    public static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        return zip(left, right).allSatisfy { lowerASCII($0) == lowerASCII($1) }
+    }
+
+    static func lowerASCII(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+
+    static func trimmed(_ text: Substring) -> String {
+        var view = text.utf8[...]
+        while let first = view.first, first == 0x20 || first == 0x09 { view = view.dropFirst() }
+        while let last = view.last, last == 0x20 || last == 0x09 { view = view.dropLast() }
+        return String(decoding: view, as: UTF8.self)
+    }
+}

@@ -1,0 +1,100 @@
+/// A response to send: status, header fields and body. The server adds `Content-Length`,
+/// `Date`, `Server` and `Connection`.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The status code.
+    public var status: Int
+    /// Header fields besides the ones the server adds.
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: [UInt8]
+
+    /// Makes a response.
+    /// - Parameters:
+    ///   - status: the status code.
+    ///   - headers: header fields.
+    ///   - body: the body.
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A plain-text response.
+    /// - Parameters:
+    ///   - status: the status code.
+    ///   - text: the body text; a newline is appended.
+    /// - Returns: the response.
+    public static func text(status: Int, _ text: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array((text + "\n").utf8))
+    }
+
+    /// The plain-text answer to a refused request.
+    /// - Parameter error: the refusal.
+    /// - Returns: the response with `error.status`.
+    public static func plain(_ error: HTTPError) -> HTTPResponse { text(status: error.status, error.detail) }
+
+    /// Whether the response asks to close the connection (`Connection: close`).
+    public var closesConnection: Bool { headers.tokens(for: "Connection").contains("close") }
+
+    /// The standard reason phrase of a status.
+    /// - Parameter status: the status code.
+    /// - Returns: the phrase, or "Unknown".
+    public static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: "Continue"
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 406: "Not Acceptable"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 415: "Unsupported Media Type"
+        case 417: "Expectation Failed"
+        case 431: "Request Header Fields Too Large"
+        case 500: "Internal Server Error"
+        case 501: "Not Implemented"
+        case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
+        default: "Unknown"
+        }
+    }
+
+    /// The bytes on the wire for this response.
+    /// - Parameters:
+    ///   - version: the version of the request answered.
+    ///   - keepAlive: whether the connection stays open.
+    ///   - omitBody: true when answering HEAD (the length is kept, the body dropped).
+    ///   - date: the `Date` header value.
+    /// - Returns: the serialized head and body.
+    public func serialized(version: HTTPVersion = .http11, keepAlive: Bool, omitBody: Bool = false, date: String) -> [UInt8] {
+        var head = "\(version.rawValue) \(status) \(Self.reasonPhrase(status))\r\n"
+        let reserved = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding"]
+        for field in headers where !reserved.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
+            head += "\(Self.clean(field.name)): \(Self.clean(field.value))\r\n"
+        }
+        head += "Date: \(date)\r\nServer: accord\r\n"
+        let bodyless = status == 204 || status == 304 || (100..<200).contains(status)
+        if !bodyless { head += "Content-Length: \(body.count)\r\n" }
+        if !keepAlive {
+            head += "Connection: close\r\n"
+        } else if version == .http10 {
+            head += "Connection: keep-alive\r\n"
+        }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if !bodyless && !omitBody { bytes += body }
+        return bytes
+    }
+
+    /// Replaces CR, LF and other control bytes so a header cannot be split.
+    private static func clean(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+}

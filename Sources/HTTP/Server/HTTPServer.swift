@@ -1,0 +1,136 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// An HTTP/1.1 server on POSIX sockets: one thread accepts, one thread per connection reads,
+/// parses and answers requests in order (keep-alive and pipelining), up to a connection cap.
+/// Its threads keep it alive: call `stop()` to release the port and the threads.
+public final class HTTPServer: Sendable {
+    struct Slot {
+        var fd: Int32
+        var busy: Bool
+    }
+
+    struct State {
+        var stopping = false
+        var accepting = true
+        var nextID = 0
+        var connections: [Int: Slot] = [:]
+    }
+
+    /// The address the server listens on, with the port actually bound.
+    public let endpoint: HTTPEndpoint
+    let configuration: HTTPServerConfiguration
+    let handler: HTTPHandler
+    private let listener: Int32
+    private let state = Mutex(State())
+
+    private init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, listener: Int32, endpoint: HTTPEndpoint) {
+        self.configuration = configuration
+        self.handler = handler
+        self.listener = listener
+        self.endpoint = endpoint
+    }
+
+    /// Binds, listens and starts serving.
+    /// - Parameters:
+    ///   - configuration: address, limits and timeouts (127.0.0.1 and an ephemeral port by default).
+    ///   - handler: answers each request.
+    /// - Returns: the running server.
+    /// - Throws: `HTTPError` when the address cannot be bound.
+    public static func start(
+        _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: @escaping HTTPHandler
+    ) throws(HTTPError) -> HTTPServer {
+        let (fd, endpoint) = try Socket.listen(host: configuration.host, port: configuration.port)
+        let server = HTTPServer(configuration: configuration, handler: handler, listener: fd, endpoint: endpoint)
+        let thread = Thread { server.acceptLoop() }
+        thread.name = "accord-http-accept"
+        thread.start()
+        return server
+    }
+
+    /// The bound port.
+    public var port: UInt16 { endpoint.port }
+
+    /// The number of open connections.
+    public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Stops serving: closes the listener, closes idle connections at once, lets requests in
+    /// progress finish within the grace period, then cuts whatever is left.
+    public func stop() async {
+        state.withLock { state in
+            guard !state.stopping else { return }
+            state.stopping = true
+            _ = shutdown(listener, Int32(SHUT_RDWR))
+            for slot in state.connections.values where !slot.busy { _ = shutdown(slot.fd, Int32(SHUT_RDWR)) }
+        }
+        let clock = ContinuousClock()
+        let graceEnd = clock.now + configuration.gracePeriod
+        while clock.now < graceEnd, !drained { try? await Task.sleep(for: .milliseconds(5)) }
+        state.withLock { state in
+            for slot in state.connections.values { _ = shutdown(slot.fd, Int32(SHUT_RDWR)) }
+        }
+        let hardEnd = clock.now + .seconds(1)
+        while clock.now < hardEnd, !drained { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    private var drained: Bool { state.withLock { !$0.accepting && $0.connections.isEmpty } }
+
+    var isStopping: Bool { state.withLock { $0.stopping } }
+
+    private func acceptLoop() {
+        while !isStopping {
+            guard Socket.waitReadable(listener, milliseconds: 250) == .readable else { continue }
+            guard let (fd, peer) = Socket.accept(listener) else {
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                continue
+            }
+            Socket.configure(fd, writeTimeout: configuration.writeTimeout)
+            let id: Int? = state.withLock { state in
+                guard !state.stopping, state.connections.count < configuration.maxConnections else { return nil }
+                state.nextID += 1
+                state.connections[state.nextID] = Slot(fd: fd, busy: false)
+                return state.nextID
+            }
+            guard let id else {
+                let refusal = configuration.errorResponse(.unavailable("\(configuration.maxConnections) connections already open"))
+                _ = Socket.sendAll(fd, refusal.serialized(keepAlive: false, date: HTTPDate.now()))
+                close(fd)
+                continue
+            }
+            let connection = Connection(id: id, fd: fd, peer: peer, server: self)
+            let thread = Thread { connection.run() }
+            thread.name = "accord-http-connection"
+            thread.start()
+        }
+        state.withLock { state in
+            close(listener)
+            state.accepting = false
+        }
+    }
+
+    /// Marks a connection busy with a request; false when the server is stopping.
+    func beginRequest(_ id: Int) -> Bool {
+        state.withLock { state in
+            guard !state.stopping else { return false }
+            state.connections[id]?.busy = true
+            return true
+        }
+    }
+
+    /// Marks a connection idle again; returns whether the server is stopping.
+    func endRequest(_ id: Int) -> Bool {
+        state.withLock { state in
+            state.connections[id]?.busy = false
+            return state.stopping
+        }
+    }
+
+    /// Forgets a connection and closes its socket (under the lock, so `stop()` never shuts down a reused descriptor).
+    func release(_ id: Int, fd: Int32) {
+        state.withLock { state in
+            state.connections[id] = nil
+            close(fd)
+        }
+    }
+}

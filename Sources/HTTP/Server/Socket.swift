@@ -1,0 +1,157 @@
+import Glibc
+
+/// Thin wrappers over the POSIX socket calls the server makes.
+enum Socket {
+    enum Readiness { case readable, timeout }
+
+    /// Binds and listens on a numeric address.
+    static func listen(host: String, port: UInt16, backlog: Int32 = 128) throws(HTTPError) -> (Int32, HTTPEndpoint) {
+        let numeric = host == "localhost" ? "127.0.0.1" : host
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        let family: Int32
+        if numeric.contains(":") {
+            family = AF_INET6
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port.bigEndian
+            guard inet_pton(AF_INET6, numeric, &address.sin6_addr) == 1 else { throw .socket("not a numeric IPv6 address: \(host)") }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: address) { raw.copyMemory(from: $0) } }
+        } else {
+            family = AF_INET
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else { throw .socket("not a numeric IPv4 address: \(host)") }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: address) { raw.copyMemory(from: $0) } }
+        }
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .socket("socket: \(errorText())") }
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0 else {
+            let text = errorText()
+            close(fd)
+            throw .socket("bind \(host):\(port): \(text)")
+        }
+        guard Glibc.listen(fd, backlog) == 0 else {
+            let text = errorText()
+            close(fd)
+            throw .socket("listen: \(text)")
+        }
+        var local = sockaddr_storage()
+        var localLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &localLength) }
+        }
+        return (fd, endpoint(local))
+    }
+
+    /// Accepts one connection; nil when accept failed.
+    static func accept(_ listener: Int32) -> (Int32, HTTPEndpoint)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+        }
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        return (fd, endpoint(storage))
+    }
+
+    /// The numeric address and port of a socket address.
+    static func endpoint(_ storage: sockaddr_storage) -> HTTPEndpoint {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        var storage = storage
+        if Int32(storage.ss_family) == AF_INET6 {
+            let address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in6.self) }
+            var raw = address.sin6_addr
+            _ = inet_ntop(AF_INET6, &raw, &text, socklen_t(text.count))
+            return HTTPEndpoint(
+                host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                port: UInt16(bigEndian: address.sin6_port))
+        }
+        let address = withUnsafeBytes(of: &storage) { $0.load(as: sockaddr_in.self) }
+        var raw = address.sin_addr
+        _ = inet_ntop(AF_INET, &raw, &text, socklen_t(text.count))
+        return HTTPEndpoint(
+            host: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+            port: UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Sets the send timeout and disables Nagle's algorithm on an accepted connection.
+    static func configure(_ fd: Int32, writeTimeout: Duration) {
+        let milliseconds = Self.milliseconds(writeTimeout)
+        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// Waits until `fd` is readable (or hung up) or the time runs out.
+    static func waitReadable(_ fd: Int32, milliseconds: Int) -> Readiness {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let result = poll(&descriptor, 1, Int32(clamping: max(0, milliseconds)))
+            if result < 0 && errno == EINTR { continue }
+            return result == 0 ? .timeout : .readable
+        }
+    }
+
+    /// Appends up to `maximum` received bytes to `buffer`; returns the count, 0 at end of stream, -1 on error.
+    static func receive(_ fd: Int32, into buffer: inout [UInt8], maximum: Int = 64 * 1024) -> Int {
+        let oldCount = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: maximum))
+        var received = -1
+        while true {
+            received = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress.map { $0 + oldCount }, maximum, 0) }
+            if received < 0 && errno == EINTR { continue }
+            break
+        }
+        buffer.removeLast(maximum - max(0, received))
+        return received
+    }
+
+    /// Sends every byte; false when the peer is gone or the send timed out.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Shuts down the write side, then reads and discards input until end of stream, the time
+    /// runs out, or `maximum` bytes were discarded.
+    static func drain(_ fd: Int32, for duration: Duration, maximum: Int) {
+        _ = shutdown(fd, Int32(SHUT_WR))
+        let clock = ContinuousClock()
+        let end = clock.now + duration
+        var discarded = 0
+        var scratch: [UInt8] = []
+        while discarded < maximum {
+            let remaining = end - clock.now
+            guard remaining > .zero, waitReadable(fd, milliseconds: milliseconds(remaining)) == .readable else { return }
+            scratch.removeAll(keepingCapacity: true)
+            let count = receive(fd, into: &scratch)
+            guard count > 0 else { return }
+            discarded += count
+        }
+    }
+
+    /// Whole milliseconds of a duration, rounded up.
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,89 @@
+import Corpus
+import KizunaWire
+import ServerContract
+
+extension FixtureRequest {
+    /// The body of a seed call, for a client of the fixture endpoint (the runner's HTTP target).
+    /// - Parameter seed: the seed.
+    /// - Returns: `{server, next_seq, history}`, which `seed(_:)` reads back to the same value.
+    public static func body(seed: Seed) -> JSONValue {
+        [
+            "server": server(seed.server), "next_seq": .string(seed.nextSeq.text),
+            "history": .array(seed.history.map { changeObject($0) }),
+        ]
+    }
+
+    /// The body of a step call.
+    /// - Parameter step: the step number.
+    /// - Returns: `{n}`.
+    public static func body(step: Int) -> JSONValue { ["n": .number(JSONNumber(step))] }
+
+    /// The body of a change call.
+    /// - Parameters:
+    ///   - change: the change.
+    ///   - transaction: the held transaction's name, or nil.
+    /// - Returns: `{op, table, pk, columns?, actor, hlc?, txn?}`.
+    public static func body(change: FixtureChange, heldIn transaction: String?) -> JSONValue {
+        var object = changeObject(change)
+        if let transaction, case .object(var members) = object {
+            members.members.append(.init(key: "txn", value: .string(transaction)))
+            object = .object(members)
+        }
+        return object
+    }
+
+    /// The body of a commit call.
+    /// - Parameter transaction: the transaction's name.
+    /// - Returns: `{txn}`.
+    public static func body(commit transaction: String) -> JSONValue { ["txn": .string(transaction)] }
+
+    /// The `TargetError` a fixture call's answer stands for, as docs/server-contract.md maps it.
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - body: the response body.
+    /// - Returns: nil for 204 (success), otherwise the error.
+    public static func targetError(status: Int, body: [UInt8]) -> TargetError? {
+        if status == 204 { return nil }
+        let message = (try? JSONParser.parse(body))?["message"]?.stringValue ?? "HTTP \(status)"
+        switch status {
+        case 501: return .unsupported(message)
+        case 503: return .unreachable(message)
+        default: return .refused("HTTP \(status): \(message)")
+        }
+    }
+
+    private static func changeObject(_ change: FixtureChange) -> JSONValue {
+        switch change {
+        case .upsert(let table, let pk, let columns, let actor, let hlc):
+            var members: [JSONObject.Member] = [
+                .init(key: "op", value: "upsert"), .init(key: "table", value: .string(table)), .init(key: "pk", value: .string(pk)),
+                .init(key: "columns", value: .object(columns)), .init(key: "actor", value: .string(actor)),
+            ]
+            if let hlc { members.append(.init(key: "hlc", value: .string(hlc))) }
+            return .object(JSONObject(members))
+        case .delete(let table, let pk, let actor):
+            return ["op": "delete", "table": .string(table), "pk": .string(pk), "actor": .string(actor)]
+        case .reap:
+            return ["op": "reap"]
+        }
+    }
+
+    private static func server(_ config: ServerConfig) -> JSONValue {
+        var tables: [JSONObject.Member] = []
+        for table in config.tables {
+            var members: [JSONObject.Member] = [.init(key: "bucket_column", value: .string(table.bucketColumn))]
+            if let mode = table.conflictMode { members.append(.init(key: "conflict_mode", value: .string(mode))) }
+            if let journal = table.conflictJournal { members.append(.init(key: "conflict_journal", value: .bool(journal))) }
+            if let keys = table.keyColumns { members.append(.init(key: "key_columns", value: .array(keys.map { .string($0) }))) }
+            if let column = table.softDeleteColumn { members.append(.init(key: "soft_delete_column", value: .string(column))) }
+            tables.append(.init(key: table.name, value: .object(JSONObject(members))))
+        }
+        var members: [JSONObject.Member] = [
+            .init(key: "min_schema_version", value: .number(JSONNumber(config.minSchemaVersion))),
+            .init(key: "tombstone_ttl_days", value: .number(JSONNumber(config.tombstoneTTLDays))),
+            .init(key: "tables", value: .object(JSONObject(tables))),
+        ]
+        if let cap = config.maxPullScan { members.append(.init(key: "max_pull_scan", value: .number(JSONNumber(cap)))) }
+        return .object(JSONObject(members))
+    }
+}

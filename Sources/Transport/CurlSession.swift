@@ -1,0 +1,121 @@
+internal import CCurl
+import Foundation
+
+/// An HTTP/1.1 client on libcurl: one easy handle, reused so that connections stay alive
+/// between requests. An actor, because a libcurl handle serves one request at a time.
+public actor CurlSession {
+    private let easy: EasyHandle
+
+    /// Makes a session.
+    /// - Throws: `TransportError` when libcurl cannot be initialized.
+    public init() throws(TransportError) {
+        guard let easy = EasyHandle() else { throw TransportError.setup("curl_easy_init failed") }
+        self.easy = easy
+    }
+
+    /// Sends a request and reads the whole answer.
+    /// - Parameters:
+    ///   - method: the method, e.g. "POST".
+    ///   - url: the absolute URL.
+    ///   - headers: request headers, in order.
+    ///   - body: the request body.
+    ///   - timeout: seconds before the request is abandoned.
+    /// - Returns: the status and body.
+    /// - Throws: `TransportError` for a network failure (never for an HTTP error status).
+    public func send(
+        _ method: String, _ url: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: Double = 10
+    ) throws(TransportError) -> ClientResponse {
+        try easy.perform(method, url, headers: headers, body: body, timeout: timeout)
+    }
+}
+
+/// One libcurl easy handle, owned by one `CurlSession` actor and used only on it.
+final class EasyHandle: @unchecked Sendable {
+    private let handle: UnsafeMutableRawPointer
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    init?() {
+        guard Self.globalInit, let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+    }
+
+    deinit { curl_easy_cleanup(handle) }
+
+    func perform(_ method: String, _ url: String, headers: [(String, String)], body: [UInt8], timeout: Double) throws(TransportError)
+        -> ClientResponse
+    {
+        curl_easy_reset(handle)
+        let sink = ResponseBuffer()
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
+        list = curl_slist_append(list, "Expect:")
+        defer { curl_slist_free_all(list) }
+        var payload = body
+        let code: CURLcode = payload.withUnsafeMutableBytes { bytes in
+            _ = accord_curl_setopt_string(handle, CURLOPT_URL, url)
+            _ = accord_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+            _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+            _ = accord_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+            _ = accord_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+            _ = accord_curl_setopt_string(handle, CURLOPT_NOPROXY, "*")
+            if method != "GET" {
+                _ = accord_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
+                if let base = bytes.baseAddress {
+                    _ = accord_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, base)
+                } else {
+                    _ = accord_curl_setopt_string(handle, CURLOPT_POSTFIELDS, "")
+                }
+            }
+            _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, ResponseBuffer.write)
+            _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
+            return curl_easy_perform(handle)
+        }
+        guard code == CURLE_OK else {
+            throw TransportError.network(url, String(cString: curl_easy_strerror(code)))
+        }
+        var status = 0
+        _ = accord_curl_response_code(handle, &status)
+        return withExtendedLifetime(sink) { ClientResponse(status: status, body: sink.bytes) }
+    }
+}
+
+/// An answer read by `CurlSession`.
+public struct ClientResponse: Sendable, Hashable {
+    /// The HTTP status.
+    public var status: Int
+    /// The body.
+    public var body: [UInt8]
+}
+
+final class ResponseBuffer {
+    var bytes: [UInt8] = []
+
+    static let write: accord_curl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let buffer = Unmanaged<ResponseBuffer>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            buffer.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
+        }
+        return length
+    }
+}
+
+/// A request that did not complete: the client could not be set up, or the network failed.
+public struct TransportError: Error, CustomStringConvertible, Sendable {
+    private enum Code: Sendable { case setup, network }
+    private let code: Code
+    private let detail: String
+
+    static func setup(_ detail: String) -> TransportError { TransportError(code: .setup, detail: detail) }
+
+    static func network(_ url: String, _ reason: String) -> TransportError { TransportError(code: .network, detail: "\(url): \(reason)") }
+
+    /// What happened.
+    public var description: String {
+        switch code {
+        case .setup: "HTTP client setup failed: \(detail)"
+        case .network: "HTTP request failed: \(detail)"
+        }
+    }
+}
