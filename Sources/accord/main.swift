@@ -24,7 +24,7 @@ struct Console {
 }
 
 enum Accord {
-    static let commands: [CommandSpec] = [CheckCommand.spec, RulesCommand.spec]
+    static let commands: [CommandSpec] = [CheckCommand.spec, RunCommand.spec, RulesCommand.spec]
 
     static var rootHelp: String {
         var lines = [
@@ -38,7 +38,7 @@ enum Accord {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func main(_ arguments: [String], console: Console) -> Int32 {
+    static func main(_ arguments: [String], console: Console) async -> Int32 {
         guard let name = arguments.first else {
             console.help(rootHelp)
             return ExitCode.usage
@@ -76,6 +76,7 @@ enum Accord {
             }
             switch spec.name {
             case CheckCommand.spec.name: return try CheckCommand.run(parsed, console: console)
+            case RunCommand.spec.name: return try await RunCommand.run(parsed, console: console)
             default: return RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {
@@ -88,4 +89,4 @@ enum Accord {
     }
 }
 
-exit(Accord.main(Array(CommandLine.arguments.dropFirst()), console: Console()))
+exit(await Accord.main(Array(CommandLine.arguments.dropFirst()), console: Console()))

@@ -72,17 +72,18 @@ struct ServerLaneTests {
         #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "diverged")))
     }
 
-    @Test("a changed seq is tier semantic: passed, with the tier noted")
+    @Test("a changed cursor is tier semantic: a failure by default, a pass with --tier semantic")
     func semanticTier() async throws {
         let loaded = try RunnerFixtures.transcript("pull/004-exact-fit-closes-checkpoint")
-        let target = GoldenTarget(loaded) { n, body in
-            n == 3
-                ? body.replacing(at: JSONPointer(tokens: ["tombstones"]), with: []).replacing(
-                    at: JSONPointer(tokens: ["cursor"]), with: "3") : body
+        let edit: @Sendable (Int, JSONValue) -> JSONValue = { n, body in
+            n == 3 ? body.replacing(at: JSONPointer(tokens: ["cursor"]), with: "3") : body
         }
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: target, properties: [])
-        #expect(suite.tally.failures == 0, "\(suite.cases)")
-        #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "semantic")))
+        let strict = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        #expect(strict.tally.failures == 1, "\(strict.cases)")
+        let lenient = await ServerLane(scenarios: Scenarios(), requiredTier: .semantic)
+            .run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        #expect(lenient.tally.failures == 0, "\(lenient.cases)")
+        #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "semantic")))
     }
 
     @Test("held transactions from the scenarios are applied held and committed after their step")

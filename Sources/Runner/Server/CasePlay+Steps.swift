@@ -89,6 +89,16 @@ extension CasePlay {
                     body: "expected: " + CanonicalJSON.compact(exchange.response.value(at: at) ?? .null) + "\nactual: "
                         + CanonicalJSON.compact(reply.body.value(at: at) ?? .null)))
         }
+        if tier == .semantic && requiredTier == .pass {
+            let at = ResponseTier.firstDifference(reply.body, exchange.response, at: .root) ?? .root
+            failures.append(
+                Failure(
+                    ruleID: "AC-GOLDEN",
+                    message:
+                        "step \(step.n) \(step.label): AC-GOLDEN response equals the golden one only with server-made values masked (tier semantic), first at \(at.tokens.isEmpty ? "/" : at.description); run with --tier semantic to accept that",
+                    body: "expected: " + CanonicalJSON.compact(exchange.response.value(at: at) ?? .null) + "\nactual: "
+                        + CanonicalJSON.compact(reply.body.value(at: at) ?? .null)))
+        }
         if !failures.isEmpty {
             return CaseResult(name: name, classname: classname, outcome: .failed(failures), note: "tier \(tier.rawValue)")
         }

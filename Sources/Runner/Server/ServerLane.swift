@@ -10,12 +10,19 @@ import ServerContract
 public struct ServerLane: Sendable {
     /// Per-case setup the transcripts leave to prose.
     public var scenarios: Scenarios
+    /// The tier a step must reach to pass: `.pass` (byte-equal, the default) or `.semantic`.
+    public var requiredTier: ResponseTier
     /// The actor id that history changes are applied as.
     public static let historyActor = "00000000-0000-4000-8000-c19999999999"
 
     /// Makes a lane.
-    /// - Parameter scenarios: per-case setup.
-    public init(scenarios: Scenarios) { self.scenarios = scenarios }
+    /// - Parameters:
+    ///   - scenarios: per-case setup.
+    ///   - requiredTier: the tier a step must reach to pass.
+    public init(scenarios: Scenarios, requiredTier: ResponseTier = .pass) {
+        self.scenarios = scenarios
+        self.requiredTier = requiredTier
+    }
 
     /// Runs one case against a fresh target.
     /// - Parameters:
@@ -24,7 +31,7 @@ public struct ServerLane: Sendable {
     ///   - properties: the suite's properties.
     /// - Returns: the suite result, with a `tier` property (the worst tier of its rpc steps).
     public func run(_ loaded: LoadedTranscript, on target: any ServerTarget, properties: [SuiteResult.Property]) async -> SuiteResult {
-        var play = CasePlay(loaded: loaded, scenario: scenarios.scenario(for: loaded.transcript.caseID))
+        var play = CasePlay(loaded: loaded, scenario: scenarios.scenario(for: loaded.transcript.caseID), requiredTier: requiredTier)
         await play.run(on: target)
         var all = properties
         all.append(SuiteResult.Property(name: "tier", value: play.worstTier.rawValue))
@@ -36,14 +43,16 @@ public struct ServerLane: Sendable {
 struct CasePlay {
     let loaded: LoadedTranscript
     let scenario: Scenarios.Scenario
+    let requiredTier: ResponseTier
     var cases: [CaseResult] = []
     var worstTier = ResponseTier.pass
     var checker: TraceChecker
     var stopped: String?
 
-    init(loaded: LoadedTranscript, scenario: Scenarios.Scenario) {
+    init(loaded: LoadedTranscript, scenario: Scenarios.Scenario, requiredTier: ResponseTier) {
         self.loaded = loaded
         self.scenario = scenario
+        self.requiredTier = requiredTier
         self.checker = TraceChecker(settings: .of(loaded.transcript))
     }
 

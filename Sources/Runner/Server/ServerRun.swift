@@ -25,6 +25,8 @@ public struct ServerRun: Sendable {
         public var shard: (index: Int, count: Int)
         /// Cases run at once.
         public var jobs: Int
+        /// The tier a step must reach to pass.
+        public var requiredTier: ResponseTier
         /// Where to write JUnit XML.
         public var junitPath: String?
         /// Where to write the JSON report.
@@ -44,6 +46,7 @@ public struct ServerRun: Sendable {
             self.filter = nil
             self.shard = (1, 1)
             self.jobs = 2
+            self.requiredTier = .pass
             self.junitPath = nil
             self.jsonPath = nil
             self.color = false
@@ -61,18 +64,26 @@ public struct ServerRun: Sendable {
     {
         try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
         let cases = try loadCases(options)
-        let lane = ServerLane(scenarios: options.scenarios)
+        let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
         var reports = try ReportFanout(
             junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --server \(options.targetName)")
         let properties = [
             SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
             SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
         ]
+        let blocked = cases.compactMap { item -> SuiteResult? in
+            guard case .blocked(let entry) = item.kind else { return nil }
+            return TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
+        }
+        let runnable = cases.compactMap { item -> LoadedTranscript? in
+            if case .transcript(let loaded) = item.kind { return loaded }
+            return nil
+        }
         let results = await withTaskGroup(of: (Int, SuiteResult).self) { group in
             var next = 0
             var collected: [(Int, SuiteResult)] = []
             func launch(_ index: Int) {
-                let loaded = cases[index]
+                let loaded = runnable[index]
                 group.addTask {
                     let started = ContinuousClock.now
                     var suite: SuiteResult
@@ -89,13 +100,13 @@ public struct ServerRun: Sendable {
                     return (index, suite)
                 }
             }
-            while next < min(max(1, options.jobs), cases.count) {
+            while next < min(max(1, options.jobs), runnable.count) {
                 launch(next)
                 next += 1
             }
             for await result in group {
                 collected.append(result)
-                if next < cases.count {
+                if next < runnable.count {
                     launch(next)
                     next += 1
                 }
@@ -103,32 +114,53 @@ public struct ServerRun: Sendable {
             return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
         for suite in results { try reports.add(options.knownFailing.apply(to: suite)) }
+        for suite in blocked { try reports.add(suite) }
         try reports.finish()
         output(reports.summary.render(color: options.color))
         return reports.summary.isPassing
     }
 
-    static func loadCases(_ options: Options) throws(RunError) -> [LoadedTranscript] {
-        var loaded: [LoadedTranscript] = []
+    /// A case to run, or a blocked manifest entry to report as skipped.
+    struct LaneCase: Sendable {
+        enum Kind: Sendable {
+            case transcript(LoadedTranscript)
+            case blocked(Manifest.Entry)
+        }
+        var kind: Kind
+        var id: String
+        var decisions: [String: String]
+    }
+
+    static func loadCases(_ options: Options) throws(RunError) -> [LaneCase] {
+        var loaded: [LaneCase] = []
         for path in options.paths {
             switch try CheckInput.classify(path) {
             case .corpus(let folder):
+                let decisions = CorpusProvenance.read(FolderFiles(root: folder))
                 do throws(CorpusError) {
                     for item in try Corpus(files: FolderFiles(root: folder)).cases {
-                        if case .transcript(let transcript, _) = item { loaded.append(transcript) }
+                        switch item {
+                        case .transcript(let transcript, _):
+                            loaded.append(LaneCase(kind: .transcript(transcript), id: item.id, decisions: decisions))
+                        case .blocked(let entry):
+                            loaded.append(LaneCase(kind: .blocked(entry), id: item.id, decisions: decisions))
+                        }
                     }
                 } catch {
                     throw RunError.input(error)
                 }
             case .transcript(let file):
-                do throws(CorpusError) { loaded.append(try LoadedTranscript(raw: try FileBytes.read(file), file: file)) } catch {
+                do throws(CorpusError) {
+                    let transcript = try LoadedTranscript(raw: try FileBytes.read(file), file: file)
+                    loaded.append(LaneCase(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
+                } catch {
                     throw RunError.input(error)
                 }
             case .recording(let file):
                 throw RunError.usage("\(file): recordings replay in the server lane in a later version; use accord check for them")
             }
         }
-        let filtered = loaded.filter { CheckRun.matches($0.transcript.caseID, options.filter) }
+        let filtered = loaded.filter { CheckRun.matches($0.id, options.filter) }
         if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         return filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
     }

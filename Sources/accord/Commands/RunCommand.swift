@@ -1,0 +1,89 @@
+import Corpus
+import Foundation
+import KizunaWire
+import Runner
+import ServerContract
+
+enum RunCommand {
+    static let spec = CommandSpec(
+        name: "run",
+        abstract: "Replay corpus cases against a server build and check every rule.",
+        discussion: """
+            Seeds the target before each case, plays its server and rpc steps, compares every response
+            with the golden one (tiers: pass = canonical bytes equal; semantic = equal with seq, cursor,
+            winner_seq and deleted_at masked; diverged) and runs the rule catalog on each live exchange.
+            Exit status: 0 when nothing failed, 1 when a case failed, 64 for a usage or input error.
+            """,
+        arguments: [("path", "A corpus folder or transcript file; one or more.")],
+        options: [
+            OptionSpec(long: "server", valueName: "target", help: "The server under test: 'embedded' (the reference server)."),
+            OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions)."),
+            OptionSpec(long: "known-failing", valueName: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
+            OptionSpec(long: "tier", valueName: "tier", help: "The tier a step must reach: 'pass' (byte-equal, default) or 'semantic'."),
+            OptionSpec(long: "filter", valueName: "glob", help: "Run only cases whose id matches <glob>."),
+            OptionSpec(long: "shard", valueName: "i/n", help: "Run the i-th of n shards of the cases (1-based)."),
+            OptionSpec(long: "jobs", valueName: "n", help: "Cases run at once (default: the number of cores)."),
+            OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
+            OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
+            OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
+        ],
+        usage:
+            "--server <target> <path> ... [--scenarios <file>] [--known-failing <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
+    )
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        guard let server = arguments.values["server"] else {
+            throw RunError.usage("missing --server <target>\nSee 'accord help run'.")
+        }
+        if arguments.positionals.isEmpty {
+            throw RunError.usage("missing <path>: give a corpus folder or transcript\nSee 'accord help run'.")
+        }
+        var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
+        options.filter = arguments.values["filter"]
+        options.junitPath = arguments.values["junit"]
+        options.jsonPath = arguments.values["json"]
+        options.color = arguments.flags.contains("color")
+        options.jobs = try jobs(arguments.values["jobs"])
+        options.shard = try shard(arguments.values["shard"])
+        switch arguments.values["tier"] {
+        case nil, "pass": options.requiredTier = .pass
+        case "semantic": options.requiredTier = .semantic
+        case let other?: throw RunError.usage("--tier takes pass or semantic, found '\(other)'")
+        }
+        if let path = arguments.values["scenarios"] {
+            do throws(CorpusError) {
+                let bytes = try FileBytes.read(path)
+                let json: JSONValue
+                do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
+                options.scenarios = try Scenarios(json: json, file: path)
+            } catch {
+                throw RunError.input(error)
+            }
+        }
+        if let path = arguments.values["known-failing"] {
+            do throws(CorpusError) {
+                options.knownFailing = try KnownFailing(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
+            } catch {
+                throw RunError.input(error)
+            }
+        }
+        let factory = try TargetChoice.factory(for: server)
+        let passed = try await ServerRun.run(options, makeTarget: factory) { console.out($0) }
+        return passed ? ExitCode.success : ExitCode.failure
+    }
+
+    static func jobs(_ text: String?) throws(RunError) -> Int {
+        guard let text else { return max(1, ProcessInfo.processInfo.activeProcessorCount) }
+        guard let jobs = Int(text), jobs >= 1 else { throw RunError.usage("--jobs takes a positive number, found '\(text)'") }
+        return jobs
+    }
+
+    static func shard(_ text: String?) throws(RunError) -> (index: Int, count: Int) {
+        guard let text else { return (1, 1) }
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
+            throw RunError.usage("--shard takes i/n with 1 ≤ i ≤ n, found '\(text)'")
+        }
+        return (index, count)
+    }
+}
