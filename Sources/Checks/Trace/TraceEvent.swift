@@ -39,9 +39,11 @@ public struct TraceEvent: Sendable {
         transcript.steps.map { step in
             let location = StepLocation(number: step.n, label: step.label)
             switch step.action {
+            case .rpc(let exchange) where !exchange.isAnswer:
+                return TraceEvent(location: location, client: transcript.context.clientID, payload: .other)
             case .rpc(let exchange):
                 return TraceEvent(
-                    location: location, client: transcript.context.clientID,
+                    location: location, client: exchange.caller?.client ?? transcript.context.clientID,
                     payload: .exchange(exchange.rpc, request: exchange.request, response: exchange.response))
             case .assert(let checks):
                 return TraceEvent(location: location, client: transcript.context.clientID, payload: .checks(checks))

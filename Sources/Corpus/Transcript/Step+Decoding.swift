@@ -20,7 +20,17 @@ extension Step {
             let response = try reader.required("response")
             if request.objectValue == nil { throw reader.typeError("request", "an object", request) }
             if response.objectValue == nil { throw reader.typeError("response", "an object", response) }
-            action = .rpc(RPCExchange(rpc: rpcKind, request: request, response: response))
+            let status = try reader.optionalInteger("status") ?? 200
+            if !(100...599).contains(status) {
+                throw WireError(.json, at: pointer.appending("status"), "an HTTP status is 100–599, found \(status)")
+            }
+            var exchange = RPCExchange(rpc: rpcKind, request: request, response: response, status: status)
+            if let caller = reader.optional("caller") {
+                var callerReader = try ObjectReader(caller, at: pointer.appending("caller"), malformed: .json)
+                exchange.caller = (try callerReader.uuid("user"), try callerReader.uuid("client"))
+                try callerReader.finish()
+            }
+            action = .rpc(exchange)
         case "server":
             let op = try reader.string("op")
             if op == "reap" {

@@ -9,7 +9,9 @@ public enum TranscriptCheck {
     /// Why a step kind is not judged offline.
     static func skipReason(_ action: StepAction) -> String? {
         switch action {
-        case .rpc: nil
+        case .rpc(let exchange):
+            exchange.isAnswer
+                ? nil : "HTTP \(exchange.status) error reply: the rules judge protocol answers; the server lane checks the status and code"
         case .server, .reap: "server setup step: exercised by the server lane (accord run --server)"
         case .local: "client-local write: exercised by the client lane (accord run --client)"
         case .fault: "transport fault: injected by the server and client lanes"

@@ -23,11 +23,12 @@ extension CasePlay {
                 try await target.apply(.reap, heldIn: nil)
                 cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "reaped"))
             case .rpc(let exchange):
-                let reply = try await call(exchange.rpc, exchange.request, on: target)
+                let caller = exchange.caller.map { Identity(user: $0.user, session: $0.client) } ?? identity
+                let reply = try await call(exchange.rpc, exchange.request, as: caller, on: target)
                 cases.append(judge(step, name: name, exchange: exchange, reply: reply))
             case .fault(let fault) where fault.fault == .dropAck:
                 guard let request = fault.request else { return }
-                let reply = try await call(fault.target, request, on: target)
+                let reply = try await call(fault.target, request, as: identity, on: target)
                 let outcome: CaseOutcome =
                     reply.status == 200
                     ? .passed
@@ -52,10 +53,10 @@ extension CasePlay {
         }
     }
 
-    func call(_ rpc: RPCKind, _ body: JSONValue, on target: any ServerTarget) async throws(TargetError) -> RPCReply {
+    func call(_ rpc: RPCKind, _ body: JSONValue, as caller: Identity, on target: any ServerTarget) async throws(TargetError) -> RPCReply {
         switch rpc {
-        case .pull: try await target.pull(body, as: identity)
-        case .push: try await target.push(body, as: identity)
+        case .pull: try await target.pull(body, as: caller)
+        case .push: try await target.push(body, as: caller)
         }
     }
 
@@ -63,6 +64,22 @@ extension CasePlay {
     mutating func judge(_ step: Step, name: String, exchange: RPCExchange, reply: RPCReply) -> CaseResult {
         let location = StepLocation(number: step.n, label: step.label)
         var failures: [Failure] = []
+        if !exchange.isAnswer {
+            let expectedCode = exchange.response["code"]
+            if reply.status == exchange.status && reply.body["code"] == expectedCode {
+                return CaseResult(
+                    name: name, classname: classname, outcome: .passed,
+                    note: "error reply \(reply.status) \(expectedCode.map(CanonicalJSON.compact) ?? "")")
+            }
+            worstTier = .diverged
+            failures.append(
+                Failure(
+                    ruleID: "AC-GOLDEN",
+                    message:
+                        "step \(step.n) \(step.label): AC-GOLDEN expected HTTP \(exchange.status) with code \(expectedCode.map(CanonicalJSON.compact) ?? "null"), got HTTP \(reply.status) with code \(reply.body["code"].map(CanonicalJSON.compact) ?? "null")",
+                    body: "expected: " + CanonicalJSON.compact(exchange.response) + "\nactual: " + CanonicalJSON.compact(reply.body)))
+            return CaseResult(name: name, classname: classname, outcome: .failed(failures))
+        }
         if reply.status != 200 {
             worstTier = .diverged
             failures.append(
@@ -73,7 +90,7 @@ extension CasePlay {
             return CaseResult(name: name, classname: classname, outcome: .failed(failures))
         }
         let event = TraceEvent(
-            location: location, client: transcript.context.clientID,
+            location: location, client: exchange.caller?.client ?? transcript.context.clientID,
             payload: .exchange(exchange.rpc, request: exchange.request, response: reply.body))
         let scope: JSONValue = ["request": exchange.request, "response": reply.body]
         failures += checker.observe(event).map { TranscriptCheck.failure($0, in: scope) }
