@@ -44,9 +44,10 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
         .target(
-            name: "Runner", dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract"],
+            name: "Runner",
+            dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve"],
             swiftSettings: strict),
-        .executableTarget(name: "accord", dependencies: ["Runner", "ReferenceServer", "ServerContract"], swiftSettings: strict),
+        .executableTarget(name: "accord", dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),

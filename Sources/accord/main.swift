@@ -24,7 +24,7 @@ struct Console {
 }
 
 enum Accord {
-    static let commands: [CommandSpec] = [CheckCommand.spec, RunCommand.spec, RulesCommand.spec]
+    static let commands: [CommandSpec] = [CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RulesCommand.spec]
 
     static var rootHelp: String {
         var lines = [
@@ -77,6 +77,7 @@ enum Accord {
             switch spec.name {
             case CheckCommand.spec.name: return try CheckCommand.run(parsed, console: console)
             case RunCommand.spec.name: return try await RunCommand.run(parsed, console: console)
+            case ServeCommand.spec.name: return try await ServeCommand.run(parsed, console: console)
             default: return RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {

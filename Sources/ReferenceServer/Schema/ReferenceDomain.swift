@@ -13,14 +13,16 @@ public struct ReferenceDomain: Sendable, Hashable {
     }
 
     /// The corpus fixture domain (fixtures/domain.json): todos, notices (pull-only), seats and tags,
-    /// every one owned through `owner_id`.
+    /// every one owned through `owner_id`. Devices may not write `todos.version` (server-maintained:
+    /// COLUMN_DENIED) and `todos.title` is NOT NULL (CONSTRAINT). No upstream transcript writes
+    /// `version` or leaves `title` null; Accord's own Conformance/ cases pin both.
     public static let corpus = ReferenceDomain(tables: [
         ReferenceTable(
             name: "todos",
             columns: [
                 "deleted_at": .timestamptz, "done": .boolean, "id": .uuid, "labels": .textArray, "likes": .integer,
                 "owner_id": .uuid, "title": .text, "version": .integer,
-            ], keyColumns: ["id"], bucketColumn: "owner_id"),
+            ], keyColumns: ["id"], bucketColumn: "owner_id", readOnlyColumns: ["version"], notNullColumns: ["title"]),
         ReferenceTable(
             name: "notices", columns: ["body": .text, "id": .bigint, "owner_id": .uuid], keyColumns: ["id"],
             bucketColumn: "owner_id", pullOnly: true),

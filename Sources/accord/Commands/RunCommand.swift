@@ -16,7 +16,13 @@ enum RunCommand {
             """,
         arguments: [("path", "A corpus folder or transcript file; one or more.")],
         options: [
-            OptionSpec(long: "server", valueName: "target", help: "The server under test: 'embedded' (the reference server)."),
+            OptionSpec(
+                long: "server", valueName: "target",
+                help: "The server under test: 'embedded', or the URL of a server with the fixture endpoint."),
+            OptionSpec(
+                long: "jwt-secret", valueName: "secret",
+                help: "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET)."),
+            OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to a URL target."),
             OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions)."),
             OptionSpec(long: "known-failing", valueName: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
             OptionSpec(long: "tier", valueName: "tier", help: "The tier a step must reach: 'pass' (byte-equal, default) or 'semantic'."),
@@ -67,7 +73,11 @@ enum RunCommand {
                 throw RunError.input(error)
             }
         }
-        let factory = try TargetChoice.factory(for: server)
+        let factory = try TargetChoice.factory(for: server, jwtSecret: arguments.values["jwt-secret"], apiKey: arguments.values["apikey"])
+        if server != "embedded" && options.jobs > 1 {
+            // One server behind one URL: a seed resets it for everyone, so cases take turns.
+            options.jobs = 1
+        }
         let passed = try await ServerRun.run(options, makeTarget: factory) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
     }

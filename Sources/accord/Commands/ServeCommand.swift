@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import HTTP
+import ReferenceServer
+import Runner
+import Serve
+
+enum ServeCommand {
+    static let spec = CommandSpec(
+        name: "serve",
+        abstract: "Serve the reference server over the PostgREST surface (rpc/pull, rpc/push).",
+        discussion: """
+            Binds 127.0.0.1 unless --listen names another address. JWTs are HS256, verified with
+            --jwt-secret or $ACCORD_JWT_SECRET; claims sub = user, session_id = client. --fixtures opens
+            the fixture endpoint of docs/server-contract.md, on a loopback listener only. Stops on SIGINT
+            or SIGTERM.
+            """,
+        arguments: [],
+        options: [
+            OptionSpec(long: "listen", valueName: "host:port", help: "The address to bind (default 127.0.0.1:54321; port 0 picks one)."),
+            OptionSpec(long: "db", valueName: "file", help: "The SQLite database file (default: in memory)."),
+            OptionSpec(long: "jwt-secret", valueName: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
+            OptionSpec(long: "fixtures", valueName: nil, help: "Open the fixture endpoint (loopback only)."),
+        ],
+        usage: "[--listen <host:port>] [--db <file>] [--jwt-secret <secret>] [--fixtures]")
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        let listen = arguments.values["listen"] ?? "127.0.0.1:54321"
+        guard let endpoint = HTTPEndpoint(listen: listen) else {
+            throw RunError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:0), found '\(listen)'")
+        }
+        guard let secret = arguments.values["jwt-secret"] ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
+        else {
+            throw RunError.usage("no JWT secret: pass --jwt-secret or set ACCORD_JWT_SECRET")
+        }
+        let fixtures = arguments.flags.contains("fixtures")
+        if fixtures && !endpoint.isLoopback {
+            throw RunError.usage("--fixtures opens the fixture endpoint on loopback listeners only; \(endpoint) is not one")
+        }
+        let server: ReferenceServer
+        do { server = try ReferenceServer(path: arguments.values["db"]) } catch {
+            throw RunError.usage("the reference server did not start: \(error)")
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.host = endpoint.host
+        configuration.port = endpoint.port
+        let listener: HTTPServer
+        do {
+            listener = try PostgRESTRouter(target: server, key: JWTKey(secret: secret), fixtures: fixtures).serve(configuration)
+        } catch {
+            throw RunError.usage("cannot listen on \(endpoint): \(error)")
+        }
+        console.out("accord serve: listening on http://\(listener.endpoint)\(fixtures ? " (fixture endpoint open)" : "")")
+        await SignalWait.untilInterrupted()
+        await listener.stop()
+        console.out("accord serve: stopped")
+        return ExitCode.success
+    }
+}
+
+/// Waits for SIGINT or SIGTERM.
+enum SignalWait {
+    static func untilInterrupted() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stream = AsyncStream<Int32> { continuation in
+            let sources = SignalSources([SIGINT, SIGTERM]) { continuation.yield($0) }
+            continuation.onTermination = { _ in sources.cancel() }
+        }
+        for await _ in stream { break }
+    }
+}
