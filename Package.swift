@@ -47,7 +47,8 @@ let package = Package(
             name: "Runner",
             dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve"],
             swiftSettings: strict),
-        .executableTarget(name: "accord", dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve"], swiftSettings: strict),
+        .executableTarget(
+            name: "accord", dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve"], swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
