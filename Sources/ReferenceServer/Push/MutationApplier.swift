@@ -113,8 +113,10 @@ struct MutationApplier {
         var merged = current?.data ?? JSONObject()
         for member in changes.members { merged[member.key] = member.value }
         guard caller.canSee(merged, in: table) else { return .rejected(.rlsDenied, serverRow: rendered) }
-        for column in table.schema.notNullColumns where (merged[column] ?? .null).isNull {
-            return .rejected(.constraint, serverRow: rendered)
+        // NOT NULL: an insert must leave every such column set; an update breaks it only by writing
+        // null, so a row a fixture created without the column stays editable.
+        for column in table.schema.notNullColumns where mutation.op == .insert || changes[column] != nil {
+            if (merged[column] ?? .null).isNull { return .rejected(.constraint, serverRow: rendered) }
         }
         let previousCells = table.journal && current != nil ? try store.cells(table.name, mutation.pk) : [:]
         let row = try RowWriter(store: store).upsert(

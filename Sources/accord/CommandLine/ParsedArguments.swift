@@ -1,5 +1,7 @@
 /// Arguments parsed against a `CommandSpec`.
 struct ParsedArguments: Sendable {
+    /// Every value of an option given more than once, in order (`values` keeps the last).
+    var repeated: [String: [String]] = [:]
     var values: [String: String] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
@@ -44,11 +46,13 @@ struct ParsedArguments: Sendable {
             }
             if let inlineValue {
                 parsed.values[name] = inlineValue
+                parsed.repeated[name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else {
                     throw UsageError("missing value for '--\(name) <\(option.valueName ?? "value")>'", command: spec.name)
                 }
                 parsed.values[name] = arguments[index]
+                parsed.repeated[name, default: []].append(arguments[index])
                 index += 1
             }
         }

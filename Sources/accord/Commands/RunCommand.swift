@@ -23,7 +23,7 @@ enum RunCommand {
                 long: "jwt-secret", valueName: "secret",
                 help: "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET)."),
             OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to a URL target."),
-            OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions)."),
+            OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions); repeatable."),
             OptionSpec(long: "known-failing", valueName: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
             OptionSpec(long: "tier", valueName: "tier", help: "The tier a step must reach: 'pass' (byte-equal, default) or 'semantic'."),
             OptionSpec(long: "filter", valueName: "glob", help: "Run only cases whose id matches <glob>."),
@@ -56,12 +56,12 @@ enum RunCommand {
         case "semantic": options.requiredTier = .semantic
         case let other?: throw RunError.usage("--tier takes pass or semantic, found '\(other)'")
         }
-        if let path = arguments.values["scenarios"] {
+        for path in arguments.repeated["scenarios"] ?? [] {
             do throws(CorpusError) {
                 let bytes = try FileBytes.read(path)
                 let json: JSONValue
                 do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
-                options.scenarios = try Scenarios(json: json, file: path)
+                options.scenarios.cases.merge(try Scenarios(json: json, file: path).cases) { _, later in later }
             } catch {
                 throw RunError.input(error)
             }

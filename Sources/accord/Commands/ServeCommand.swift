@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import KizunaWire
 import ReferenceServer
 import Runner
 import Serve
@@ -21,8 +22,10 @@ enum ServeCommand {
             OptionSpec(long: "db", valueName: "file", help: "The SQLite database file (default: in memory)."),
             OptionSpec(long: "jwt-secret", valueName: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
             OptionSpec(long: "fixtures", valueName: nil, help: "Open the fixture endpoint (loopback only)."),
+            OptionSpec(
+                long: "domain", valueName: "file", help: "Tables to serve, in the fixtures/domain.json shape (default: the corpus domain)."),
         ],
-        usage: "[--listen <host:port>] [--db <file>] [--jwt-secret <secret>] [--fixtures]")
+        usage: "[--listen <host:port>] [--db <file>] [--jwt-secret <secret>] [--fixtures] [--domain <file>]")
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         let listen = arguments.values["listen"] ?? "127.0.0.1:54321"
@@ -37,8 +40,16 @@ enum ServeCommand {
         if fixtures && !endpoint.isLoopback {
             throw RunError.usage("--fixtures opens the fixture endpoint on loopback listeners only; \(endpoint) is not one")
         }
+        var domain = ReferenceDomain.corpus
+        if let path = arguments.values["domain"] {
+            do {
+                domain = try ReferenceDomain(json: try JSONParser.parse(try FileBytes.read(path)))
+            } catch {
+                throw RunError.usage("\(path): not a domain file: \(error)")
+            }
+        }
         let server: ReferenceServer
-        do { server = try ReferenceServer(path: arguments.values["db"]) } catch {
+        do { server = try ReferenceServer(path: arguments.values["db"], domain: domain) } catch {
             throw RunError.usage("the reference server did not start: \(error)")
         }
         var configuration = HTTPServerConfiguration()
