@@ -13,16 +13,21 @@ public struct ReferenceDomain: Sendable, Hashable {
     }
 
     /// The corpus fixture domain (fixtures/domain.json): todos, notices (pull-only), seats and tags,
-    /// every one owned through `owner_id`. Devices may not write `todos.version` (server-maintained:
-    /// COLUMN_DENIED) and `todos.title` is NOT NULL (CONSTRAINT). No upstream transcript writes
-    /// `version` or leaves `title` null; Accord's own Conformance/ cases pin both.
+    /// every one owned through `owner_id`; plus Accord's own `checklist` table, where devices may
+    /// not write `version` (server-maintained: COLUMN_DENIED) and `title` is NOT NULL
+    /// (CONSTRAINT), which Accord's Conformance/ cases pin. Upstream's tables carry no such
+    /// policy, so no upstream case can trip over one.
     public static let corpus = ReferenceDomain(tables: [
         ReferenceTable(
             name: "todos",
             columns: [
                 "deleted_at": .timestamptz, "done": .boolean, "id": .uuid, "labels": .textArray, "likes": .integer,
                 "owner_id": .uuid, "title": .text, "version": .integer,
-            ], keyColumns: ["id"], bucketColumn: "owner_id", readOnlyColumns: ["version"], notNullColumns: ["title"]),
+            ], keyColumns: ["id"], bucketColumn: "owner_id"),
+        ReferenceTable(
+            name: "checklist",
+            columns: ["done": .boolean, "id": .uuid, "owner_id": .uuid, "title": .text, "version": .integer], keyColumns: ["id"],
+            bucketColumn: "owner_id", readOnlyColumns: ["version"], notNullColumns: ["title"]),
         ReferenceTable(
             name: "notices", columns: ["body": .text, "id": .bigint, "owner_id": .uuid], keyColumns: ["id"],
             bucketColumn: "owner_id", pullOnly: true),

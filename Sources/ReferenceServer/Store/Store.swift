@@ -16,6 +16,7 @@ final class Store {
         CREATE TABLE IF NOT EXISTS kz_rows(
             tbl TEXT NOT NULL, pk TEXT NOT NULL, seq INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY(tbl, pk));
         CREATE INDEX IF NOT EXISTS kz_rows_seq ON kz_rows(seq);
+        CREATE INDEX IF NOT EXISTS kz_rows_table_seq ON kz_rows(tbl, seq);
         CREATE TABLE IF NOT EXISTS kz_cells(
             tbl TEXT NOT NULL, pk TEXT NOT NULL, col TEXT NOT NULL, seq INTEGER NOT NULL, writer TEXT NOT NULL, hlc TEXT,
             PRIMARY KEY(tbl, pk, col));
@@ -23,6 +24,7 @@ final class Store {
             seq INTEGER PRIMARY KEY, tbl TEXT NOT NULL, pk TEXT NOT NULL, deleted_at TEXT NOT NULL, bucket TEXT,
             actor TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS kz_tombstones_key ON kz_tombstones(tbl, pk);
+        CREATE INDEX IF NOT EXISTS kz_tombstones_table_seq ON kz_tombstones(tbl, seq);
         CREATE TABLE IF NOT EXISTS kz_ledger(
             mutation_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, client_id TEXT NOT NULL, applied INTEGER NOT NULL,
             reason TEXT, has_row INTEGER NOT NULL, tbl TEXT NOT NULL, pk TEXT NOT NULL);
@@ -159,7 +161,12 @@ final class Store {
         var entries: [StreamEntry] = []
         for table in Set(tables).sorted() {
             let holeList = holes.map(String.init).joined(separator: ",")
-            let filter = "tbl = ?1 AND seq <= ?3 AND (seq > ?2 OR seq IN (SELECT value FROM json_each(?4)))"
+            // Without holes the filter is a plain range, so SQLite seeks the (tbl, seq) index
+            // instead of scanning the table; an OR with the hole list would defeat the index.
+            let filter =
+                holes.isEmpty
+                ? "tbl = ?1 AND seq > ?2 AND seq <= ?3 AND ?4 IS NOT NULL"
+                : "tbl = ?1 AND seq <= ?3 AND (seq > ?2 OR seq IN (SELECT value FROM json_each(?4)))"
             let values: [SQLiteValue] = [.text(table), .integer(after), .integer(upTo), .text("[\(holeList)]"), .integer(Int64(limit))]
             entries += try db.query("SELECT pk, seq, data FROM kz_rows WHERE \(filter) ORDER BY seq LIMIT ?5", values) {
                 (statement) throws(ReferenceServerError) in
