@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "CLibXML2"], swiftSettings: strict),
         .testTarget(
-            name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire"],
+            name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire", "Runner", "Reports"],
             swiftSettings: strict),
         .testTarget(name: "RunnerTests", dependencies: ["Runner", "ServerContract", "ReferenceServer"], swiftSettings: strict),
         .testTarget(

@@ -1,25 +1,39 @@
 import Corpus
 import KizunaWire
 import ReferenceServer
+import Reports
+import Runner
 import ServerContract
 import Testing
 
+/// Every upstream transcript through the server lane against a fresh reference server: each rpc
+/// step must reach tier pass (canonical bytes equal) and break no rule.
 @Suite("Corpus replay: every upstream transcript against the reference server, byte for byte")
 struct CorpusReplayTests {
     /// Cases the reference server does not yet answer byte for byte, with the reason.
     static let knownGaps: [String: String] = [:]
 
+    static func failures(of suite: SuiteResult) -> [String] {
+        suite.cases.flatMap { result -> [String] in
+            switch result.outcome {
+            case .failed(let failures): failures.map(\.message)
+            case .errored(let reason): ["\(result.name): \(reason)"]
+            default: []
+            }
+        }
+    }
+
     @Test("transcript replays byte-equal", arguments: SharedFiles.transcripts)
     func replay(_ file: String) async throws {
-        let transcript = try SharedFiles.transcript(file)
-        let scenario = try SharedFiles.scenarios().scenario(for: transcript.caseID)
-        let mismatches = try await CorpusReplay(transcript: transcript, scenario: scenario).run()
-        if let reason = Self.knownGaps[transcript.caseID] {
-            withKnownIssue("\(transcript.caseID): \(reason)") {
-                for mismatch in mismatches { Issue.record("\(transcript.caseID) \(mismatch)") }
+        let loaded = try SharedFiles.loaded(file)
+        let suite = await ServerLane(scenarios: try SharedFiles.scenarios()).run(loaded, on: try ReferenceServer(), properties: [])
+        let failures = Self.failures(of: suite)
+        if let reason = Self.knownGaps[loaded.transcript.caseID] {
+            withKnownIssue("\(loaded.transcript.caseID): \(reason)") {
+                for failure in failures { Issue.record("\(loaded.transcript.caseID) \(failure)") }
             }
         } else {
-            for mismatch in mismatches { Issue.record("\(transcript.caseID) \(mismatch)") }
+            for failure in failures { Issue.record("\(loaded.transcript.caseID) \(failure)") }
         }
     }
 
@@ -33,16 +47,17 @@ struct CorpusReplayTests {
 struct ReplayOracleTests {
     @Test("a doctored golden cursor is reported at /cursor")
     func doctoredCursor() async throws {
-        var transcript = try SharedFiles.transcript("transcripts/pull/001-bootstrap-empty.json")
-        guard case .rpc(var exchange) = transcript.steps[0].action else {
+        var loaded = try SharedFiles.loaded("transcripts/pull/001-bootstrap-empty.json")
+        guard case .rpc(var exchange) = loaded.transcript.steps[0].action else {
             Issue.record("pull/001 step 1 is not an rpc")
             return
         }
         exchange.response = exchange.response.replacing(at: JSONPointer(tokens: ["cursor"]), with: "1")
-        transcript.steps[0].action = .rpc(exchange)
-        let mismatches = try await CorpusReplay(transcript: transcript, scenario: .none).run()
-        #expect(mismatches.count == 1)
-        #expect(mismatches.first?.contains("differs at /cursor") == true)
+        loaded.transcript.steps[0].action = .rpc(exchange)
+        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: try ReferenceServer(), properties: [])
+        let failures = CorpusReplayTests.failures(of: suite)
+        #expect(failures.count == 1)
+        #expect(failures.first?.contains("at /cursor") == true, "\(failures)")
     }
 
     @Test("every rpc step of the corpus is compared")
