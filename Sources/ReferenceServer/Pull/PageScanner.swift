@@ -22,31 +22,43 @@ struct PageScanner {
     func scan(start: Int64, position: Int64, holes: [Int64], highWater: Int64, pending: Set<Int64>, limit: Int, cap: Int)
         throws(ReferenceServerError) -> Page
     {
-        let candidates = try store.stream(
-            tables: Array(buckets.keys), after: position, holes: holes, upTo: highWater, limit: cap + 1)
         var page = Page()
         var examined = 0
         var lastExamined: Int64?
         var stopped = false
-        for entry in candidates {
-            if examined >= cap {
-                stopped = true
-                break
-            }
-            let deliverable = try isDeliverable(entry)
-            if deliverable && page.entries.count == limit {
-                stopped = true
-                break
-            }
-            examined += 1
-            lastExamined = entry.seq
-            if deliverable {
-                page.entries.append(entry)
-                if case .row(let row) = entry, let table = tables[row.table] {
-                    let bucket = table.bucketColumn.flatMap { row.data[$0] } ?? .null
-                    try store.grant(user: caller.user, client: caller.client, table: row.table, bucket: bucket)
+        // Candidates come in batches just big enough for the page, so a page of 100 from a
+        // large table decodes ~200 rows rather than the whole scan cap; the order and the
+        // cap are those of one query of cap + 1 candidates.
+        var fetched = 0
+        var after = position
+        var batchHoles = holes
+        scanning: while fetched < cap + 1 {
+            let want = min(cap + 1 - fetched, max(64 + batchHoles.count, (limit + 1) * 2))
+            let batch = try store.stream(tables: Array(buckets.keys), after: after, holes: batchHoles, upTo: highWater, limit: want)
+            fetched += batch.count
+            for entry in batch {
+                if examined >= cap {
+                    stopped = true
+                    break scanning
+                }
+                let deliverable = try isDeliverable(entry)
+                if deliverable && page.entries.count == limit {
+                    stopped = true
+                    break scanning
+                }
+                examined += 1
+                lastExamined = entry.seq
+                if deliverable {
+                    page.entries.append(entry)
+                    if case .row(let row) = entry, let table = tables[row.table] {
+                        let bucket = table.bucketColumn.flatMap { row.data[$0] } ?? .null
+                        try store.grant(user: caller.user, client: caller.client, table: row.table, bucket: bucket)
+                    }
                 }
             }
+            guard batch.count == want, let last = batch.last?.seq else { break }
+            after = max(after, last)
+            batchHoles = []
         }
         let reached: Int64
         if stopped {
