@@ -43,16 +43,23 @@ public actor ReferenceServer: ServerTarget {
     public func seed(_ seed: Seed) async throws(TargetError) {
         guard let first = Int64(seed.nextSeq.text), first >= 1 else { throw .refused("next seq \(seed.nextSeq) is out of range") }
         let config = EffectiveConfig(server: seed.server, domain: domain)
+        let previous = (self.config, step, held)
         self.config = config
         step = 0
         held = [:]
         let time = now
-        try refusing { () throws(ReferenceServerError) in
-            try db.transaction { () throws(ReferenceServerError) in
-                try store.reset(nextSeq: first)
-                let fixtures = FixtureApplier(store: store, config: config)
-                for change in seed.history { try fixtures.apply(change, time: time) }
+        do {
+            try refusing { () throws(ReferenceServerError) in
+                try db.transaction { () throws(ReferenceServerError) in
+                    try store.reset(nextSeq: first)
+                    let fixtures = FixtureApplier(store: store, config: config)
+                    for change in seed.history { try fixtures.apply(change, time: time) }
+                }
             }
+        } catch {
+            // The database rolled back; so does everything else, so a refused seed changes nothing.
+            (self.config, step, held) = previous
+            throw error
         }
     }
 
@@ -97,10 +104,15 @@ public actor ReferenceServer: ServerTarget {
     public func commit(transaction: String) async throws(TargetError) {
         guard let changes = held.removeValue(forKey: transaction) else { throw .refused("no open transaction \(transaction)") }
         let fixtures = FixtureApplier(store: store, config: config)
-        try refusing { () throws(ReferenceServerError) in
-            try db.transaction { () throws(ReferenceServerError) in
-                for change in changes { try fixtures.apply(change.change, time: change.time, seq: change.seq) }
+        do {
+            try refusing { () throws(ReferenceServerError) in
+                try db.transaction { () throws(ReferenceServerError) in
+                    for change in changes { try fixtures.apply(change.change, time: change.time, seq: change.seq) }
+                }
             }
+        } catch {
+            held[transaction] = changes
+            throw error
         }
     }
 

@@ -125,3 +125,30 @@ struct ServerLaneTests {
         #expect(throws: CorpusError.self) { _ = try KnownFailing(text: "a b\n", file: "kf.txt") }
     }
 }
+
+@Suite("server lane: review regressions")
+struct ServerLaneReviewTests {
+    @Test("semantic masking leaves user data alone: a row's deleted_at column is compared")
+    func maskingSparesRowData() {
+        let golden: JSONValue = [
+            "cursor": "3", "rows": [["pk": "p", "row": ["deleted_at": "2026-01-01T00:00:01.000Z"], "seq": "3", "table": "todos"]],
+        ]
+        let moved: JSONValue = [
+            "cursor": "4", "rows": [["pk": "p", "row": ["deleted_at": "2026-01-01T00:00:01.000Z"], "seq": "4", "table": "todos"]],
+        ]
+        #expect(ResponseTier.compare(moved, golden: golden).0 == .semantic)
+        let changedData = moved.replacing(at: JSONPointer(tokens: ["rows", "0", "row", "deleted_at"]), with: "2026-01-01T00:00:09.000Z")
+        #expect(ResponseTier.compare(changedData, golden: golden).0 == .diverged)
+    }
+
+    @Test("a known-failing entry that names no case of the inputs fails")
+    func unknownKnownFailingEntry() throws {
+        let list = try KnownFailing(text: "push/999-typo\npush/001-insert-applied\n", file: "kf.txt")
+        let suite = try #require(list.unknownEntries(among: ["push/001-insert-applied"]))
+        #expect(suite.tally.failures == 1)
+        guard case .failed(let failures)? = suite.cases.first?.outcome else { return }
+        #expect(failures.map(\.ruleID) == ["AC-KNOWN-FAILING"])
+        #expect(failures.first?.message.contains("push/999-typo") == true)
+        #expect(list.unknownEntries(among: ["push/001-insert-applied", "push/999-typo"]) == nil)
+    }
+}

@@ -22,6 +22,10 @@ struct PageScanner {
     func scan(start: Int64, position: Int64, holes: [Int64], highWater: Int64, pending: Set<Int64>, limit: Int, cap: Int)
         throws(ReferenceServerError) -> Page
     {
+        // A page never holds more entries than it may examine; clamping keeps the arithmetic
+        // below from overflowing on a huge limit or scan cap.
+        let cap = min(cap, 1 << 30)
+        let limit = min(limit, cap)
         var page = Page()
         var examined = 0
         var lastExamined: Int64?
@@ -69,7 +73,10 @@ struct PageScanner {
         }
         var open = Set<Int64>()
         for seq in pending where (seq > position || holes.contains(seq)) && seq < reached { open.insert(seq) }
-        for hole in holes where hole < reached && hole > (lastExamined ?? 0) { open.insert(hole) }
+        // A committed hole stays open only when the page stopped before examining it; a page that
+        // ran to the end examined every candidate, so a hole not among them belongs to another
+        // table or bucket and closes.
+        for hole in holes where stopped && hole < reached && hole > (lastExamined ?? 0) { open.insert(hole) }
         let holeText = open.sorted().map(String.init).joined(separator: ".")
         let suffix = holeText.isEmpty ? "" : "~" + holeText
         page.covered = reached

@@ -41,7 +41,11 @@ struct PullHandler {
         }
         let horizon = try store.meta(.reapHorizon)
         if start != 0 && start < horizon { return signal(.checkpointExpired, echoing: token) }
-        let caller = Caller(user: identity.user, client: request.clientID ?? identity.session ?? identity.user)
+        guard let client = request.clientID ?? identity.session else {
+            return .error(
+                status: 400, code: "22023", message: "no client id: the body names no client_id and the JWT has no session_id claim")
+        }
+        let caller = Caller(user: identity.user, client: client)
         let scanner = PageScanner(store: store, caller: caller, tables: config.tables, buckets: buckets)
         let highWater = max(position, try store.meta(.highWater))
         let page = try store.db.transaction { () throws(ReferenceServerError) -> PageScanner.Page in

@@ -31,7 +31,17 @@ struct PushHandler {
                 status: 400, code: "KZP02",
                 message: "an atomic batch of \(request.mutations.count) exceeds max_batch_size \(config.maxAtomicBatch)")
         }
-        let caller = Caller(user: identity.user, client: request.clientID ?? identity.session ?? identity.user)
+        var ids = Set<String>()
+        for mutation in request.mutations where !ids.insert(mutation.mutationID).inserted {
+            return .error(
+                status: 400, code: "22023",
+                message: "mutation_id \(mutation.mutationID) appears twice in one batch; each mutation is applied exactly once")
+        }
+        guard let client = request.clientID ?? identity.session else {
+            return .error(
+                status: 400, code: "22023", message: "no client id: the body names no client_id and the JWT has no session_id claim")
+        }
+        let caller = Caller(user: identity.user, client: client)
         let applier = MutationApplier(store: store, caller: caller, now: now)
         let response = try store.db.transaction { () throws(ReferenceServerError) -> PushResponse in
             request.atomic ? try atomic(request.mutations, applier: applier) : try each(request.mutations, applier: applier)
@@ -69,6 +79,8 @@ struct PushHandler {
                 outcome = try self.outcome(of: mutation, applier: applier)
             }
             if case .rejected(let reason, let row) = outcome {
+                // The offender's row as the failing statement saw it (sibling effects included),
+                // as upstream's increment/007 pins; nothing of the batch commits.
                 try store.db.rollback(to: "batch")
                 return .aborted(BatchAbort(offenderMutationID: mutation.mutationID, reason: reason, serverRow: row))
             }

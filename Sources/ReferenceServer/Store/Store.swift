@@ -64,7 +64,9 @@ final class Store {
     /// Takes the next seq of the one global sequence.
     func allocateSeq() throws(ReferenceServerError) -> Int64 {
         let seq = try meta(.nextSeq)
-        try setMeta(.nextSeq, seq + 1)
+        let (next, overflow) = seq.addingReportingOverflow(1)
+        if overflow { throw ReferenceServerError.sql("the global sequence is exhausted at \(seq)") }
+        try setMeta(.nextSeq, next)
         return seq
     }
 

@@ -40,7 +40,10 @@ public enum ResponseTier: String, Sendable, Hashable, Comparable {
         return (.diverged, firstDifference(maskedActual, maskedGolden, at: .root))
     }
 
-    /// The value with every masked key's value replaced by a placeholder.
+    /// Keys whose values are user data, where a column named like a masked key stays unmasked.
+    static let dataKeys: Set<String> = ["row", "server_row", "loser_value", "columns"]
+
+    /// The value with every masked key's value replaced by a placeholder, outside user data.
     /// - Parameter value: the value.
     /// - Returns: the masked value.
     public static func mask(_ value: JSONValue) -> JSONValue {
@@ -48,7 +51,8 @@ public enum ResponseTier: String, Sendable, Hashable, Comparable {
         case .object(let object):
             var members: [JSONObject.Member] = []
             for member in object.members {
-                let masked: JSONValue = maskedKeys.contains(member.key) ? "<masked>" : mask(member.value)
+                let masked: JSONValue =
+                    dataKeys.contains(member.key) ? member.value : maskedKeys.contains(member.key) ? "<masked>" : mask(member.value)
                 members.append(JSONObject.Member(key: member.key, value: masked))
             }
             return .object(JSONObject(members))

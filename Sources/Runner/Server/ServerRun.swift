@@ -115,6 +115,9 @@ public struct ServerRun: Sendable {
         }
         for suite in results { try reports.add(options.knownFailing.apply(to: suite)) }
         for suite in blocked { try reports.add(suite) }
+        if let unknown = options.knownFailing.unknownEntries(among: try allCaseIDs(options)) {
+            try reports.add(unknown)
+        }
         try reports.finish()
         output(reports.summary.render(color: options.color))
         return reports.summary.isPassing
@@ -129,6 +132,14 @@ public struct ServerRun: Sendable {
         var kind: Kind
         var id: String
         var decisions: [String: String]
+    }
+
+    /// Every case id the inputs hold, before filtering and sharding.
+    static func allCaseIDs(_ options: Options) throws(RunError) -> Set<String> {
+        var all = options
+        all.filter = nil
+        all.shard = (1, 1)
+        return Set(try loadCases(all).map(\.id))
     }
 
     static func loadCases(_ options: Options) throws(RunError) -> [LaneCase] {

@@ -77,6 +77,7 @@ enum RunCommand {
         if server != "embedded" && options.jobs > 1 {
             // One server behind one URL: a seed resets it for everyone, so cases take turns.
             options.jobs = 1
+            console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
         }
         let passed = try await ServerRun.run(options, makeTarget: factory) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
