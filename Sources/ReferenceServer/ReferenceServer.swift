@@ -10,6 +10,8 @@ public actor ReferenceServer: ServerTarget {
     private let domain: ReferenceDomain
     private var config: EffectiveConfig
     private var step = 0
+    /// True once the fixture clock is set (seed or setStep); until then server times are wall-clock.
+    private var logical = false
     private var held: [String: [HeldChange]] = [:]
 
     /// Opens a server on a database file, or in memory, serving the corpus domain.
@@ -33,7 +35,9 @@ public actor ReferenceServer: ServerTarget {
         self.config = EffectiveConfig(domain: domain)
     }
 
-    private var now: String { LogicalClock.timestamp(step: step) }
+    /// Server-assigned time: the fixture contract's logical clock once a case drives it, else
+    /// the wall clock (RFC 3339, UTC, milliseconds) for a server serving real clients.
+    private var now: String { logical ? LogicalClock.timestamp(step: step) : LogicalClock.wallClock() }
 
     private var pendingSeqs: Set<Int64> { Set(held.values.flatMap { $0.map(\.seq) }) }
 
@@ -43,9 +47,10 @@ public actor ReferenceServer: ServerTarget {
     public func seed(_ seed: Seed) async throws(TargetError) {
         guard let first = Int64(seed.nextSeq.text), first >= 1 else { throw .refused("next seq \(seed.nextSeq) is out of range") }
         let config = EffectiveConfig(server: seed.server, domain: domain)
-        let previous = (self.config, step, held)
+        let previous = (self.config, step, held, logical)
         self.config = config
         step = 0
+        logical = true
         held = [:]
         let time = now
         do {
@@ -58,7 +63,7 @@ public actor ReferenceServer: ServerTarget {
             }
         } catch {
             // The database rolled back; so does everything else, so a refused seed changes nothing.
-            (self.config, step, held) = previous
+            (self.config, step, held, logical) = previous
             throw error
         }
     }
@@ -73,7 +78,10 @@ public actor ReferenceServer: ServerTarget {
     /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`.
     /// - Parameter step: the step number `n`.
     /// - Throws: never; the signature is the contract's.
-    public func setStep(_ step: Int) async throws(TargetError) { self.step = step }
+    public func setStep(_ step: Int) async throws(TargetError) {
+        self.step = step
+        logical = true
+    }
 
     /// Applies another actor's change, bypassing bucket visibility; a held change stamps its seq
     /// now and stays invisible until `commit(transaction:)`.

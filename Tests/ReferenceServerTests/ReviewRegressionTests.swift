@@ -94,4 +94,16 @@ struct ReviewRegressionTests {
         let pull = try await server.pull(Fixture.pull(cursor: "0"), as: anonymous)
         #expect(pull.status == 400)
     }
+
+    @Test("without the fixture clock, server times are wall-clock UTC")
+    func wallClockWithoutFixtures() async throws {
+        let server = try ReferenceServer()
+        _ = try await server.push(Fixture.push([Fixture.mutation(1, "insert", Fixture.row1, Fixture.todo("a"))]), as: Fixture.callerA)
+        let first = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        _ = try await server.push(Fixture.push([Fixture.mutation(2, "delete", Fixture.row1)]), as: Fixture.callerA)
+        let second = try await server.pull(Fixture.pull(cursor: first.cursor ?? "0"), as: Fixture.callerA)
+        let deletedAt = try #require(second.body["tombstones"]?.arrayValue?.first?["deleted_at"]?.stringValue, "\(second.body)")
+        #expect(deletedAt != "2026-01-01T00:00:00.000Z")
+        #expect(deletedAt.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z/) != nil, "\(deletedAt)")
+    }
 }
