@@ -43,7 +43,7 @@ public enum PostgRESTReply {
     /// - Returns: the response.
     public static func targetFailure(_ error: TargetError) -> HTTPResponse {
         if error.isUnsupported { return Self.error(status: 501, code: "ACF02", error.description) }
-        if error.description.hasPrefix("target unreachable") { return Self.error(status: 503, code: "PGRST000", error.description) }
+        if error.isUnreachable { return Self.error(status: 503, code: "PGRST000", error.description) }
         return Self.error(status: 409, code: "ACF01", error.description)
     }
 

@@ -151,6 +151,9 @@ public struct TargetError: Error, CustomStringConvertible, Sendable {
     /// True when the target lacks the operation (the case is then "unsupported", not failed).
     public var isUnsupported: Bool { code == .unsupported }
 
+    /// True when the target could not be reached at all.
+    public var isUnreachable: Bool { code == .unreachable }
+
     /// The detail, prefixed by the kind.
     public var description: String {
         switch code {
