@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Serve", targets: ["Serve"]),
+        .library(name: "AccordDriver", targets: ["AccordDriver"]),
     ],
     targets: [
         .systemLibrary(
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
@@ -61,6 +63,7 @@ let package = Package(
         .testTarget(name: "RunnerTests", dependencies: ["Runner", "ServerContract", "ReferenceServer"], swiftSettings: strict),
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "AccordDriverTests", dependencies: ["AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,155 @@
+import KizunaWire
+
+/// Serves the driver protocol: reads request lines, dispatches them to a `SyncEngineDriver`,
+/// and writes one response line per request line, in order.
+public enum DriverLoop {
+    /// Why the loop stopped.
+    public enum Ending: Sendable, Hashable {
+        /// A `close` request was answered.
+        case closed
+        /// The input ended (or failed) before a `close`; an open engine was closed.
+        case endOfInput
+        /// A response could not be written; an open engine was closed.
+        case outputFailed
+    }
+
+    private enum Phase {
+        case greeting, ready, open
+    }
+
+    /// Runs a session until `close`, end of input, or a failed write; never throws and never
+    /// traps on bad input.
+    /// - Parameters:
+    ///   - engine: the engine to drive.
+    ///   - input: where request lines come from (standard input for a real driver).
+    ///   - output: where response lines go (standard output for a real driver).
+    ///   - maximumLineLength: the longest request line accepted, in bytes.
+    /// - Returns: why the loop stopped.
+    public static func run(
+        engine: some SyncEngineDriver, input: some DriverInput, output: some DriverOutput, maximumLineLength: Int = 16 << 20
+    ) async -> Ending {
+        var lines = DriverLineReader(input, maximumLength: maximumLineLength)
+        var phase = Phase.greeting
+        var capabilities: Set<String> = []
+        while let line = await lines.next() {
+            let response: DriverResponse
+            var stop = false
+            switch line {
+            case .tooLong(let length):
+                response = DriverResponse(
+                    id: nil,
+                    failure: DriverFailure(
+                        DriverError(.lineTooLong, at: .root, "a \(length)-byte line is over the \(maximumLineLength)-byte limit")))
+            case .line(let bytes):
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                let request: DriverRequest
+                do throws(DriverError) {
+                    request = try DriverRequest(line: bytes)
+                } catch {
+                    let id = (try? JSONParser.parse(bytes)).flatMap { DriverRequest.id(in: $0) }
+                    response = DriverResponse(id: id, failure: DriverFailure(error))
+                    break
+                }
+                if case .close = request.body { stop = true }
+                response = await answer(request, engine: engine, phase: &phase, capabilities: &capabilities)
+            }
+            do {
+                try await output.write(response.line)
+            } catch {
+                if phase == .open && !stop { try? await engine.close() }
+                return .outputFailed
+            }
+            if stop { return .closed }
+        }
+        if phase == .open { try? await engine.close() }
+        return .endOfInput
+    }
+
+    private static func answer(
+        _ request: DriverRequest, engine: some SyncEngineDriver, phase: inout Phase, capabilities: inout Set<String>
+    ) async -> DriverResponse {
+        let id = request.id
+        func refuse(_ kind: DriverError.Kind, _ detail: String, at pointer: JSONPointer = .root) -> DriverResponse {
+            DriverResponse(id: id, failure: DriverFailure(DriverError(kind, at: pointer, detail)))
+        }
+        switch (request.body, phase) {
+        case (.hello(let version), .greeting):
+            guard version == DriverRequest.protocolVersion else {
+                return refuse(
+                    .protocolVersion, "this driver speaks \(DriverRequest.protocolVersion), not \"\(version)\"",
+                    at: JSONPointer(tokens: ["protocol"]))
+            }
+            var hello = await engine.hello()
+            hello.protocolVersion = DriverRequest.protocolVersion
+            capabilities = Set(hello.capabilities)
+            phase = .ready
+            return DriverResponse(id: id, result: .hello(hello))
+        case (.hello, _):
+            return refuse(.sequence, "hello was already answered")
+        case (.close, let current):
+            if current == .open {
+                phase = .ready
+                do {
+                    try await engine.close()
+                } catch {
+                    return failure(id, error)
+                }
+            }
+            return DriverResponse(id: id, result: .closed)
+        case (_, .greeting):
+            return refuse(.sequence, "the first request is hello")
+        case (.open(let open), .ready):
+            for table in open.server.tables where table.softDeleteColumn != nil && !capabilities.contains(DriverCapability.softDelete) {
+                return refuse(
+                    .unsupported, "the driver did not announce \(DriverCapability.softDelete)",
+                    at: JSONPointer(tokens: ["server", "tables", table.name, "soft_delete_column"]))
+            }
+            do {
+                try await engine.open(open)
+            } catch {
+                return failure(id, error)
+            }
+            phase = .open
+            return DriverResponse(id: id, result: .opened)
+        case (.open, _):
+            return refuse(.sequence, "the store is already open")
+        case (_, .ready):
+            return refuse(.sequence, "\(request.body.op.rawValue) needs an open store")
+        case (.write(let write), .open):
+            if !write.mutation.transforms.isEmpty && !capabilities.contains(DriverCapability.transforms) {
+                return refuse(
+                    .unsupported, "the driver did not announce \(DriverCapability.transforms)",
+                    at: JSONPointer(tokens: ["mutation", "transforms"]))
+            }
+            if write.atomicGroup != nil && !capabilities.contains(DriverCapability.atomic) {
+                return refuse(
+                    .unsupported, "the driver did not announce \(DriverCapability.atomic)", at: JSONPointer(tokens: ["atomic_group"]))
+            }
+            return await call(id) { () async throws -> DriverResult in .written(try await engine.write(write)) }
+        case (.push, .open):
+            return await call(id) { () async throws -> DriverResult in .pushed(try await engine.push()) }
+        case (.pull(let pull), .open):
+            return await call(id) { () async throws -> DriverResult in .pulled(try await engine.pull(pull)) }
+        case (.state(let state), .open):
+            return await call(id) { () async throws -> DriverResult in .state(try await engine.state(state)) }
+        }
+    }
+
+    private static func call(_ id: Int, _ body: () async throws -> DriverResult) async -> DriverResponse {
+        do {
+            return DriverResponse(id: id, result: try await body())
+        } catch {
+            return failure(id, error)
+        }
+    }
+
+    private static func failure(_ id: Int, _ error: any Error) -> DriverResponse {
+        switch error {
+        case let error as EngineError: DriverResponse(id: id, failure: DriverFailure(error))
+        case let error as WireError: DriverResponse(id: id, failure: DriverFailure(EngineError(error)))
+        case let error as DriverError: DriverResponse(id: id, failure: DriverFailure(error))
+        default:
+            DriverResponse(id: id, failure: DriverFailure(DriverError(.engineFailure, at: .root, String(describing: error))))
+        }
+    }
+}
