@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
+        .library(name: "ReferenceClient", targets: ["ReferenceClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +46,7 @@ let package = Package(
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
+        .target(name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite"], swiftSettings: strict),
         .target(
             name: "Runner",
             dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve"],
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "AccordDriverTests", dependencies: ["AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
+        .testTarget(name: "ReferenceClientTests", dependencies: ["ReferenceClient", "KizunaWire", "Corpus"], swiftSettings: strict),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
