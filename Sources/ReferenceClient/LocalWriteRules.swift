@@ -46,46 +46,9 @@ extension ClientStore {
             guard var row = current, !shadowed else { return nil }
             for member in write.columns.members { row[member.key] = member.value }
             for (column, transform) in write.transforms {
-                if let value = applyTransform(transform, to: row[column]) { row[column] = value }
+                if let value = transform.applied(to: row[column]) { row[column] = value }
             }
             return row
-        }
-    }
-
-    /// A transform's optimistic result, or nil when it cannot apply locally (the server decides).
-    static func applyTransform(_ transform: Transform, to current: JSONValue?) -> JSONValue? {
-        switch transform {
-        case .increment(let by):
-            let delta: Int64?
-            switch by {
-            case .number(let number): delta = Int64(number.literal)
-            case .string(let text): delta = Int64(text)
-            default: delta = nil
-            }
-            guard let delta else { return nil }
-            let base: Int64
-            switch current {
-            case nil, .null?: base = 0
-            case .number(let number)?:
-                guard let value = Int64(number.literal) else { return nil }
-                base = value
-            default: return nil
-            }
-            let (sum, overflow) = base.addingReportingOverflow(delta)
-            return overflow ? nil : .number(JSONNumber(literal: String(sum)))
-        case .arrayUnion(let values), .arrayRemove(let values):
-            var array: [JSONValue]
-            switch current {
-            case nil, .null?: array = []
-            case .array(let items)?: array = items
-            default: return nil
-            }
-            if case .arrayUnion = transform {
-                for value in values where !array.contains(value) { array.append(value) }
-            } else {
-                array.removeAll { values.contains($0) }
-            }
-            return .array(array)
         }
     }
 }

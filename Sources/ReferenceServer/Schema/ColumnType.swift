@@ -43,11 +43,5 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
     /// The integer a JSON value spells: an integer literal, or (for bigint) a decimal string.
     /// - Parameter value: the value.
     /// - Returns: the integer, or nil.
-    static func integer(_ value: JSONValue) -> Int64? {
-        switch value {
-        case .number(let number) where number.isInteger: Int64(number.literal)
-        case .string(let text): text.wholeMatch(of: /-?(0|[1-9][0-9]*)/) != nil ? Int64(text) : nil
-        default: nil
-        }
-    }
+    static func integer(_ value: JSONValue) -> Int64? { Transform.integer(value) }
 }
