@@ -120,13 +120,12 @@ public struct CheckRun {
     ///   - json: the JSON report path.
     ///   - inputs: the input paths.
     /// - Throws: `RunError` before anything runs.
-    static func checkReportPaths(junit: String?, json: String?, inputs paths: [String]) throws(RunError) {
-        let options = (junitPath: junit, jsonPath: json, paths: paths)
-        if let junit = options.junitPath, let json = options.jsonPath, FileSink.resolved(junit) == FileSink.resolved(json) {
+    static func checkReportPaths(junit: String?, json: String?, inputs: [String]) throws(RunError) {
+        if let junit, let json, FileSink.resolved(junit) == FileSink.resolved(json) {
             throw RunError.usage("--junit and --json name the same file \(junit); give each report its own path")
         }
-        let inputFiles = Set(options.paths.map(FileSink.resolved))
-        for path in [options.junitPath, options.jsonPath].compactMap({ $0 }) {
+        let inputFiles = Set(inputs.map(FileSink.resolved))
+        for path in [junit, json].compactMap({ $0 }) {
             try FileSink.checkWritable(path)
             if inputFiles.contains(FileSink.resolved(path)) {
                 throw RunError.usage("report path \(path) is also an input; a report never overwrites what it checks")

@@ -63,7 +63,8 @@ public struct ServerRun: Sendable {
     public static func run(_ options: Options, makeTarget: @escaping TargetFactory, output: (String) -> Void) async throws(RunError) -> Bool
     {
         try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
-        let cases = try loadCases(options)
+        let all = try loadCases(options.paths)
+        let cases = try select(all, options)
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
         var reports = try ReportFanout(
             junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --server \(options.targetName)")
@@ -115,7 +116,7 @@ public struct ServerRun: Sendable {
         }
         for suite in results { try reports.add(options.knownFailing.apply(to: suite)) }
         for suite in blocked { try reports.add(suite) }
-        if let unknown = options.knownFailing.unknownEntries(among: try allCaseIDs(options)) {
+        if let unknown = options.knownFailing.unknownEntries(among: Set(all.map(\.id))) {
             try reports.add(unknown)
         }
         try reports.finish()
@@ -134,17 +135,10 @@ public struct ServerRun: Sendable {
         var decisions: [String: String]
     }
 
-    /// Every case id the inputs hold, before filtering and sharding.
-    static func allCaseIDs(_ options: Options) throws(RunError) -> Set<String> {
-        var all = options
-        all.filter = nil
-        all.shard = (1, 1)
-        return Set(try loadCases(all).map(\.id))
-    }
-
-    static func loadCases(_ options: Options) throws(RunError) -> [LaneCase] {
+    /// Every case of the inputs, blocked entries included, before filtering and sharding.
+    static func loadCases(_ paths: [String]) throws(RunError) -> [LaneCase] {
         var loaded: [LaneCase] = []
-        for path in options.paths {
+        for path in paths {
             switch try CheckInput.classify(path) {
             case .corpus(let folder):
                 let decisions = CorpusProvenance.read(FolderFiles(root: folder))
@@ -171,6 +165,11 @@ public struct ServerRun: Sendable {
                 throw RunError.usage("\(file): recordings replay in the server lane in a later version; use accord check for them")
             }
         }
+        return loaded
+    }
+
+    /// The cases this run plays: those matching the filter, then this shard's share.
+    static func select(_ loaded: [LaneCase], _ options: Options) throws(RunError) -> [LaneCase] {
         let filtered = loaded.filter { CheckRun.matches($0.id, options.filter) }
         if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         return filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
