@@ -46,13 +46,16 @@ let package = Package(
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
-        .target(name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite"], swiftSettings: strict),
+        .target(
+            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport", "AccordDriver"], swiftSettings: strict),
         .target(
             name: "Runner",
-            dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve"],
+            dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver"],
             swiftSettings: strict),
         .executableTarget(
-            name: "accord", dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve"], swiftSettings: strict),
+            name: "accord",
+            dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver"],
+            swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
@@ -62,11 +65,20 @@ let package = Package(
         .testTarget(
             name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire", "Runner", "Reports"],
             swiftSettings: strict),
-        .testTarget(name: "RunnerTests", dependencies: ["Runner", "ServerContract", "ReferenceServer"], swiftSettings: strict),
+        .testTarget(
+            name: "RunnerTests",
+            dependencies: ["Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports"],
+            swiftSettings: strict),
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "AccordDriverTests", dependencies: ["AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
-        .testTarget(name: "ReferenceClientTests", dependencies: ["ReferenceClient", "KizunaWire", "Corpus"], swiftSettings: strict),
+        .testTarget(
+            name: "ReferenceClientTests",
+            dependencies: [
+                "ReferenceClient", "KizunaWire", "Corpus", "AccordDriver", "Transport", "HTTP", "Serve", "ReferenceServer",
+                "ServerContract",
+            ],
+            swiftSettings: strict),
         .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

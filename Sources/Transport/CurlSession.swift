@@ -2,7 +2,9 @@ internal import CCurl
 import Foundation
 
 /// An HTTP/1.1 client on libcurl: one easy handle, reused so that connections stay alive
-/// between requests. An actor, because a libcurl handle serves one request at a time.
+/// between requests. An actor, because a libcurl handle serves one request at a time; each
+/// blocking transfer runs on its own thread, never on the concurrency pool, so a server in the
+/// same process (a test's mock, an embedded peer) keeps being served while a request waits.
 public actor CurlSession {
     private let easy: EasyHandle
 
@@ -24,14 +26,25 @@ public actor CurlSession {
     /// - Throws: `TransportError` for a network failure (never for an HTTP error status).
     public func send(
         _ method: String, _ url: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: Double = 10
-    ) throws(TransportError) -> ClientResponse {
-        try easy.perform(method, url, headers: headers, body: body, timeout: timeout)
+    ) async throws(TransportError) -> ClientResponse {
+        let easy = self.easy
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<ClientResponse, TransportError>, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(
+                    returning: Result { () throws(TransportError) in
+                        try easy.perform(method, url, headers: headers, body: body, timeout: timeout)
+                    })
+            }
+        }
+        return try result.get()
     }
 }
 
 /// One libcurl easy handle, owned by one `CurlSession` actor and used only on it.
 final class EasyHandle: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
+    /// Serializes transfers: the actor hops off while a transfer runs, so two may be asked for.
+    private let busy = NSLock()
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     init?() {
@@ -44,6 +57,8 @@ final class EasyHandle: @unchecked Sendable {
     func perform(_ method: String, _ url: String, headers: [(String, String)], body: [UInt8], timeout: Double) throws(TransportError)
         -> ClientResponse
     {
+        busy.lock()
+        defer { busy.unlock() }
         curl_easy_reset(handle)
         let sink = ResponseBuffer()
         var list: UnsafeMutablePointer<curl_slist>?

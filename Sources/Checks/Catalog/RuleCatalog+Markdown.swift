@@ -18,9 +18,16 @@ extension RuleCatalog {
             let at = rule.violatingStep.map { "fails at step \($0)" } ?? "fails at file level"
             lines += ["Violating fixture (\(at)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
         }
-        lines.append(
-            "Not yet checked offline: client-state assertions and postconditions (local-row, outbox-depth, event, no-intermediate-commit); `accord check` reports them as skipped, never as passed."
-        )
+        lines += [
+            "Not checked offline: client-state assertions and postconditions (local-row, outbox-depth, event,",
+            "no-intermediate-commit); `accord check` and the server lane report them as skipped, never as passed.",
+            "The client lane (`accord run --client`) checks them, with the client obligations below.", "",
+            "## Client obligations (client lane)", "",
+            "| id | obligation | observed by | source |", "| --- | --- | --- | --- |",
+        ]
+        for obligation in ClientObligation.all {
+            lines.append("| \(obligation.id) | \(obligation.statement) | \(obligation.observed) | \(obligation.source) |")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -23,6 +23,10 @@ public struct RPCExchange: Sendable, Hashable {
     /// Who makes the call when not the case's own user and client (Accord's own cases use this
     /// for a replay by another user); nil means `context.user_id` and `context.client_id`.
     public var caller: (user: String, client: String)?
+    /// The engine error code a client must refuse the golden response with (Accord's own
+    /// client-lane cases use this for responses that break the wire contract); nil for a
+    /// response the client must accept.
+    public var expectError: String?
 
     /// Makes an exchange.
     /// - Parameters:
@@ -36,6 +40,7 @@ public struct RPCExchange: Sendable, Hashable {
         self.response = response
         self.status = status
         self.caller = nil
+        self.expectError = nil
     }
 
     /// Compares every field.
@@ -46,6 +51,7 @@ public struct RPCExchange: Sendable, Hashable {
     public static func == (lhs: RPCExchange, rhs: RPCExchange) -> Bool {
         lhs.rpc == rhs.rpc && lhs.request == rhs.request && lhs.response == rhs.response && lhs.status == rhs.status
             && lhs.caller?.user == rhs.caller?.user && lhs.caller?.client == rhs.caller?.client
+            && lhs.expectError == rhs.expectError
     }
 
     /// Hashes the bodies.

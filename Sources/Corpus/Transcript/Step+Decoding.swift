@@ -30,6 +30,15 @@ extension Step {
                 exchange.caller = (try callerReader.uuid("user"), try callerReader.uuid("client"))
                 try callerReader.finish()
             }
+            if let code = try reader.optionalString("expect_error") {
+                guard code.first.map({ $0 >= "A" && $0 <= "Z" }) == true,
+                    code.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+                else {
+                    throw WireError(
+                        .json, at: pointer.appending("expect_error"), "an engine error code is [A-Z][A-Z0-9_]*, found \"\(code)\"")
+                }
+                exchange.expectError = code
+            }
             action = .rpc(exchange)
         case "server":
             let op = try reader.string("op")

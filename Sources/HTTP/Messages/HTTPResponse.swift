@@ -7,6 +7,8 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The body.
     public var body: [UInt8]
+    /// Whether the server closes the connection without sending anything (a lost answer, for fault injection).
+    public var dropsConnection = false
 
     /// Makes a response.
     /// - Parameters:
@@ -17,6 +19,13 @@ public struct HTTPResponse: Sendable, Hashable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// No answer at all: the server reads the request, sends nothing and closes the connection.
+    public static var drop: HTTPResponse {
+        var response = HTTPResponse(status: 500)
+        response.dropsConnection = true
+        return response
     }
 
     /// A plain-text response.

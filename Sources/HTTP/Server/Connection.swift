@@ -73,6 +73,10 @@ struct Connection: Sendable {
     private func serve(_ request: HTTPRequest) -> Bool {
         guard server.beginRequest(id) else { return false }
         let response = Self.invoke(server.handler, request)
+        if response.dropsConnection {
+            _ = server.endRequest(id)
+            return false
+        }
         let keepAlive = request.keepAlive && !response.closesConnection && !server.isStopping
         let bytes = response.serialized(
             version: request.version, keepAlive: keepAlive, omitBody: request.method == "HEAD", date: HTTPDate.now())

@@ -62,66 +62,24 @@ public struct ServerRun: Sendable {
     /// - Throws: `RunError` for bad input or an unwritable report.
     public static func run(_ options: Options, makeTarget: @escaping TargetFactory, output: (String) -> Void) async throws(RunError) -> Bool
     {
-        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
-        let all = try loadCases(options.paths)
-        let cases = try select(all, options)
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
-        var reports = try ReportFanout(
-            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --server \(options.targetName)")
-        let properties = [
-            SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
-            SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
-        ]
-        let blocked = cases.compactMap { item -> SuiteResult? in
-            guard case .blocked(let entry) = item.kind else { return nil }
-            return TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
-        }
-        let runnable = cases.compactMap { item -> LoadedTranscript? in
-            if case .transcript(let loaded) = item.kind { return loaded }
-            return nil
-        }
-        let results = await withTaskGroup(of: (Int, SuiteResult).self) { group in
-            var next = 0
-            var collected: [(Int, SuiteResult)] = []
-            func launch(_ index: Int) {
-                let loaded = runnable[index]
-                group.addTask {
-                    let started = ContinuousClock.now
-                    var suite: SuiteResult
-                    do throws(TargetError) {
-                        suite = await lane.run(loaded, on: try makeTarget(), properties: properties)
-                    } catch {
-                        suite = SuiteResult(
-                            name: loaded.transcript.caseID, file: loaded.file, properties: properties,
-                            cases: [
-                                CaseResult(name: "target", classname: "kizuna.\(loaded.transcript.area)", outcome: .errored("\(error)"))
-                            ])
-                    }
-                    suite.time = CheckRun.seconds(since: started)
-                    return (index, suite)
-                }
+        let run = LaneRun(
+            paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
+            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color,
+            reportName: "accord run --server \(options.targetName)",
+            properties: [
+                SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
+                SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
+            ])
+        return try await run.run(output: output) { loaded, properties in
+            do throws(TargetError) {
+                return await lane.run(loaded, on: try makeTarget(), properties: properties)
+            } catch {
+                return SuiteResult(
+                    name: loaded.transcript.caseID, file: loaded.file, properties: properties,
+                    cases: [CaseResult(name: "target", classname: "kizuna.\(loaded.transcript.area)", outcome: .errored("\(error)"))])
             }
-            while next < min(max(1, options.jobs), runnable.count) {
-                launch(next)
-                next += 1
-            }
-            for await result in group {
-                collected.append(result)
-                if next < runnable.count {
-                    launch(next)
-                    next += 1
-                }
-            }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        for suite in results { try reports.add(options.knownFailing.apply(to: suite)) }
-        for suite in blocked { try reports.add(suite) }
-        if let unknown = options.knownFailing.unknownEntries(among: Set(all.map(\.id))) {
-            try reports.add(unknown)
-        }
-        try reports.finish()
-        output(reports.summary.render(color: options.color))
-        return reports.summary.isPassing
     }
 
     /// A case to run, or a blocked manifest entry to report as skipped.
@@ -166,12 +124,5 @@ public struct ServerRun: Sendable {
             }
         }
         return loaded
-    }
-
-    /// The cases this run plays: those matching the filter, then this shard's share.
-    static func select(_ loaded: [LaneCase], _ options: Options) throws(RunError) -> [LaneCase] {
-        let filtered = loaded.filter { CheckRun.matches($0.id, options.filter) }
-        if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
-        return filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
     }
 }

@@ -7,11 +7,16 @@ import ServerContract
 enum RunCommand {
     static let spec = CommandSpec(
         name: "run",
-        abstract: "Replay corpus cases against a server build and check every rule.",
+        abstract: "Replay corpus cases against a server build or a client build and check every rule.",
         discussion: """
-            Seeds the target before each case, plays its server and rpc steps, compares every response
-            with the golden one (tiers: pass = canonical bytes equal; semantic = equal with seq, cursor,
-            winner_seq and deleted_at masked; diverged) and runs the rule catalog on each live exchange.
+            Server lane (--server): seeds the target before each case, plays its server and rpc steps,
+            compares every response with the golden one (tiers: pass = canonical bytes equal; semantic =
+            equal with seq, cursor, winner_seq and deleted_at masked; diverged) and runs the rule catalog
+            on each live exchange.
+            Client lane (--client): starts the driver command once per case (docs/driver-protocol.md),
+            serves the golden responses from a loopback PostgREST mock that checks every request, injects
+            the faults, and checks assertions and postconditions through the driver's state. A command
+            starting with 'accord' runs this accord binary ('accord driver' is the reference client).
             Exit status: 0 when nothing failed, 1 when a case failed, 64 for a usage or input error.
             """,
         arguments: [("path", "A corpus folder or transcript file; one or more.")],
@@ -19,6 +24,12 @@ enum RunCommand {
             OptionSpec(
                 long: "server", valueName: "target",
                 help: "The server under test: 'embedded', or the URL of a server with the fixture endpoint."),
+            OptionSpec(
+                long: "client", valueName: "command",
+                help: "The client under test: a driver command line, e.g. 'accord driver'."),
+            OptionSpec(
+                long: "timeout", valueName: "seconds",
+                help: "Client lane: how long the driver may take to answer one request (default 10)."),
             OptionSpec(
                 long: "jwt-secret", valueName: "secret",
                 help: "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET)."),
@@ -34,16 +45,22 @@ enum RunCommand {
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
         ],
         usage:
-            "--server <target> <path> ... [--scenarios <file>] [--known-failing <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
+            "(--server <target> | --client <command>) <path> ... [--scenarios <file>] [--known-failing <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        guard let server = arguments.values["server"] else {
-            throw RunError.usage("missing --server <target>\nSee 'accord help run'.")
-        }
         if arguments.positionals.isEmpty {
             throw RunError.usage("missing <path>: give a corpus folder or transcript\nSee 'accord help run'.")
         }
+        switch (arguments.values["server"], arguments.values["client"]) {
+        case (nil, nil): throw RunError.usage("missing --server <target> or --client <command>\nSee 'accord help run'.")
+        case (_?, _?): throw RunError.usage("give one of --server and --client, not both\nSee 'accord help run'.")
+        case (nil, let command?): return try await client(command, arguments, console: console)
+        case (let target?, nil): return try await server(target, arguments, console: console)
+        }
+    }
+
+    static func server(_ server: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
         options.filter = arguments.values["filter"]
         options.junitPath = arguments.values["junit"]
@@ -80,6 +97,38 @@ enum RunCommand {
             console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
         }
         let passed = try await ServerRun.run(options, makeTarget: factory) { console.out($0) }
+        return passed ? ExitCode.success : ExitCode.failure
+    }
+
+    static func client(_ command: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        if let tier = arguments.values["tier"] { throw RunError.usage("--tier \(tier) applies to the server lane only") }
+        var options = ClientRun.Options(paths: arguments.positionals, clientName: command)
+        options.filter = arguments.values["filter"]
+        options.junitPath = arguments.values["junit"]
+        options.jsonPath = arguments.values["json"]
+        options.color = arguments.flags.contains("color")
+        options.jobs = try jobs(arguments.values["jobs"])
+        options.shard = try shard(arguments.values["shard"])
+        if let text = arguments.values["timeout"] {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw RunError.usage("--timeout takes seconds between 0 and 3600, found '\(text)'")
+            }
+            options.requestTimeout = .milliseconds(Int(seconds * 1000))
+        }
+        if let path = arguments.values["known-failing"] {
+            do throws(CorpusError) {
+                options.knownFailing = try KnownFailing(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
+            } catch {
+                throw RunError.input(error)
+            }
+        }
+        let resolved = DriverCommandLine.resolve(command)
+        guard !resolved.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw RunError.usage("--client takes a command line, found ''")
+        }
+        let passed = try await ClientRun.run(options, launch: { () throws(RunError) in try ProcessDriver(command: resolved) }) {
+            console.out($0)
+        }
         return passed ? ExitCode.success : ExitCode.failure
     }
 

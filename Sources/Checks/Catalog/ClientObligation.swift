@@ -1,0 +1,78 @@
+/// A client obligation the client lane checks (PROTOCOL-NOTES §4): stable id, statement,
+/// source, and how the lane observes it. These are not trace folds: the lane judges them from
+/// the requests the client sends to the mock and the state its driver reports.
+public struct ClientObligation: Sendable, Hashable {
+    /// The stable id, e.g. `CL-REQUEST`.
+    public var id: String
+    /// One sentence: what a conforming client does.
+    public var statement: String
+    /// Where the obligation comes from.
+    public var source: String
+    /// How the lane sees a violation.
+    public var observed: String
+
+    /// Every client obligation, in report order.
+    public static let all: [ClientObligation] = [
+        ClientObligation(
+            id: "CL-REQUEST",
+            statement:
+                "Each RPC the client sends is the golden request: POST to /rest/v1/rpc/<rpc> with the Authorization, apikey, Content-Type, Accept and Content-Profile headers, and a body equal to the golden one after canonicalization (bucket order aside; an hlc the client stamps is checked for its node, not its time).",
+            source: "PROTOCOL-NOTES §1, §4; corpus rpc steps",
+            observed: "the mock compares each request with the step's golden request"),
+        ClientObligation(
+            id: "CL-RESEND",
+            statement:
+                "After an uncertain ack (drop-ack) or a transport error, the next RPC resends the same mutations, ids and watermark.",
+            source: "PROTOCOL-NOTES §4 (session guarantees, exactly-once effect)",
+            observed: "the request after a fault step differs from its golden request"),
+        ClientObligation(
+            id: "CL-ATOMIC-RUN",
+            statement: "pushOnce sends the whole consecutive run of an atomic group as one atomic batch and never splits it.",
+            source: "PROTOCOL-NOTES §4",
+            observed: "a golden atomic batch arrives split, merged or with atomic:false"),
+        ClientObligation(
+            id: "CL-OUTCOME",
+            statement:
+                "The driver reports what happened: a push sent the golden number of mutations, a pull closed, staged or stopped on the golden signal, and a fault answers REMOTE.",
+            source: "docs/driver-protocol.md §5.4–5.5",
+            observed: "the push or pull result disagrees with the step"),
+        ClientObligation(
+            id: "CL-CHECKPOINT",
+            statement:
+                "The durable cursor moves only when a has_more:false page commits, together with its rows; staged pages stay invisible and a failure or signal leaves the cursor where it was.",
+            source: "PROTOCOL-NOTES §3, §4 (atomic checkpoints)",
+            observed: "the cursor a pull reports, and no-intermediate-commit asserts"),
+        ClientObligation(
+            id: "CL-SOFT-BLOCK",
+            statement: "After RESET_REQUIRED the client is soft-blocked: it makes no further RPC, and push and pull answer blocked.",
+            source: "PROTOCOL-NOTES §4 (schema-version signalling)",
+            observed: "the lane probes with a push and a pull after the signal; any request fails"),
+        ClientObligation(
+            id: "CL-WIRE-STRICT",
+            statement: "A response that breaks the wire contract is refused with its code (e.g. VERDICT_BIJECTION) and changes nothing.",
+            source: "PROTOCOL-NOTES §2, §4",
+            observed: "an rpc step's expect_error (Accord's own cases)"),
+        ClientObligation(
+            id: "CL-EXPECT-ERROR",
+            statement: "A refused local write answers the step's engine code and leaves the outbox unchanged.",
+            source: "corpus local steps with expect_error; spec/engine-errors.json",
+            observed: "the write's error code and the outbox depth after it"),
+        ClientObligation(
+            id: "CL-LOCAL-ROW",
+            statement: "The locally readable row is the one the case expects (absent when deleted, never resurrected).",
+            source: "corpus local-row checks", observed: "state rows"),
+        ClientObligation(
+            id: "CL-CURSOR", statement: "The durably persisted cursor is the one the case expects.", source: "corpus cursor checks",
+            observed: "state cursor"),
+        ClientObligation(
+            id: "CL-OUTBOX-DEPTH", statement: "The number of pending outbox entries is the one the case expects.",
+            source: "corpus outbox-depth checks", observed: "state outbox_depth"),
+        ClientObligation(
+            id: "CL-EVENT", statement: "The engine raised the event the case expects since the store was opened.",
+            source: "corpus event checks; spec/engine-events.json", observed: "state events"),
+        ClientObligation(
+            id: "CL-DRIVER",
+            statement: "The driver speaks accord-driver/1: it answers every request in time with a well-formed line and exits cleanly.",
+            source: "docs/driver-protocol.md", observed: "timeouts, crashes and bad answer lines"),
+    ]
+}

@@ -1,0 +1,62 @@
+import AccordDriver
+import Corpus
+import KizunaWire
+
+/// What the client lane derives from a transcript before playing it: the full writes (the
+/// golden push request carries each mutation's precondition and atomic batch), the checkpoint
+/// and page size the client starts with, and the capabilities the case needs.
+struct ClientCasePlan: Sendable {
+    /// The write request for each local step, by step number.
+    var writes: [Int: WriteRequest] = [:]
+    /// The cursor a new store starts at: the first pull request's cursor.
+    var checkpoint: String?
+    /// The first pull request's `limit`.
+    var pullLimit: Int?
+    /// The driver capabilities the case uses.
+    var needs: Set<String> = []
+    /// Why the case cannot run in the client lane, if it cannot.
+    var inapplicable: String?
+
+    init(_ transcript: Transcript) {
+        var pushed: [String: (mutation: JSONValue, group: String?)] = [:]
+        for step in transcript.steps {
+            var request: JSONValue?
+            switch step.action {
+            case .rpc(let exchange):
+                if let caller = exchange.caller, caller.client != transcript.context.clientID || caller.user != transcript.context.userID {
+                    inapplicable = "step \(step.n) is another client's rpc; the client lane plays one client"
+                }
+                if exchange.rpc == .push { request = exchange.request }
+                if exchange.rpc == .pull && checkpoint == nil {
+                    checkpoint = exchange.request["cursor"]?.stringValue
+                    pullLimit = exchange.request["limit"]?.numberValue?.intValue
+                }
+            case .fault(let fault) where fault.target == .push:
+                request = fault.request
+            default:
+                break
+            }
+            guard let request, case .array(let mutations)? = request["batch"]?["mutations"] else { continue }
+            let atomic = request["batch"]?["atomic"] == .bool(true)
+            for mutation in mutations {
+                guard let id = mutation["mutation_id"]?.stringValue, pushed[id] == nil else { continue }
+                pushed[id] = (mutation, atomic ? "push-step-\(step.n)" : nil)
+            }
+        }
+        for step in transcript.steps {
+            guard case .local(let local) = step.action else { continue }
+            var write = local
+            let golden = pushed[local.mutationID]
+            if write.precondition == nil, let precondition = golden?.mutation["precondition"]?.objectValue {
+                write.precondition = precondition
+            }
+            let request = WriteRequest(write, atomicGroup: golden?.group)
+            writes[step.n] = request
+            if !write.transforms.isEmpty { needs.insert(DriverCapability.transforms) }
+            if golden?.group != nil { needs.insert(DriverCapability.atomic) }
+        }
+        if transcript.context.server.tables.contains(where: { $0.softDeleteColumn != nil }) {
+            needs.insert(DriverCapability.softDelete)
+        }
+    }
+}

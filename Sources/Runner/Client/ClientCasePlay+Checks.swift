@@ -1,0 +1,115 @@
+import AccordDriver
+import Corpus
+import KizunaWire
+import Reports
+
+extension ClientCasePlay {
+    /// Judges one transcript check against the driver's state; nil when it holds.
+    func evaluate(_ check: Check, in state: StateResult, step: Step?) -> Failure? {
+        let at = step.map { "step \($0.n) assert" } ?? "postcondition"
+        switch check {
+        case .localRow(let table, let pk, let row):
+            let actual = state.row(table, pk)
+            if actual == row { return nil }
+            return Failure(
+                ruleID: "CL-LOCAL-ROW",
+                message:
+                    "\(at): CL-LOCAL-ROW \(table)/\(pk) is \(actual == nil ? "absent" : "another row") locally, expected \(row == nil ? "absent" : "the golden row")",
+                body:
+                    "expected: \(row.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(actual.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
+            )
+        case .cursor(let value):
+            if state.cursor == value { return nil }
+            return Failure(
+                ruleID: "CL-CURSOR", message: "\(at): CL-CURSOR the durable cursor is \(state.cursor), expected \(value)",
+                body: "expected: \(value)\nactual: \(state.cursor)")
+        case .outboxDepth(let value):
+            if state.outboxDepth == value { return nil }
+            return Failure(
+                ruleID: "CL-OUTBOX-DEPTH", message: "\(at): CL-OUTBOX-DEPTH \(state.outboxDepth) pending outbox entries, expected \(value)",
+                body: "expected: \(value)\nactual: \(state.outboxDepth)")
+        case .event(let code):
+            if state.events.contains(where: { $0.code == code }) { return nil }
+            return Failure(
+                ruleID: "CL-EVENT", message: "\(at): CL-EVENT no \(code) event was raised",
+                body: "expected: \(code)\nactual: \(state.events.map(\.code).joined(separator: ", "))")
+        case .noIntermediateCommit:
+            if state.cursor != committedCursor {
+                return Failure(
+                    ruleID: "CL-CHECKPOINT",
+                    message:
+                        "\(at): CL-CHECKPOINT the cursor \(state.cursor) was committed before its checkpoint closed (committed: \(committedCursor))",
+                    body: "expected: \(committedCursor)\nactual: \(state.cursor)")
+            }
+            for key in stagedKeys {
+                let before = snapshot?.row(key.table, key.pk)
+                let now = state.row(key.table, key.pk)
+                if before != now {
+                    return Failure(
+                        ruleID: "CL-CHECKPOINT",
+                        message: "\(at): CL-CHECKPOINT \(key.table)/\(key.pk) from a staged page is visible before its checkpoint closed",
+                        body:
+                            "expected: \(before.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(now.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
+                    )
+                }
+            }
+            return nil
+        }
+    }
+
+    /// One state read, and a test case per postcondition.
+    mutating func postconditions() async {
+        let checks = transcript.postconditions
+        guard !checks.isEmpty else { return }
+        var state: StateResult?
+        if stopped == nil { state = await self.state(name: "postconditions") }
+        for (index, check) in checks.enumerated() {
+            let name = "postcondition \(index + 1) \(check.summary)"
+            guard let state else {
+                cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(stopped ?? "no state")")))
+                continue
+            }
+            let failure = evaluate(check, in: state, step: nil)
+            cases.append(CaseResult(name: name, classname: classname, outcome: failure.map { .failed([$0]) } ?? .passed))
+        }
+    }
+
+    /// After RESET_REQUIRED the client must stay quiet: a push and a pull make no request.
+    mutating func probeSoftBlock(after step: Step) async {
+        let name = "step \(step.n) soft-block probe"
+        var failures: [Failure] = []
+        for op in [DriverOp.push, .pull] {
+            mock.expect(nil)
+            let answer = await call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
+            if case .broken(let reason) = answer {
+                stop(name, reason)
+                return
+            }
+            if let request = mock.received.first {
+                failures.append(
+                    Failure(
+                        ruleID: "CL-SOFT-BLOCK",
+                        message:
+                            "step \(step.n) \(step.label): CL-SOFT-BLOCK after RESET_REQUIRED the client sent another RPC (\(op.rawValue))",
+                        body: "actual: \(request.summary)"))
+                continue
+            }
+            switch answer {
+            case .result(.pushed(let result)) where result.outcome == .blocked || result.outcome == .nothing: break
+            case .result(.pulled(let result)) where result.outcome == .blocked: break
+            default:
+                failures.append(
+                    Failure(
+                        ruleID: "CL-SOFT-BLOCK",
+                        message:
+                            "step \(step.n) \(step.label): CL-SOFT-BLOCK a \(op.rawValue) after RESET_REQUIRED answers blocked, got \(describe(answer))"
+                    ))
+            }
+        }
+        cases.append(
+            CaseResult(
+                name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
+                note: "a push and a pull after the signal made no request"))
+        if !failures.isEmpty { stopped = "the soft block did not hold after step \(step.n)" }
+    }
+}

@@ -1,0 +1,158 @@
+import AccordDriver
+import Corpus
+import Foundation
+import KizunaWire
+import Reports
+
+/// One case played in the client lane: the runner drives the client through its driver and
+/// serves the golden responses from the mock, judging requests, results and client state.
+struct ClientCasePlay {
+    /// A driver answer, or why there is none.
+    enum Answer {
+        case result(DriverResult)
+        case failure(DriverFailure)
+        case broken(String)
+    }
+
+    let loaded: LoadedTranscript
+    let plan: ClientCasePlan
+    let channel: any DriverChannel
+    let mock: PostgRESTMock
+    let timeout: Duration
+    var cases: [CaseResult] = []
+    var stopped: String?
+    var nextID = 1
+    /// The cursor the client has durably committed, as the golden pages say.
+    var committedCursor: String
+    /// The outbox depth the driver last reported, when known.
+    var depth: Int?
+    /// The state before the first staged page of a transfer, and the keys its staged pages carry.
+    var snapshot: StateResult?
+    var stagedKeys: [(table: String, pk: String)] = []
+    /// The fault step the previous RPC-making step was, if it was one.
+    var lastFault: Int?
+
+    init(loaded: LoadedTranscript, plan: ClientCasePlan, channel: any DriverChannel, mock: PostgRESTMock, timeout: Duration) {
+        self.loaded = loaded
+        self.plan = plan
+        self.channel = channel
+        self.mock = mock
+        self.timeout = timeout
+        self.committedCursor = plan.checkpoint ?? "0"
+    }
+
+    var transcript: Transcript { loaded.transcript }
+    var classname: String { "kizuna.\(transcript.area)" }
+
+    /// Sends one request and reads its answer; a timeout, crash or bad line is `.broken`.
+    mutating func call(_ body: DriverRequest.Body, timeout override: Duration? = nil) async -> Answer {
+        let request = DriverRequest(id: nextID, body)
+        nextID += 1
+        await channel.send(request.line)
+        switch await channel.nextLine(timeout: override ?? timeout) {
+        case .timedOut:
+            await channel.kill()
+            return .broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(override ?? timeout)")
+        case .ended:
+            let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
+            return .broken("\(ending) while handling \(body.op.rawValue) id \(request.id)\(tail)")
+        case .line(let bytes):
+            do throws(DriverError) {
+                let response = try DriverResponse(line: bytes, answering: body.op)
+                guard response.id == request.id else {
+                    await channel.kill()
+                    return .broken(
+                        "the answer to \(body.op.rawValue) id \(request.id) carries id \(response.id.map(String.init) ?? "null")")
+                }
+                if let result = response.result { return .result(result) }
+                if let failure = response.failure { return .failure(failure) }
+                return .broken("the answer to \(body.op.rawValue) id \(request.id) is empty")
+            } catch {
+                await channel.kill()
+                return .broken(
+                    "DRIVER_BAD_RESPONSE to \(body.op.rawValue) id \(request.id): \(error); line: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
+                )
+            }
+        }
+    }
+
+    private var tail: String {
+        let text = channel.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "" : "; stderr tail: \(text.suffix(600))"
+    }
+
+    /// Plays the whole case: hello, open, the steps, the postconditions, close.
+    mutating func run(store: String, jwt: String, apikey: String) async {
+        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: .seconds(10)) {
+        case .result(.hello(let hello)):
+            let missing = plan.needs.subtracting(hello.capabilities).sorted()
+            if !missing.isEmpty {
+                stopped = "unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))"
+                cases.append(CaseResult(name: "hello", classname: classname, outcome: .skipped(stopped ?? "")))
+                _ = await channel.finish(timeout: .seconds(5))
+                return
+            }
+        case let other:
+            driverBroken(other, name: "hello")
+        }
+        if stopped == nil {
+            let open = OpenRequest(
+                context: transcript.context, store: store, baseURL: mock.baseURL, apikey: apikey, jwt: jwt, checkpoint: plan.checkpoint,
+                pullLimit: plan.pullLimit)
+            switch await call(.open(open)) {
+            case .result: break
+            case let other: driverBroken(other, name: "open")
+            }
+        }
+        for step in transcript.steps {
+            let name = "step \(step.n) \(step.label)"
+            if let stopped {
+                if step.isClientVisible {
+                    cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(stopped)")))
+                }
+                continue
+            }
+            await play(step, name: name)
+        }
+        await postconditions()
+        if stopped == nil {
+            switch await call(.close) {
+            case .result:
+                if let ending = await channel.finish(timeout: .seconds(5)) {
+                    cases.append(fail("close", "CL-DRIVER", "close: \(ending)\(tail)"))
+                }
+            case let other:
+                driverBroken(other, name: "close")
+            }
+        } else {
+            await channel.kill()
+        }
+    }
+
+    /// Records a missing or wrong answer to a session request and stops the case.
+    mutating func driverBroken(_ answer: Answer, name: String) {
+        let message: String
+        switch answer {
+        case .broken(let reason): message = reason
+        case .failure(let failure): message = "\(name) failed: \(failure)"
+        case .result(let result): message = "\(name) was answered as \(result.op.rawValue)"
+        }
+        cases.append(fail(name, "CL-DRIVER", "\(name): CL-DRIVER \(message)"))
+        stopped = "\(name) failed"
+    }
+
+    /// A failed case result with one failure.
+    func fail(_ name: String, _ rule: String, _ message: String, body: String = "") -> CaseResult {
+        CaseResult(name: name, classname: classname, outcome: .failed([Failure(ruleID: rule, message: message, body: body)]))
+    }
+}
+
+extension Step {
+    /// Whether the client lane reports this step (server-side steps are the mock's business).
+    var isClientVisible: Bool {
+        switch action {
+        case .server, .reap: false
+        default: true
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AccordDriver
+import Corpus
+import Foundation
+import HTTP
+import KizunaWire
+import Reports
+
+/// The client lane for one case: a fresh loopback PostgREST mock, a fresh driver, a fresh
+/// store in a temporary folder; the case's steps played through the driver.
+public struct ClientLane: Sendable {
+    /// How long a driver may take to answer one request.
+    public var requestTimeout: Duration
+    /// The apikey the driver is told to send.
+    public static let apikey = "accord-client-lane-anon-key"
+    static let jwtKey = JWTKey(secret: "accord-client-lane: the mock does not verify, the driver only echoes")
+
+    /// Makes a lane.
+    /// - Parameter requestTimeout: the per-request timeout (docs/driver-protocol.md §4).
+    public init(requestTimeout: Duration = .seconds(10)) {
+        self.requestTimeout = requestTimeout
+    }
+
+    /// Runs one case.
+    /// - Parameters:
+    ///   - loaded: the transcript.
+    ///   - launch: starts a fresh driver.
+    ///   - properties: the suite's properties.
+    /// - Returns: the suite result.
+    public func run(_ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property]) async -> SuiteResult {
+        let transcript = loaded.transcript
+        let classname = "kizuna.\(transcript.area)"
+        func suite(_ cases: [CaseResult]) -> SuiteResult {
+            SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties, cases: cases)
+        }
+        let plan = ClientCasePlan(transcript)
+        if let reason = plan.inapplicable {
+            return suite([CaseResult(name: "client lane", classname: classname, outcome: .skipped("not applicable: \(reason)"))])
+        }
+        let context = transcript.context
+        let jwt = Self.jwtKey.mint(JWTClaims(subject: context.userID, sessionID: context.clientID))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-client-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mock: PostgRESTMock
+        let channel: any DriverChannel
+        do throws(RunError) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            mock = try await PostgRESTMock.start(
+                expecting: RequestMatch.Expected(jwt: jwt, apikey: Self.apikey, clientID: context.clientID))
+            do throws(RunError) {
+                channel = try launch()
+            } catch {
+                await mock.stop()
+                throw error
+            }
+        } catch {
+            return suite([CaseResult(name: "driver", classname: classname, outcome: .errored("\(error)"))])
+        }
+        var play = ClientCasePlay(loaded: loaded, plan: plan, channel: channel, mock: mock, timeout: requestTimeout)
+        await play.run(store: folder.appendingPathComponent("store").path, jwt: jwt, apikey: Self.apikey)
+        await mock.stop()
+        return suite(play.cases)
+    }
+}
+
+extension FileManager {
+    fileprivate func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws(RunError) {
+        do {
+            try createDirectory(at: url, withIntermediateDirectories: withIntermediateDirectories, attributes: nil)
+        } catch {
+            throw RunError.usage("cannot create the case folder \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import AccordDriver
+import Foundation
+import Synchronization
+
+/// What the runner saw while waiting for a driver's answer line.
+public enum DriverLineEvent: Sendable, Hashable {
+    /// A line, without its line end.
+    case line([UInt8])
+    /// The driver closed its standard output (it exited or crashed).
+    case ended
+    /// Nothing arrived in time.
+    case timedOut
+}
+
+/// One running driver the client lane talks to: a child process, or an engine in this process for tests.
+public protocol DriverChannel: Sendable {
+    /// Sends one request line (its newline included).
+    /// - Parameter line: the bytes to write.
+    func send(_ line: [UInt8]) async
+
+    /// Waits for the next answer line.
+    /// - Parameter timeout: how long to wait.
+    /// - Returns: the line, the end of output, or a timeout.
+    func nextLine(timeout: Duration) async -> DriverLineEvent
+
+    /// Closes the driver's input (EOF) and waits for it to exit.
+    /// - Parameter timeout: how long to wait before killing it.
+    /// - Returns: a description of how it ended when that was not a clean exit with status 0, else nil.
+    func finish(timeout: Duration) async -> String?
+
+    /// Kills the driver at once (SIGKILL for a process).
+    func kill() async
+
+    /// The last lines the driver wrote to standard error, for the report.
+    var stderrTail: String { get }
+}
+
+/// Starts a fresh driver for one case.
+public typealias DriverLauncher = @Sendable () throws(RunError) -> any DriverChannel
+
+/// Answer lines handed from a reader to the one waiting consumer, with timeouts.
+final class LineQueue: Sendable {
+    private struct State {
+        var lines: [[UInt8]] = []
+        var ended = false
+        var waiter: (token: Int, continuation: CheckedContinuation<DriverLineEvent, Never>)?
+        var nextToken = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds a line; wakes the waiter if there is one.
+    func push(_ line: [UInt8]) {
+        let waiter = state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter.continuation
+            }
+            state.lines.append(line)
+            return nil
+        }
+        waiter?.resume(returning: .line(line))
+    }
+
+    /// Marks the end of output; wakes the waiter if there is one.
+    func end() {
+        let waiter = state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
+            state.ended = true
+            defer { state.waiter = nil }
+            return state.waiter?.continuation
+        }
+        waiter?.resume(returning: .ended)
+    }
+
+    /// The next line, the end, or a timeout.
+    func next(timeout: Duration) async -> DriverLineEvent {
+        await withCheckedContinuation { (continuation: CheckedContinuation<DriverLineEvent, Never>) in
+            let (ready, token) = state.withLock { state -> (DriverLineEvent?, Int) in
+                if !state.lines.isEmpty { return (.line(state.lines.removeFirst()), 0) }
+                if state.ended { return (.ended, 0) }
+                state.nextToken += 1
+                state.waiter = (state.nextToken, continuation)
+                return (nil, state.nextToken)
+            }
+            if let ready {
+                continuation.resume(returning: ready)
+                return
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
+                    guard let waiter = state.waiter, waiter.token == token else { return nil }
+                    state.waiter = nil
+                    return waiter.continuation
+                }
+                expired?.resume(returning: .timedOut)
+            }
+        }
+    }
+}
+
+/// Splits a byte stream into lines (LF, an optional CR before it dropped) and feeds a queue.
+struct LineSplitter {
+    private var buffer: [UInt8] = []
+
+    mutating func feed(_ bytes: some Collection<UInt8>, into queue: LineQueue) {
+        buffer.append(contentsOf: bytes)
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            var end = newline
+            if end > 0 && buffer[end - 1] == 0x0D { end -= 1 }
+            queue.push(Array(buffer[..<end]))
+            buffer.removeFirst(newline + 1)
+        }
+    }
+
+    mutating func finish(into queue: LineQueue) {
+        if !buffer.isEmpty { queue.push(buffer) }
+        buffer = []
+        queue.end()
+    }
+}

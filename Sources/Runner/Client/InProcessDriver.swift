@@ -1,0 +1,48 @@
+import AccordDriver
+import Foundation
+
+/// A driver run inside this process: a `SyncEngineDriver` behind `DriverLoop`, joined to the
+/// runner by in-memory pipes. Tests use it to put small engines through the client lane.
+public final class InProcessDriver: DriverChannel {
+    private let toDriver = DriverPipe()
+    private let lines = LineQueue()
+    private let loop: Task<DriverLoop.Ending, Never>
+
+    /// Starts the loop over an engine.
+    /// - Parameter engine: the engine under test.
+    public init<Engine: SyncEngineDriver & Sendable>(engine: Engine) {
+        let fromDriver = DriverPipe()
+        let input = toDriver.reader()
+        loop = Task {
+            let ending = await DriverLoop.run(engine: engine, input: input, output: fromDriver)
+            fromDriver.finish()
+            return ending
+        }
+        let lines = self.lines
+        Task {
+            var reader = fromDriver.reader()
+            var splitter = LineSplitter()
+            while let chunk = try? await reader.read() { splitter.feed(chunk, into: lines) }
+            splitter.finish(into: lines)
+        }
+    }
+
+    /// Hands a request line to the loop.
+    public func send(_ line: [UInt8]) async { toDriver.send(line) }
+
+    /// Waits for the next answer line.
+    public func nextLine(timeout: Duration) async -> DriverLineEvent { await lines.next(timeout: timeout) }
+
+    /// Ends the loop's input and waits for it.
+    public func finish(timeout: Duration) async -> String? {
+        toDriver.finish()
+        _ = await loop.value
+        return nil
+    }
+
+    /// Ends the loop's input; an in-process engine cannot be killed harder than that.
+    public func kill() async { toDriver.finish() }
+
+    /// In-process engines log nowhere the runner reads.
+    public var stderrTail: String { "" }
+}

@@ -1,0 +1,118 @@
+import Corpus
+import Foundation
+import HTTP
+import KizunaWire
+import Synchronization
+
+/// The client lane's server: a loopback PostgREST surface that answers each RPC the case
+/// expects with its golden response (or a fault), and keeps what it received for the judge.
+final class PostgRESTMock: Sendable {
+    /// How the next request is answered.
+    enum Answer: Sendable {
+        /// The golden response, with its HTTP status.
+        case reply(status: Int, body: JSONValue)
+        /// Read the request, send nothing, close (drop-ack and transport-error).
+        case drop
+    }
+
+    /// What the current step expects: one request of an RPC, matching a golden body (or any
+    /// well-formed one when nil), and how to answer it.
+    struct Expectation: Sendable {
+        var rpc: RPCKind
+        var golden: JSONValue?
+        var answer: Answer
+    }
+
+    /// One request as the mock saw it.
+    struct Received: Sendable {
+        var summary: String
+        var mismatch: RequestMatch.Mismatch?
+        /// Whether it arrived while nothing was expected.
+        var unexpected: Bool
+    }
+
+    private struct State {
+        var expectation: Expectation?
+        var received: [Received] = []
+    }
+
+    private let state = Mutex(State())
+    private let match: RequestMatch
+    private let server: HTTPServer
+
+    /// The base URL the driver is given.
+    let baseURL: String
+
+    private init(match: RequestMatch, server: HTTPServer, baseURL: String) {
+        self.match = match
+        self.server = server
+        self.baseURL = baseURL
+    }
+
+    /// Starts a mock on 127.0.0.1 at a free port.
+    /// - Parameter expected: the identity and keys the client must send.
+    /// - Throws: `RunError` when no port can be bound.
+    static func start(expecting expected: RequestMatch.Expected) async throws(RunError) -> PostgRESTMock {
+        let box = Mutex<PostgRESTMock?>(nil)
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, gracePeriod: .milliseconds(100))
+        let server: HTTPServer
+        do {
+            server = try HTTPServer.start(configuration) { request in
+                guard let mock = box.withLock({ $0 }) else { return HTTPResponse.text(status: 503, "starting") }
+                return mock.answer(request)
+            }
+        } catch {
+            throw RunError.usage("the client lane's mock server did not start: \(error)")
+        }
+        let mock = PostgRESTMock(match: RequestMatch(expected: expected), server: server, baseURL: "http://127.0.0.1:\(server.port)")
+        box.withLock { $0 = mock }
+        return mock
+    }
+
+    /// Stops the server.
+    func stop() async { await server.stop() }
+
+    /// Sets what the next request must be; clears what was received.
+    func expect(_ expectation: Expectation?) {
+        state.withLock {
+            $0.expectation = expectation
+            $0.received = []
+        }
+    }
+
+    /// The requests received since the last `expect`.
+    var received: [Received] { state.withLock { $0.received } }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        let summary = "\(request.method) \(request.target) " + String(decoding: request.body.prefix(2048), as: UTF8.self)
+        let expectation = state.withLock { state -> Expectation? in
+            defer { state.expectation = nil }
+            return state.expectation
+        }
+        guard let expectation else {
+            state.withLock { $0.received.append(Received(summary: summary, mismatch: nil, unexpected: true)) }
+            return Self.postgrestError(status: 503, "accord: no request was expected at this step")
+        }
+        let mismatch = match.mismatch(request, rpc: expectation.rpc, golden: expectation.golden)
+        state.withLock { $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false)) }
+        if mismatch != nil { return Self.postgrestError(status: 500, "accord: the request does not match the golden request") }
+        switch expectation.answer {
+        case .drop:
+            return .drop
+        case .reply(let status, let body):
+            var response = HTTPResponse(
+                status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
+            // No connection reuse: a client's HTTP library must not silently retry on a dropped one.
+            response.headers.set("Connection", "close")
+            return response
+        }
+    }
+
+    private static func postgrestError(status: Int, _ message: String) -> HTTPResponse {
+        let body: JSONValue = ["code": "XX000", "message": .string(message), "details": .null, "hint": .null]
+        var response = HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
+        response.headers.set("Connection", "close")
+        return response
+    }
+}

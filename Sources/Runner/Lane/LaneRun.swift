@@ -1,0 +1,73 @@
+import Corpus
+import Foundation
+import Reports
+
+/// What both live lanes share: load the cases, filter and shard them, play them a few at a
+/// time, apply the known-failing list, and report.
+struct LaneRun: Sendable {
+    /// Plays one case and returns its suite.
+    typealias Play = @Sendable (LoadedTranscript, [SuiteResult.Property]) async -> SuiteResult
+
+    var paths: [String]
+    var filter: String?
+    var shard: (index: Int, count: Int)
+    var jobs: Int
+    var knownFailing: KnownFailing
+    var junitPath: String?
+    var jsonPath: String?
+    var color: Bool
+    /// The report's name, e.g. "accord run --server embedded".
+    var reportName: String
+    /// The properties every suite carries.
+    var properties: [SuiteResult.Property]
+
+    /// Runs the lane; returns true when nothing failed.
+    func run(output: (String) -> Void, play: @escaping Play) async throws(RunError) -> Bool {
+        try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths)
+        let all = try ServerRun.loadCases(paths)
+        let filtered = all.filter { CheckRun.matches($0.id, filter) }
+        if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+        let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        var reports = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: reportName)
+        let properties = self.properties
+        let blocked = cases.compactMap { item -> SuiteResult? in
+            guard case .blocked(let entry) = item.kind else { return nil }
+            return TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
+        }
+        let runnable = cases.compactMap { item -> LoadedTranscript? in
+            if case .transcript(let loaded) = item.kind { return loaded }
+            return nil
+        }
+        let results = await withTaskGroup(of: (Int, SuiteResult).self) { group in
+            var next = 0
+            var collected: [(Int, SuiteResult)] = []
+            func launch(_ index: Int) {
+                let loaded = runnable[index]
+                group.addTask {
+                    let started = ContinuousClock.now
+                    var suite = await play(loaded, properties)
+                    suite.time = CheckRun.seconds(since: started)
+                    return (index, suite)
+                }
+            }
+            while next < min(max(1, jobs), runnable.count) {
+                launch(next)
+                next += 1
+            }
+            for await result in group {
+                collected.append(result)
+                if next < runnable.count {
+                    launch(next)
+                    next += 1
+                }
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for suite in results { try reports.add(knownFailing.apply(to: suite)) }
+        for suite in blocked { try reports.add(suite) }
+        if let unknown = knownFailing.unknownEntries(among: Set(all.map(\.id))) { try reports.add(unknown) }
+        try reports.finish()
+        output(reports.summary.render(color: color))
+        return reports.summary.isPassing
+    }
+}
