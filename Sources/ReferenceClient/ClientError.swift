@@ -1,13 +1,18 @@
 /// A refusal or failure of the client engine, carrying one engine error code of spec/engine-errors.json.
 public struct ClientError: Error, CustomStringConvertible, Equatable {
-    /// The engine error codes this engine raises.
+    /// The engine error codes this engine raises itself (wire-contract codes travel as `WireError`).
     enum Code: String, Sendable {
         case softDeleteViolation = "SOFT_DELETE_VIOLATION"
         case unknownTable = "UNKNOWN_TABLE"
         case localConstraint = "LOCAL_CONSTRAINT"
         case localUnsupported = "LOCAL_UNSUPPORTED"
         case store = "STORE"
+        case storeUnavailable = "STORE_UNAVAILABLE"
         case json = "JSON"
+        case remote = "REMOTE"
+        case permanentTransport = "PERMANENT_TRANSPORT"
+        case configInvalid = "CONFIG_INVALID"
+        case bucketUnset = "BUCKET_UNSET"
     }
 
     private let kind: Code

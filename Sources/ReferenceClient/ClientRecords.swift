@@ -4,11 +4,11 @@ import KizunaWire
 public struct OutboxEntry: Sendable, Hashable {
     /// The entry's position in issue order (strictly increasing, never reused).
     public var sequence: Int64
-    /// The wire mutation the entry pushes.
+    /// The wire mutation the entry pushes, with the origin clock stamped at write time.
     public var mutation: Mutation
     /// The atomic group label; consecutive entries with the same label form one atomic run.
     public var atomicGroup: String?
-    /// How many permanent failures have been charged to the entry.
+    /// How many consecutive permanent failures have been charged to the entry.
     public var attempts: Int
 }
 
@@ -19,19 +19,19 @@ public struct ClientEvent: Sendable, Hashable {
     /// The mutation the event concerns, if any.
     public var mutationID: String?
     /// Engine-specific details.
-    public var data: JSONValue?
+    public var data: JSONObject?
 }
 
-/// One rejection journal entry, oldest first.
-public struct JournalEntry: Sendable, Hashable {
+/// One conflict-journal entry (a rejection, an atomic abort or a dead letter), oldest first.
+public struct ClientJournalEntry: Sendable, Hashable {
     /// The table of the affected row.
     public var table: String
     /// The key of the affected row.
     public var pk: String
-    /// A rejection reason, `BATCH_ABORTED` or `DEAD_LETTER`.
+    /// A rejection reason, or `DEAD_LETTER`.
     public var reason: String
     /// The mutation concerned, if any.
     public var mutationID: String?
     /// Engine-specific details.
-    public var data: JSONValue?
+    public var data: JSONObject?
 }

@@ -1,79 +1,108 @@
 import Corpus
+import Foundation
 import KizunaWire
 
-/// The client engine's durable local store: replica rows, the outbox, sync state, the journal and events, on one SQLite connection.
+/// The client engine's durable local store: rows (server base and visible body), the outbox, sync state,
+/// pull staging and the journal, in one SQLite file; every state change that must be atomic is one transaction.
 public actor ClientStore {
-    private let db: SQLiteDatabase
-    private let tables: [String: TableConfig]
+    let db: SQLiteDatabase
+    let tables: [String: TableConfig]
+    let faults: Set<ClientFault>
+    let clientID: String
+    let clock: @Sendable () -> Date
 
-    /// The durably persisted pull cursor token (`"0"` before the first pull).
-    public private(set) var cursor: String = "0"
-    /// The highest mutation id the server has applied, the push watermark.
-    public private(set) var lastMutationID: String?
+    /// The durably persisted pull cursor token (the open checkpoint, `"0"` by default, before the first pull).
+    public internal(set) var cursor: String = "0"
+    /// The push watermark: the last mutation id the server applied, or nil.
+    public internal(set) var lastMutationID: String?
     /// The schema version recorded with the replica.
     public private(set) var schemaVersion: Int = 1
     /// Whether RESET_REQUIRED has latched the soft block.
-    public private(set) var softBlocked = false
+    public internal(set) var softBlocked = false
+    /// Whether the next closing pull rehydrates from `"0"` (set by CHECKPOINT_EXPIRED).
+    public internal(set) var rehydrating = false
+    /// The continuation cursor of a pull transfer in progress, or nil.
+    public internal(set) var stagingCursor: String?
     /// The number of pending outbox entries.
-    public private(set) var outboxDepth = 0
+    public internal(set) var outboxDepth = 0
     /// The events raised since this store was opened, in order.
-    public private(set) var events: [ClientEvent] = []
-    /// The rejection journal, oldest first.
-    public private(set) var journal: [JournalEntry] = []
+    public internal(set) var events: [ClientEvent] = []
+    /// The journal, oldest first.
+    public internal(set) var journal: [ClientJournalEntry] = []
 
-    /// A test hook: when set, a write fails after its row change and before its outbox insert.
-    var failBetweenRowAndOutbox = false
+    /// A test hook: when set, the next write or closing pull fails at its seam (between row and outbox, cursor and rows).
+    var failAtSeam = false
 
-    private init(db: SQLiteDatabase, tables: [TableConfig]) throws(ClientError) {
+    private init(
+        db: SQLiteDatabase, tables: [TableConfig], faults: Set<ClientFault>, clientID: String, clock: @escaping @Sendable () -> Date
+    ) throws(ClientError) {
         self.db = db
         self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let state = try db.query("SELECT cursor, last_mutation_id, schema_version, soft_block FROM sync_state WHERE id = 1") {
-            ($0.text(0) ?? "0", $0.text(1), Int($0.integer(2)), $0.integer(3) != 0)
-        }
+        self.faults = faults
+        self.clientID = clientID
+        self.clock = clock
+        let state = try db.query(
+            "SELECT cursor, last_mutation_id, schema_version, soft_block, rehydrating, staging_cursor FROM sync_state WHERE id = 1"
+        ) { ($0.text(0) ?? "0", $0.text(1), Int($0.integer(2)), $0.integer(3) != 0, $0.integer(4) != 0, $0.text(5)) }
         if let first = state.first {
-            (cursor, lastMutationID, schemaVersion, softBlocked) = first
+            (cursor, lastMutationID, schemaVersion, softBlocked, rehydrating, stagingCursor) = first
         }
         outboxDepth = Int(try db.query("SELECT COUNT(*) FROM outbox") { $0.integer(0) }.first ?? 0)
         let rawJournal = try db.query("SELECT tbl, pk, reason, mutation_id, data FROM journal ORDER BY seq") {
             ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2) ?? "", $0.text(3), $0.text(4))
         }
         journal = try rawJournal.map { (table, pk, reason, mutationID, data) throws(ClientError) in
-            JournalEntry(table: table, pk: pk, reason: reason, mutationID: mutationID, data: try data.map(Self.parse))
+            ClientJournalEntry(table: table, pk: pk, reason: reason, mutationID: mutationID, data: try data.map(Self.object))
         }
     }
 
     /// Opens (or creates) a store and loads its sync state, outbox depth and journal.
     /// - Parameters:
     ///   - path: the database file, or nil for an in-memory store.
-    ///   - tables: the case's synced tables, with key columns and soft-delete columns.
+    ///   - tables: the case's synced tables, with key columns, conflict modes and soft-delete columns.
     ///   - schemaVersion: the schema version recorded when the store is created.
+    ///   - checkpoint: the cursor a new store starts at; a reopened store keeps its own.
+    ///   - clientID: the client identity, the node of stamped origin clocks.
+    ///   - faults: the seeded faults to switch on.
+    ///   - clock: the wall clock for origin clocks.
     /// - Returns: the open store.
     /// - Throws: `ClientError` with code `STORE` when the database cannot be opened or read.
-    public static func open(path: String?, tables: [TableConfig], schemaVersion: Int = 1) throws(ClientError) -> ClientStore {
+    public static func open(
+        path: String?, tables: [TableConfig], schemaVersion: Int = 1, checkpoint: String = "0",
+        clientID: String = "00000000-0000-4000-8000-000000000000", faults: Set<ClientFault> = [],
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) throws(ClientError) -> ClientStore {
         let db = try SQLiteDatabase(path: path)
         try db.execute(
             """
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = FULL;
-            CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, pk TEXT NOT NULL, body TEXT,
-                shadow INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (tbl, pk));
+            CREATE TABLE IF NOT EXISTS rows (tbl TEXT NOT NULL, pk TEXT NOT NULL, base TEXT, body TEXT,
+                shadow_seq INTEGER, PRIMARY KEY (tbl, pk));
             CREATE TABLE IF NOT EXISTS outbox (seq INTEGER PRIMARY KEY AUTOINCREMENT, mutation_id TEXT NOT NULL UNIQUE,
-                mutation TEXT NOT NULL, atomic_group TEXT, attempts INTEGER NOT NULL DEFAULT 0, pre_image TEXT);
+                tbl TEXT NOT NULL, pk TEXT NOT NULL, mutation TEXT NOT NULL, atomic_group TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX IF NOT EXISTS outbox_row ON outbox (tbl, pk, seq);
             CREATE TABLE IF NOT EXISTS sync_state (id INTEGER PRIMARY KEY CHECK (id = 1), cursor TEXT NOT NULL,
-                last_mutation_id TEXT, schema_version INTEGER NOT NULL, soft_block INTEGER NOT NULL DEFAULT 0);
+                last_mutation_id TEXT, schema_version INTEGER NOT NULL, soft_block INTEGER NOT NULL DEFAULT 0,
+                rehydrating INTEGER NOT NULL DEFAULT 0, staging_cursor TEXT, hlc_ms INTEGER NOT NULL DEFAULT 0,
+                hlc_logical INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE IF NOT EXISTS staging (ord INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, pk TEXT NOT NULL,
+                row TEXT);
             CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, pk TEXT NOT NULL,
                 reason TEXT NOT NULL, mutation_id TEXT, data TEXT);
-            CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, code TEXT NOT NULL, mutation_id TEXT,
-                data TEXT);
-            DELETE FROM events;
             """)
         try db.query(
-            "INSERT OR IGNORE INTO sync_state (id, cursor, schema_version) VALUES (1, '0', ?)", [.integer(Int64(schemaVersion))])
-        return try ClientStore(db: db, tables: tables)
+            "INSERT OR IGNORE INTO sync_state (id, cursor, schema_version) VALUES (1, ?, ?)",
+            [.text(checkpoint), .integer(Int64(schemaVersion))])
+        return try ClientStore(db: db, tables: tables, faults: faults, clientID: clientID, clock: clock)
     }
 
     /// Closes the connection; every later call fails with `STORE`.
     public func close() { db.close() }
+
+    /// The configured tables, by name.
+    public var tableNames: [String] { tables.keys.sorted() }
 
     /// Applies a local write to its row and appends its outbox entry, both in one SQLite transaction.
     /// - Parameters:
@@ -84,6 +113,22 @@ public actor ClientStore {
     ///   a refused write leaves rows and outbox untouched.
     @discardableResult
     public func write(_ write: LocalWrite, atomicGroup: String? = nil) throws(ClientError) -> Int {
+        try self.write(
+            Mutation(
+                mutationID: write.mutationID, table: write.table, pk: write.pk, op: write.op, columns: write.columns,
+                precondition: write.precondition, transforms: write.transforms),
+            atomicGroup: atomicGroup)
+    }
+
+    /// Applies a local write given in the wire mutation shape (its `hlc` is replaced by the store's own stamp).
+    /// - Parameters:
+    ///   - write: the mutation; its id is queued as given.
+    ///   - atomicGroup: the atomic group label, or nil for an ordinary entry.
+    /// - Returns: the outbox depth after the write.
+    /// - Throws: `ClientError` with `UNKNOWN_TABLE`, `SOFT_DELETE_VIOLATION`, `LOCAL_CONSTRAINT` or `STORE`;
+    ///   a refused write leaves rows and outbox untouched.
+    @discardableResult
+    public func write(_ write: Mutation, atomicGroup: String? = nil) throws(ClientError) -> Int {
         guard let config = tables[write.table] else {
             throw ClientError(.unknownTable, "table \"\(write.table)\" is not in the configuration")
         }
@@ -92,142 +137,67 @@ public actor ClientStore {
         }
         if let atomicGroup, atomicGroup.isEmpty { throw ClientError(.localConstraint, "an atomic group label is non-empty") }
         try Self.validateShape(write, keyColumns: config.keyColumns ?? ["id"])
-        let mutation = Mutation(
+        var mutation = Mutation(
             mutationID: write.mutationID, table: write.table, pk: write.pk, op: write.op, columns: write.columns,
             precondition: write.precondition, transforms: write.transforms)
-        try db.transaction { () throws(ClientError) in
-            let queued = try db.query("SELECT 1 FROM outbox WHERE mutation_id = ?", [.text(write.mutationID)]) { _ in true }
-            if !queued.isEmpty { throw ClientError(.localConstraint, "mutation id \(write.mutationID) is already queued") }
-            let current = try readRow(table: write.table, pk: write.pk)
-            let next = try Self.apply(write, to: current.body, shadowed: current.shadow)
-            try db.query(
-                """
-                INSERT INTO rows (tbl, pk, body, shadow) VALUES (?, ?, ?, ?)
-                ON CONFLICT (tbl, pk) DO UPDATE SET body = excluded.body, shadow = excluded.shadow
-                """,
-                [
-                    .text(write.table), .text(write.pk), next.map { .text(CanonicalJSON.compact(.object($0))) } ?? .null,
-                    .integer(current.shadow && next == nil ? 1 : 0),
-                ])
-            if failBetweenRowAndOutbox { throw ClientError(.store, "injected failure between the row write and the outbox insert") }
-            try db.query(
-                "INSERT INTO outbox (mutation_id, mutation, atomic_group, pre_image) VALUES (?, ?, ?, ?)",
-                [
-                    .text(write.mutationID), .text(CanonicalJSON.compact(mutation.json)), atomicGroup.map { .text($0) } ?? .null,
-                    current.body.map { .text(CanonicalJSON.compact(.object($0))) } ?? .null,
-                ])
-            try db.query(
-                "INSERT INTO events (code, mutation_id) VALUES ('LOCAL_CHANGED', ?)", [.text(write.mutationID)])
+        if faults.contains(.twoTransactionWrite) {
+            mutation = try db.transaction { () throws(ClientError) in try writeRow(mutation, stamp: config.conflictMode == "hlc") }
+            try db.transaction { () throws(ClientError) in try writeOutbox(mutation, atomicGroup: atomicGroup) }
+        } else {
+            try db.transaction { () throws(ClientError) in
+                let stamped = try writeRow(mutation, stamp: config.conflictMode == "hlc")
+                try writeOutbox(stamped, atomicGroup: atomicGroup)
+            }
         }
         outboxDepth += 1
-        events.append(ClientEvent(code: "LOCAL_CHANGED", mutationID: write.mutationID, data: nil))
+        raise("LOCAL_CHANGED", mutationID: write.mutationID)
         return outboxDepth
     }
 
-    /// Every pending outbox entry in issue order.
-    /// - Returns: the entries, oldest first.
-    /// - Throws: `ClientError` with `STORE` or `JSON` when the outbox cannot be read.
-    public func outbox() throws(ClientError) -> [OutboxEntry] {
-        try entries(limit: nil)
-    }
-
-    /// The head of the outbox that one push sends: the whole consecutive run of one atomic group, or up to `maxEntries` ordinary entries.
-    /// - Parameter maxEntries: the most ordinary entries to take (an atomic run is never split).
-    /// - Returns: the head entries in issue order; empty when the outbox is empty.
-    /// - Throws: `ClientError` with `STORE` or `JSON` when the outbox cannot be read.
-    public func head(maxEntries: Int = 500) throws(ClientError) -> [OutboxEntry] {
-        guard let first = try entries(limit: 1).first else { return [] }
-        if let group = first.atomicGroup {
-            // The run ends at the first entry with another label (or none).
-            let end =
-                try db.query(
-                    "SELECT MIN(seq) FROM outbox WHERE seq > ? AND (atomic_group IS NULL OR atomic_group <> ?)",
-                    [.integer(first.sequence), .text(group)]
-                ) { $0.text(0).flatMap { Int64($0) } }.first ?? nil
-            return try entries(limit: nil, before: end)
+    /// Checks a write against the stored row, stamps its origin clock, and stores the row's new body (inside a transaction).
+    private func writeRow(_ mutation: Mutation, stamp: Bool) throws(ClientError) -> Mutation {
+        var mutation = mutation
+        let queued = try db.query("SELECT 1 FROM outbox WHERE mutation_id = ?", [.text(mutation.mutationID)]) { _ in true }
+        if !queued.isEmpty { throw ClientError(.localConstraint, "mutation id \(mutation.mutationID) is already queued") }
+        let current = try readRow(table: mutation.table, pk: mutation.pk)
+        if mutation.op == .insert && current.body != nil {
+            throw ClientError(.localConstraint, "a row with key \(mutation.pk) already exists in \(mutation.table)")
         }
-        let end =
-            try db.query("SELECT MIN(seq) FROM outbox WHERE atomic_group IS NOT NULL") { $0.text(0).flatMap { Int64($0) } }
-            .first ?? nil
-        return try entries(limit: max(maxEntries, 1), before: end)
+        if stamp { mutation.hlc = try stampClock() }
+        let next = replay(mutation, over: current.body, suppressed: false)
+        try storeRow(table: mutation.table, pk: mutation.pk, base: current.base, body: next, shadow: current.shadow)
+        return mutation
     }
 
-    private func entries(limit: Int?, before end: Int64? = nil) throws(ClientError) -> [OutboxEntry] {
-        var sql = "SELECT seq, mutation, atomic_group, attempts FROM outbox"
-        var values: [SQLValue] = []
-        if let end {
-            sql += " WHERE seq < ?"
-            values.append(.integer(end))
-        }
-        sql += " ORDER BY seq"
-        if let limit {
-            sql += " LIMIT ?"
-            values.append(.integer(Int64(limit)))
-        }
-        let raw = try db.query(sql, values) { ($0.integer(0), $0.text(1) ?? "", $0.text(2), Int($0.integer(3))) }
-        return try raw.map { (sequence, text, group, attempts) throws(ClientError) in
-            let json = try Self.parse(text)
-            let mutation: Mutation
-            do {
-                mutation = try Mutation(json: json, at: .root, malformed: .json)
-            } catch {
-                throw ClientError(.json, "outbox entry \(sequence) is not a mutation: \(error)")
-            }
-            return OutboxEntry(sequence: sequence, mutation: mutation, atomicGroup: group, attempts: attempts)
-        }
+    /// Appends the outbox entry of a write (inside a transaction); the failure hook fires just before it.
+    private func writeOutbox(_ mutation: Mutation, atomicGroup: String?) throws(ClientError) {
+        if failAtSeam { throw ClientError(.store, "injected failure between the row write and the outbox insert") }
+        try db.query(
+            "INSERT INTO outbox (mutation_id, tbl, pk, mutation, atomic_group) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(mutation.mutationID), .text(mutation.table), .text(mutation.pk), .text(CanonicalJSON.compact(mutation.json)),
+                atomicGroup.map { .text($0) } ?? .null,
+            ])
     }
 
-    /// The locally readable row, or nil when it is absent (never present, deleted or shadowed).
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the row key.
-    /// - Returns: the row's columns, or nil.
-    /// - Throws: `ClientError` with `STORE` or `JSON` when the row cannot be read.
-    public func row(table: String, pk: String) throws(ClientError) -> JSONObject? {
-        try readRow(table: table, pk: pk).body
+    /// Records an event raised since open.
+    func raise(_ code: String, mutationID: String? = nil, data: JSONObject? = nil) {
+        events.append(ClientEvent(code: code, mutationID: mutationID, data: data))
     }
 
-    /// Every locally readable row of a table, by key.
-    /// - Parameter table: the table.
-    /// - Returns: the rows by key.
-    /// - Throws: `ClientError` with `UNKNOWN_TABLE` for a table outside the configuration, `STORE` or `JSON`.
-    public func rows(table: String) throws(ClientError) -> [String: JSONObject] {
-        guard tables[table] != nil else { throw ClientError(.unknownTable, "table \"\(table)\" is not in the configuration") }
-        let raw = try db.query("SELECT pk, body FROM rows WHERE tbl = ? AND body IS NOT NULL", [.text(table)]) {
-            ($0.text(0) ?? "", $0.text(1) ?? "{}")
-        }
-        var result: [String: JSONObject] = [:]
-        for (pk, text) in raw { result[pk] = try Self.object(text) }
-        return result
+    /// Reads the origin clock state, advances it monotonically past the wall clock, and stores it (inside a transaction).
+    private func stampClock() throws(ClientError) -> String {
+        let state = try db.query("SELECT hlc_ms, hlc_logical FROM sync_state WHERE id = 1") { ($0.integer(0), $0.integer(1)) }
+        let (lastMS, lastLogical) = state.first ?? (0, 0)
+        let now = Int64((clock().timeIntervalSince1970 * 1000).rounded(.down))
+        let (ms, logical) = now > lastMS ? (now, Int64(0)) : (lastMS, lastLogical + 1)
+        try db.query("UPDATE sync_state SET hlc_ms = ?, hlc_logical = ? WHERE id = 1", [.integer(ms), .integer(logical)])
+        let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+        let iso = date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        return "\(iso)|\(logical)|\(clientID)"
     }
 
-    /// Whether a row carries the no-resurrection shadow.
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the row key.
-    /// - Returns: true when the row is shadowed.
-    /// - Throws: `ClientError` with `STORE` when the row cannot be read.
-    public func isShadowed(table: String, pk: String) throws(ClientError) -> Bool {
-        try readRow(table: table, pk: pk).shadow
-    }
-
-    /// Persists the pull cursor token.
-    /// - Parameter token: the new cursor token text.
-    /// - Throws: `ClientError` with `STORE` when it cannot be written.
-    public func setCursor(_ token: String) throws(ClientError) {
-        try db.query("UPDATE sync_state SET cursor = ? WHERE id = 1", [.text(token)])
-        cursor = token
-    }
-
-    private func readRow(table: String, pk: String) throws(ClientError) -> (body: JSONObject?, shadow: Bool) {
-        let raw = try db.query("SELECT body, shadow FROM rows WHERE tbl = ? AND pk = ?", [.text(table), .text(pk)]) {
-            ($0.text(0), $0.integer(1) != 0)
-        }
-        guard let (text, shadow) = raw.first else { return (nil, false) }
-        return (try text.map(Self.object), shadow)
-    }
-
-    private static func parse(_ text: String) throws(ClientError) -> JSONValue {
+    static func parse(_ text: String) throws(ClientError) -> JSONValue {
         do {
             return try JSONParser.parse(text)
         } catch {
@@ -235,13 +205,15 @@ public actor ClientStore {
         }
     }
 
-    private static func object(_ text: String) throws(ClientError) -> JSONObject {
-        guard let object = try parse(text).objectValue else { throw ClientError(.json, "a stored row is not an object") }
+    static func object(_ text: String) throws(ClientError) -> JSONObject {
+        guard let object = try parse(text).objectValue else { throw ClientError(.json, "a stored value is not an object") }
         return object
     }
+
+    static func text(_ row: JSONObject?) -> SQLValue { row.map { .text(CanonicalJSON.compact(.object($0))) } ?? .null }
 }
 
 extension ClientStore {
-    /// Turns the test-only failure between a write's row change and its outbox insert on or off.
-    func setFailureInjection(_ on: Bool) { failBetweenRowAndOutbox = on }
+    /// Turns the test-only failure at a write's or closing pull's seam on or off.
+    func setFailureInjection(_ on: Bool) { failAtSeam = on }
 }

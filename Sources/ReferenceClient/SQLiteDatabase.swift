@@ -95,6 +95,9 @@ final class SQLiteDatabase {
         /// The integer in column `index` (0-based).
         func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
+        /// Whether column `index` (0-based) is NULL.
+        func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+
         /// The text in column `index`, or nil for NULL.
         func text(_ index: Int32) -> String? {
             guard sqlite3_column_type(statement, index) != SQLITE_NULL, let pointer = sqlite3_column_text(statement, index)

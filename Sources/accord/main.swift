@@ -24,7 +24,7 @@ struct Console {
 }
 
 enum Accord {
-    static let commands: [CommandSpec] = [CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RulesCommand.spec]
+    static let commands: [CommandSpec] = [CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RulesCommand.spec, DriverCommand.spec]
 
     static var rootHelp: String {
         var lines = [
@@ -78,6 +78,7 @@ enum Accord {
             case CheckCommand.spec.name: return try CheckCommand.run(parsed, console: console)
             case RunCommand.spec.name: return try await RunCommand.run(parsed, console: console)
             case ServeCommand.spec.name: return try await ServeCommand.run(parsed, console: console)
+            case DriverCommand.spec.name: return try await DriverCommand.run(parsed, console: console)
             default: return RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {

@@ -1,0 +1,41 @@
+import AccordDriver
+import Foundation
+import KizunaWire
+
+extension ReferenceClientDriver {
+    /// The SQLite file for a store path: the path itself, or `client.sqlite` inside it when it is a directory; parent
+    /// directories are created.
+    /// - Parameter store: the open request's store path.
+    /// - Returns: the database file path.
+    /// - Throws: `EngineError` with `STORE_UNAVAILABLE` when the directories cannot be created.
+    static func storePath(_ store: String) throws -> String {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        let path =
+            manager.fileExists(atPath: store, isDirectory: &isDirectory) && isDirectory.boolValue
+            ? URL(fileURLWithPath: store).appendingPathComponent("client.sqlite").path : store
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw EngineError(.storeUnavailable, "cannot create \(parent): \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    /// Runs `body`, answering a `ClientError` or `WireError` under its engine code.
+    /// - Parameters:
+    ///   - isolation: the caller's actor, which runs `body`.
+    ///   - body: the engine call.
+    /// - Returns: its result.
+    /// - Throws: `EngineError` with the code of the failure.
+    static func mapped<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ClientError {
+            throw EngineError(EngineErrorCode(rawValue: error.code) ?? .store, error.message)
+        } catch let error as WireError {
+            throw EngineError(error)
+        }
+    }
+}
