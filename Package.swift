@@ -67,7 +67,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports"],
+            dependencies: ["Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP"],
             swiftSettings: strict),
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
@@ -79,7 +79,8 @@ let package = Package(
                 "ServerContract",
             ],
             swiftSettings: strict),
-        .testTarget(name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports"], swiftSettings: strict),
+        .testTarget(
+            name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

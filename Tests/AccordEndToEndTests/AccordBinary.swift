@@ -31,7 +31,9 @@ enum AccordBinary {
 
     /// Runs `accord` with arguments, collecting both streams through temporary files so that
     /// large outputs never block the child.
-    static func run(_ arguments: [String], cwd: String? = nil) throws -> Result {
+    /// Waits without holding a concurrency-pool thread, so in-process servers of other tests
+    /// keep being served while the binary runs.
+    static func run(_ arguments: [String], cwd: String? = nil) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -48,8 +50,16 @@ enum AccordBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume()
+            }
+        }
+        guard !process.isRunning, process.processIdentifier != 0 else { throw CocoaError(.executableLoad) }
         try out.close()
         try err.close()
         return Result(

@@ -9,11 +9,11 @@ struct BadInputTests {
     static let sample = "transcripts/push/001-insert-applied.json"
 
     /// A fresh temporary folder, removed when `body` ends.
-    private func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+    private func withTemporaryFolder<T>(_ body: (String) async throws -> T) async throws -> T {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-bad-input-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url.path)
+        return try await body(url.path)
     }
 
     /// A file of the shared corpus, parsed.
@@ -77,27 +77,27 @@ struct BadInputTests {
     // MARK: - input errors
 
     @Test("a missing file")
-    func missingFile() throws {
-        try withTemporaryFolder { folder in
+    func missingFile() async throws {
+        try await withTemporaryFolder { folder in
             let path = folder + "/absent.json"
-            let result = try AccordBinary.run(["check", path])
+            let result = try await AccordBinary.run(["check", path])
             expectInputError(result, file: path, location: [], detail: "no such file")
         }
     }
 
     @Test("invalid JSON names file, line and column")
-    func invalidJSON() throws {
-        try withTemporaryFolder { folder in
+    func invalidJSON() async throws {
+        try await withTemporaryFolder { folder in
             let path = folder + "/broken.json"
             try Data("{\n  \"case\": \"push/001-insert-applied\",\n  \"cites\": [,]\n}\n".utf8).write(to: URL(fileURLWithPath: path))
-            let result = try AccordBinary.run(["check", path])
+            let result = try await AccordBinary.run(["check", path])
             expectInputError(result, file: path, location: [path + ":3:", "column"], detail: "invalid JSON")
         }
     }
 
     @Test("a gap in step numbers names step and pointer")
-    func gapInSteps() throws {
-        try withTemporaryFolder { folder in
+    func gapInSteps() async throws {
+        try await withTemporaryFolder { folder in
             var transcript = try sharedJSON(Self.sample)
             guard case .object(var object) = transcript, case .array(var steps)? = object["steps"] else {
                 Issue.record("sample has no steps")
@@ -112,14 +112,14 @@ struct BadInputTests {
             transcript = .object(object)
             let path = folder + "/gap.json"
             try write(transcript, to: path)
-            let result = try AccordBinary.run(["check", path])
+            let result = try await AccordBinary.run(["check", path])
             expectInputError(result, file: path, location: ["step 4", "/steps/2/n"], detail: "expected n=3, found n=4")
         }
     }
 
     @Test("an unknown step kind names step and pointer")
-    func unknownStepKind() throws {
-        try withTemporaryFolder { folder in
+    func unknownStepKind() async throws {
+        try await withTemporaryFolder { folder in
             guard case .object(var object) = try sharedJSON(Self.sample), case .array(var steps)? = object["steps"],
                 case .object(var step) = steps[1]
             else {
@@ -131,19 +131,19 @@ struct BadInputTests {
             object["steps"] = .array(steps)
             let path = folder + "/kind.json"
             try write(.object(object), to: path)
-            let result = try AccordBinary.run(["check", path])
+            let result = try await AccordBinary.run(["check", path])
             expectInputError(result, file: path, location: ["step 2", "/steps/1/kind"], detail: "unknown step kind \"sleep\"")
         }
     }
 
     @Test("a corpus whose manifest names a missing transcript (I-12)")
-    func manifestNamesMissingTranscript() throws {
-        try withTemporaryFolder { folder in
+    func manifestNamesMissingTranscript() async throws {
+        try await withTemporaryFolder { folder in
             try copyCorpus(into: folder)
             try FileManager.default.removeItem(atPath: folder + "/" + Self.sample)
             let manifest = try sharedJSON("cases/manifest.json")
             let index = try #require(manifest["cases"]?.arrayValue?.firstIndex { $0["file"]?.stringValue == Self.sample })
-            let result = try AccordBinary.run(["check", folder])
+            let result = try await AccordBinary.run(["check", folder])
             expectInputError(
                 result, file: folder + "/cases/manifest.json", location: ["/cases/\(index)/file"],
                 detail: "names a missing transcript \(Self.sample) (I-12)")
@@ -151,34 +151,34 @@ struct BadInputTests {
     }
 
     @Test("a corpus error inside one transcript names that transcript")
-    func corpusTranscriptGrammar() throws {
-        try withTemporaryFolder { folder in
+    func corpusTranscriptGrammar() async throws {
+        try await withTemporaryFolder { folder in
             try copyCorpus(into: folder)
             guard case .object(var object) = try sharedJSON(Self.sample) else { return }
             object["extra"] = true
             try write(.object(object), to: folder + "/" + Self.sample)
-            let result = try AccordBinary.run(["check", folder])
+            let result = try await AccordBinary.run(["check", folder])
             expectInputError(result, file: folder + "/" + Self.sample, location: ["/extra"], detail: "unknown key \"extra\"")
         }
     }
 
     @Test("a folder without cases/manifest.json")
-    func folderWithoutManifest() throws {
-        try withTemporaryFolder { folder in
+    func folderWithoutManifest() async throws {
+        try await withTemporaryFolder { folder in
             try FileManager.default.createDirectory(atPath: folder + "/transcripts", withIntermediateDirectories: true)
-            let result = try AccordBinary.run(["check", folder])
+            let result = try await AccordBinary.run(["check", folder])
             expectInputError(result, file: folder + "/cases/manifest.json", location: [], detail: "no such file")
         }
     }
 
     @Test("a recording with a bad middle line names file and line")
-    func badRecordingLine() throws {
-        try withTemporaryFolder { folder in
+    func badRecordingLine() async throws {
+        try await withTemporaryFolder { folder in
             let header =
                 #"{"accord_recording":1,"protocol":"kizunasync","redaction":{},"started_at":"2025-01-01T00:00:00Z","tool":"accord test","upstream":"https://example.invalid"}"#
             let path = folder + "/session.jsonl"
             try Data((header + "\n{\"exchange\": oops\n").utf8).write(to: URL(fileURLWithPath: path))
-            let result = try AccordBinary.run(["check", path])
+            let result = try await AccordBinary.run(["check", path])
             expectInputError(result, file: path, location: [path + ":2:"], detail: "invalid JSON")
         }
     }
@@ -186,34 +186,34 @@ struct BadInputTests {
     // MARK: - usage errors
 
     @Test("an unknown option")
-    func unknownOption() throws {
-        let result = try AccordBinary.run(["check", "--bogus", AccordBinary.sharedCorpus])
+    func unknownOption() async throws {
+        let result = try await AccordBinary.run(["check", "--bogus", AccordBinary.sharedCorpus])
         expectUsageError(result, mentioning: "--bogus")
     }
 
     @Test("a missing PATH")
-    func missingPath() throws {
-        let result = try AccordBinary.run(["check"])
+    func missingPath() async throws {
+        let result = try await AccordBinary.run(["check"])
         expectUsageError(result, mentioning: "<path>")
     }
 
     @Test("an option without its value")
-    func missingOptionValue() throws {
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit"])
+    func missingOptionValue() async throws {
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit"])
         expectUsageError(result, mentioning: "--junit")
     }
 
     @Test("an unknown subcommand")
-    func unknownSubcommand() throws {
-        let result = try AccordBinary.run(["frobnicate"])
+    func unknownSubcommand() async throws {
+        let result = try await AccordBinary.run(["frobnicate"])
         expectUsageError(result, mentioning: "frobnicate")
     }
 
     // MARK: - the good paths
 
     @Test("accord check on the shared corpus passes")
-    func sharedCorpusPasses() throws {
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus])
+    func sharedCorpusPasses() async throws {
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus])
         #expect(result.status == 0, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
         expectNoCrash(result)
@@ -222,8 +222,8 @@ struct BadInputTests {
     @Test(
         "help prints OVERVIEW, USAGE and OPTIONS",
         arguments: [["help"], ["--help"], ["-h"], ["help", "check"], ["check", "--help"], ["check", "-h"]])
-    func help(arguments: [String]) throws {
-        let result = try AccordBinary.run(arguments)
+    func help(arguments: [String]) async throws {
+        let result = try await AccordBinary.run(arguments)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
         expectNoCrash(result)

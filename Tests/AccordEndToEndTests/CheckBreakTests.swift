@@ -92,7 +92,7 @@ struct CheckBreakTests {
     ]
 
     @Test("a broken transcript fails its rule at its step and nothing else", arguments: breaks)
-    func brokenTranscriptFails(_ broken: Break) throws {
+    func brokenTranscriptFails(_ broken: Break) async throws {
         let path = AccordBinary.sharedCorpus + "/transcripts/\(broken.file).json"
         var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         json = try Self.specialEdit(broken.name, json)
@@ -112,7 +112,7 @@ struct CheckBreakTests {
         let file = folder.appendingPathComponent("broken.json")
         try Data(bytes).write(to: file)
         let report = folder.appendingPathComponent("report.json")
-        let result = try AccordBinary.run(["check", file.path, "--json", report.path])
+        let result = try await AccordBinary.run(["check", file.path, "--json", report.path])
         #expect(result.status == 1, "exit 1 on a rule failure; stderr: \(result.stderr)")
         let failures = try Self.failures(in: report)
         #expect(!failures.isEmpty, "the break is caught")
@@ -126,8 +126,8 @@ struct CheckBreakTests {
     }
 
     @Test("the unbroken corpus passes with exit 0")
-    func unbrokenCorpusPasses() throws {
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus])
+    func unbrokenCorpusPasses() async throws {
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("0 failed"))
     }

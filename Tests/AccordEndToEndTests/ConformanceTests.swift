@@ -16,6 +16,7 @@ struct ConformanceTests {
         "push/902-oversized-atomic-batch-kzp02",
         "push/903-replay-by-another-user-rls-denied",
         "push/904-mixed-rejections-with-applied",
+        "tombstones/900-pending-edit-under-pulled-tombstone",
     ]
 
     @Test("the manifest and every transcript are canonical JSON, and every case is listed")
@@ -33,39 +34,46 @@ struct ConformanceTests {
     }
 
     @Test("accord check Conformance exits 0")
-    func checkPasses() throws {
-        let result = try AccordBinary.run(["check", Self.folder])
+    func checkPasses() async throws {
+        let result = try await AccordBinary.run(["check", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("6 suites (6 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("7 suites (7 passed, 0 failed"), "\(result.stdout)")
+    }
+
+    @Test("in the client lane, the reference client passes every case one client can play")
+    func clientLanePasses() async throws {
+        let result = try await AccordBinary.run(["run", "--client", "'\(AccordBinary.path)' driver", Self.folder])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("7 suites (5 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
     }
 
     @Test("every case passes against the embedded server")
-    func embeddedPasses() throws {
-        let result = try AccordBinary.run(["run", "--server", "embedded", Self.folder])
+    func embeddedPasses() async throws {
+        let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("6 suites (6 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("7 suites (7 passed, 0 failed"), "\(result.stdout)")
         #expect(result.stdout.contains(" 0 failed, "), "\(result.stdout)")
         #expect(!result.stdout.contains("FAIL "), "\(result.stdout)")
     }
 
     @Test("a wrong rejection reason in the mixed batch fails the run at that step")
-    func wrongReasonFails() throws {
+    func wrongReasonFails() async throws {
         let copy = try Self.brokenCopy(
             of: "push/904-mixed-rejections-with-applied", replacing: "\"reason\": \"PRECONDITION\"", with: "\"reason\": \"CONSTRAINT\"")
         defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: copy).deletingLastPathComponent()) }
-        let result = try AccordBinary.run(["run", "--server", "embedded", copy])
+        let result = try await AccordBinary.run(["run", "--server", "embedded", copy])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("FAIL push/904-mixed-rejections-with-applied › step 9 push: AC-GOLDEN"), "\(result.stdout)")
-        #expect(result.stdout.contains("6 suites (5 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("7 suites (6 passed, 1 failed"), "\(result.stdout)")
     }
 
     @Test("a wrong status on a 22023 error reply fails the run at that step")
-    func wrongStatusFails() throws {
+    func wrongStatusFails() async throws {
         let copy = try Self.brokenCopy(
             of: "pull/900-bucket-count-and-limit-refused-22023", replacing: "\"status\": 400", with: "\"status\": 422")
         defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: copy).deletingLastPathComponent()) }
-        let result = try AccordBinary.run(["run", "--server", "embedded", copy])
+        let result = try await AccordBinary.run(["run", "--server", "embedded", copy])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("FAIL pull/900-bucket-count-and-limit-refused-22023 › step 1 pull: AC-GOLDEN"), "\(result.stdout)")
@@ -73,11 +81,11 @@ struct ConformanceTests {
     }
 
     @Test("a wrong error code on the KZP02 reply fails the run")
-    func wrongCodeFails() throws {
+    func wrongCodeFails() async throws {
         let copy = try Self.brokenCopy(
             of: "push/902-oversized-atomic-batch-kzp02", replacing: "\"code\": \"KZP02\"", with: "\"code\": \"KZP01\"")
         defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: copy).deletingLastPathComponent()) }
-        let result = try AccordBinary.run(["run", "--server", "embedded", copy, "--filter", "push/902*"])
+        let result = try await AccordBinary.run(["run", "--server", "embedded", copy, "--filter", "push/902*"])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("FAIL push/902-oversized-atomic-batch-kzp02 › step 502 push: AC-GOLDEN"), "\(result.stdout)")
     }

@@ -6,12 +6,12 @@ import Testing
 @Suite("accord check on the shared corpus writes valid JUnit")
 struct CorpusJUnitTests {
     @Test("every case passes, the blocked one is skipped, and out.xml validates against junit-10.xsd")
-    func corpusJUnitValidates() throws {
+    func corpusJUnitValidates() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("out.xml")
         let json = folder.appendingPathComponent("out.json")
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", junit.path, "--json", json.path])
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", junit.path, "--json", json.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("41 suites (40 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
 
@@ -40,7 +40,7 @@ struct CorpusJUnitTests {
     }
 
     @Test("a failing case yields a JUnit failure typed with the rule id, naming the step")
-    func failingCaseJUnit() throws {
+    func failingCaseJUnit() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = AccordBinary.sharedCorpus + "/transcripts/push/002-rls-denied-not-a-wedge.json"
@@ -49,7 +49,7 @@ struct CorpusJUnitTests {
         let file = folder.appendingPathComponent("push-002.json")
         try Data(CanonicalJSON.render(broken)).write(to: file)
         let junit = folder.appendingPathComponent("out.xml")
-        let result = try AccordBinary.run(["check", file.path, "--junit", junit.path])
+        let result = try await AccordBinary.run(["check", file.path, "--junit", junit.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5"))
         let xml = [UInt8](try Data(contentsOf: junit))

@@ -38,16 +38,16 @@ struct RecordingCheckTests {
     }
 
     @Test("a recording of valid traffic passes, and every exchange is counted")
-    func validRecordingPasses() throws {
+    func validRecordingPasses() async throws {
         let (folder, file) = try write(try Self.recording(from: Self.cases))
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try AccordBinary.run(["check", file.path])
+        let result = try await AccordBinary.run(["check", file.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 7 cases: 7 passed, 0 failed"), "\(result.stdout)")
     }
 
     @Test("a dropped verdict in a recording fails I-5 at that exchange, naming its line")
-    func brokenExchangeFails() throws {
+    func brokenExchangeFails() async throws {
         let bytes = try Self.recording(from: Self.cases) { number, exchange in
             if exchange.rpc == "push" {
                 exchange.response = exchange.response.replacing(at: JSONPointer(tokens: ["verdicts", "1"]), with: nil)
@@ -55,31 +55,31 @@ struct RecordingCheckTests {
         }
         let (folder, file) = try write(bytes)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try AccordBinary.run(["check", file.path])
+        let result = try await AccordBinary.run(["check", file.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL session.jsonl › exchange 4 push (line 5): I-5 expected 2 verdicts"), "\(result.stdout)")
         #expect(result.stdout.contains("6 passed, 1 failed"))
     }
 
     @Test("cursor state is kept per client: interleaved clients do not trip I-3")
-    func clientsAreSeparate() throws {
+    func clientsAreSeparate() async throws {
         // Two clients' sessions back to back: the second starts again from cursor "0".
         let bytes = try Self.recording(from: ["pull/002-keyset-pagination", "pull/002-keyset-pagination"]) { number, exchange in
             if number > 2 { exchange.client = "second-client" }
         }
         let (folder, file) = try write(bytes)
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try AccordBinary.run(["check", file.path]).status == 0)
+        #expect(try await AccordBinary.run(["check", file.path]).status == 0)
     }
 
     @Test("a torn last line is reported and ignored; every complete exchange is checked")
-    func tornTailIsNotFatal() throws {
+    func tornTailIsNotFatal() async throws {
         var bytes = try Self.recording(from: Self.cases)
         bytes += Array(#"{"at_ms":1,"duration_ms":1,"exchange":8,"http":{"meth"#.utf8)
         let (folder, file) = try write(bytes)
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report.json")
-        let result = try AccordBinary.run(["check", file.path, "--json", report.path])
+        let result = try await AccordBinary.run(["check", file.path, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let cases = json["suites"]?.arrayValue?.first?["cases"]?.arrayValue ?? []
@@ -89,11 +89,11 @@ struct RecordingCheckTests {
     }
 
     @Test("--filter selects cases by id")
-    func filterSelectsCases() throws {
+    func filterSelectsCases() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report.json")
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--filter", "push/*", "--json", report.path])
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--filter", "push/*", "--json", report.path])
         #expect(result.status == 0)
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let names = (json["suites"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }

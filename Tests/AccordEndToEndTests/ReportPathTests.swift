@@ -6,11 +6,11 @@ import Testing
 @Suite("accord: report paths and usage errors")
 struct ReportPathTests {
     /// A fresh temporary folder, removed when `body` ends.
-    private func withTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+    private func withTemporaryFolder<T>(_ body: (String) async throws -> T) async throws -> T {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-report-path-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url.path)
+        return try await body(url.path)
     }
 
     private func listing(_ folder: String) -> [String] {
@@ -37,10 +37,10 @@ struct ReportPathTests {
     }
 
     @Test("--junit X --json X: exit 64, one line saying same file, X not created")
-    func sameFile() throws {
-        try withTemporaryFolder { folder in
+    func sameFile() async throws {
+        try await withTemporaryFolder { folder in
             let path = folder + "/report"
-            let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", path, "--json", path])
+            let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", path, "--json", path])
             expectOneErrorLine(result, ["same file", path])
             #expect(!FileManager.default.fileExists(atPath: path))
             #expect(listing(folder).isEmpty, "\(listing(folder))")
@@ -48,11 +48,11 @@ struct ReportPathTests {
     }
 
     @Test("--junit <existing folder>: exit 64, no <folder>.partial left")
-    func junitIsFolder() throws {
-        try withTemporaryFolder { folder in
+    func junitIsFolder() async throws {
+        try await withTemporaryFolder { folder in
             let target = folder + "/reports"
             try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
-            let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", target])
+            let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", target])
             expectOneErrorLine(result, [target, "is a folder"])
             #expect(!FileManager.default.fileExists(atPath: target + ".partial"))
             #expect(listing(folder) == ["reports"])
@@ -61,27 +61,27 @@ struct ReportPathTests {
     }
 
     @Test("--junit /nonexistent-dir/out.xml: exit 64 naming the folder")
-    func junitInMissingFolder() throws {
+    func junitInMissingFolder() async throws {
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent-dir"), "the test needs /nonexistent-dir to be absent")
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", "/nonexistent-dir/out.xml"])
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", "/nonexistent-dir/out.xml"])
         expectOneErrorLine(result, ["/nonexistent-dir/out.xml", "folder /nonexistent-dir does not exist"])
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent-dir"))
     }
 
     @Test("--json in a missing folder under a temp folder: exit 64 naming the folder, nothing created")
-    func jsonInMissingFolder() throws {
-        try withTemporaryFolder { folder in
+    func jsonInMissingFolder() async throws {
+        try await withTemporaryFolder { folder in
             let missing = folder + "/missing"
-            let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--json", missing + "/out.json"])
+            let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--json", missing + "/out.json"])
             expectOneErrorLine(result, ["folder \(missing) does not exist"])
             #expect(listing(folder).isEmpty)
         }
     }
 
     @Test("--filter zzz: exit 64, and the reports asked for are not left behind")
-    func filterMatchesNothing() throws {
-        try withTemporaryFolder { folder in
-            let result = try AccordBinary.run([
+    func filterMatchesNothing() async throws {
+        try await withTemporaryFolder { folder in
+            let result = try await AccordBinary.run([
                 "check", AccordBinary.sharedCorpus, "--filter", "zzz", "--junit", folder + "/r.xml", "--json", folder + "/r.json",
             ])
             expectOneErrorLine(result, ["--filter 'zzz'", "matches no"])
@@ -90,8 +90,8 @@ struct ReportPathTests {
     }
 
     @Test("accord rules extra: exit 64")
-    func rulesExtraArgument() throws {
-        let result = try AccordBinary.run(["rules", "extra"])
+    func rulesExtraArgument() async throws {
+        let result = try await AccordBinary.run(["rules", "extra"])
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
         let errorLines = lines(result.stderr)
@@ -101,8 +101,8 @@ struct ReportPathTests {
     }
 
     @Test("bare accord: exit 64 with the help on stderr and nothing on stdout")
-    func bareAccord() throws {
-        let result = try AccordBinary.run([])
+    func bareAccord() async throws {
+        let result = try await AccordBinary.run([])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
         #expect(result.stderr.hasPrefix("OVERVIEW: "), "stderr: \(result.stderr)")
@@ -111,41 +111,41 @@ struct ReportPathTests {
         #expect(result.stderr.contains("check"))
         #expect(result.stderr.contains("rules"))
         #expect(!result.stderr.contains("accord: error:"), "the help, not an error: \(result.stderr)")
-        let help = try AccordBinary.run(["--help"])
+        let help = try await AccordBinary.run(["--help"])
         #expect(help.status == 0)
         #expect(result.stderr == help.stdout, "bare accord prints the same help as --help, on stderr")
     }
 
     @Test("a report path that is also an input is refused and the input is left intact")
-    func reportOverInput() throws {
+    func reportOverInput() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("t.json")
         let original = try Data(contentsOf: URL(fileURLWithPath: AccordBinary.sharedCorpus + "/transcripts/push/001-insert-applied.json"))
         try original.write(to: input)
-        let result = try AccordBinary.run(["check", input.path, "--json", input.path])
+        let result = try await AccordBinary.run(["check", input.path, "--json", input.path])
         #expect(result.status == 64)
         #expect(result.stderr.contains("is also an input"), "stderr: \(result.stderr)")
         #expect(try Data(contentsOf: input) == original)
     }
 
     @Test("an empty report path is refused before the run")
-    func emptyReportPath() throws {
-        let result = try AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", ""])
+    func emptyReportPath() async throws {
+        let result = try await AccordBinary.run(["check", AccordBinary.sharedCorpus, "--junit", ""])
         #expect(result.status == 64)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("the report path is empty"), "stderr: \(result.stderr)")
     }
 
     @Test("two spellings of one report file through a symlink are refused")
-    func sameFileThroughSymlink() throws {
+    func sameFileThroughSymlink() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let real = folder.appendingPathComponent("real")
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
         let link = folder.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-        let result = try AccordBinary.run([
+        let result = try await AccordBinary.run([
             "check", AccordBinary.sharedCorpus, "--junit", real.appendingPathComponent("r").path, "--json",
             link.appendingPathComponent("r").path,
         ])

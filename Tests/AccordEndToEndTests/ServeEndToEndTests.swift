@@ -40,9 +40,9 @@ struct ServeEndToEndTests {
     }
 
     @Test("the whole corpus passes over HTTP at tier pass, and SIGINT stops the server cleanly")
-    func corpusOverHTTP() throws {
+    func corpusOverHTTP() async throws {
         let served = try Served(["--jwt-secret", "e2e-secret", "--fixtures"])
-        let result = try AccordBinary.run([
+        let result = try await AccordBinary.run([
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", AccordBinary.sharedCorpus,
             "--scenarios", AccordBinary.packageRoot + "/../shared/corpus-scenarios.json",
         ])
@@ -54,10 +54,10 @@ struct ServeEndToEndTests {
     }
 
     @Test("a wrong JWT secret is refused by the server and the run fails, not hangs")
-    func wrongSecret() throws {
+    func wrongSecret() async throws {
         let served = try Served(["--jwt-secret", "right", "--fixtures"])
         defer { _ = served.stop() }
-        let result = try AccordBinary.run([
+        let result = try await AccordBinary.run([
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "wrong", AccordBinary.sharedCorpus, "--filter",
             "push/001*",
         ])
@@ -66,19 +66,19 @@ struct ServeEndToEndTests {
     }
 
     @Test("without --fixtures the fixture endpoint is closed and cases error out")
-    func fixturesClosed() throws {
+    func fixturesClosed() async throws {
         let served = try Served(["--jwt-secret", "s"])
         defer { _ = served.stop() }
-        let result = try AccordBinary.run([
+        let result = try await AccordBinary.run([
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "s", AccordBinary.sharedCorpus, "--filter", "push/001*",
         ])
         #expect(result.status == 1)
     }
 
     @Test("serve refuses --fixtures on a non-loopback listener and a missing secret")
-    func serveUsage() throws {
-        #expect(try AccordBinary.run(["serve", "--listen", "0.0.0.0:0", "--jwt-secret", "s", "--fixtures"]).status == 64)
-        #expect(try AccordBinary.run(["serve", "--listen", "127.0.0.1:0"]).status == 64)
+    func serveUsage() async throws {
+        #expect(try await AccordBinary.run(["serve", "--listen", "0.0.0.0:0", "--jwt-secret", "s", "--fixtures"]).status == 64)
+        #expect(try await AccordBinary.run(["serve", "--listen", "127.0.0.1:0"]).status == 64)
     }
 
     static let abusePeer = #"""

@@ -9,11 +9,11 @@ struct ServerRunTests {
     static var scenarios: String { AccordBinary.packageRoot + "/../shared/corpus-scenarios.json" }
 
     @Test("every non-blocked corpus case passes against the embedded server; JUnit validates")
-    func corpusPasses() throws {
+    func corpusPasses() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("run.xml")
-        let result = try AccordBinary.run([
+        let result = try await AccordBinary.run([
             "run", "--server", "embedded", AccordBinary.sharedCorpus, "--scenarios", Self.scenarios, "--junit", junit.path,
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -28,31 +28,31 @@ struct ServerRunTests {
     }
 
     @Test("without the scenarios the cases that need setup fail, naming their steps")
-    func withoutScenariosFails() throws {
-        let result = try AccordBinary.run(["run", "--server", "embedded", AccordBinary.sharedCorpus, "--filter", "fencing/001*"])
+    func withoutScenariosFails() async throws {
+        let result = try await AccordBinary.run(["run", "--server", "embedded", AccordBinary.sharedCorpus, "--filter", "fencing/001*"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("FAIL fencing/001-late-commit-delivered › step 3 pull: AC-GOLDEN"), "\(result.stdout)")
     }
 
     @Test("a known-failing case is skipped when it fails and fails the run when it passes")
-    func knownFailing() throws {
+    func knownFailing() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let list = folder.appendingPathComponent("known-failing.txt")
         try Data("fencing/001-late-commit-delivered  # needs its scenario\n".utf8).write(to: list)
         let base = ["run", "--server", "embedded", AccordBinary.sharedCorpus, "--filter", "fencing/001*", "--known-failing", list.path]
-        let expectedFailure = try AccordBinary.run(base)
+        let expectedFailure = try await AccordBinary.run(base)
         #expect(expectedFailure.status == 0, "\(expectedFailure.stdout)")
-        let stale = try AccordBinary.run(base + ["--scenarios", Self.scenarios])
+        let stale = try await AccordBinary.run(base + ["--scenarios", Self.scenarios])
         #expect(stale.status == 1)
         #expect(stale.stdout.contains("is listed as known failing but passed"), "\(stale.stdout)")
     }
 
     @Test("shards partition the cases")
-    func shardsPartition() throws {
+    func shardsPartition() async throws {
         var total = 0
         for shard in ["1/2", "2/2"] {
-            let result = try AccordBinary.run([
+            let result = try await AccordBinary.run([
                 "run", "--server", "embedded", AccordBinary.sharedCorpus, "--scenarios", Self.scenarios, "--shard", shard, "--jobs", "1",
             ])
             #expect(result.status == 0)
@@ -63,9 +63,9 @@ struct ServerRunTests {
     }
 
     @Test("usage errors: no --server, a URL target in this build, a bad shard")
-    func usageErrors() throws {
-        #expect(try AccordBinary.run(["run", AccordBinary.sharedCorpus]).status == 64)
-        #expect(try AccordBinary.run(["run", "--server", "http://127.0.0.1:1", AccordBinary.sharedCorpus]).status == 64)
-        #expect(try AccordBinary.run(["run", "--server", "embedded", "--shard", "3/2", AccordBinary.sharedCorpus]).status == 64)
+    func usageErrors() async throws {
+        #expect(try await AccordBinary.run(["run", AccordBinary.sharedCorpus]).status == 64)
+        #expect(try await AccordBinary.run(["run", "--server", "http://127.0.0.1:1", AccordBinary.sharedCorpus]).status == 64)
+        #expect(try await AccordBinary.run(["run", "--server", "embedded", "--shard", "3/2", AccordBinary.sharedCorpus]).status == 64)
     }
 }

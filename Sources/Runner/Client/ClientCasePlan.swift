@@ -27,6 +27,12 @@ struct ClientCasePlan: Sendable {
                     inapplicable = "step \(step.n) is another client's rpc; the client lane plays one client"
                 }
                 if exchange.rpc == .push { request = exchange.request }
+                if exchange.rpc == .pull, inapplicable == nil,
+                    let foreign = Self.foreignBucket(exchange.request, user: transcript.context.userID)
+                {
+                    inapplicable =
+                        "step \(step.n) pulls the bucket \(foreign), not the case user's; a server-side case no client can send"
+                }
                 if exchange.rpc == .pull && checkpoint == nil {
                     checkpoint = exchange.request["cursor"]?.stringValue
                     pullLimit = exchange.request["limit"]?.numberValue?.intValue
@@ -58,5 +64,15 @@ struct ClientCasePlan: Sendable {
         if transcript.context.server.tables.contains(where: { $0.softDeleteColumn != nil }) {
             needs.insert(DriverCapability.softDelete)
         }
+    }
+
+    /// A bucket value of a pull request other than the case user's, if any.
+    static func foreignBucket(_ request: JSONValue, user: String) -> String? {
+        for bucket in request["buckets"]?.arrayValue ?? [] {
+            for member in bucket["params"]?.objectValue?.members ?? [] where member.value != .string(user) {
+                return "\(member.key)=\(member.value.stringValue ?? CanonicalJSON.compact(member.value))"
+            }
+        }
+        return nil
     }
 }

@@ -90,7 +90,7 @@ extension ClientCasePlay {
                     Failure(
                         ruleID: "CL-SOFT-BLOCK",
                         message:
-                            "step \(step.n) \(step.label): CL-SOFT-BLOCK after RESET_REQUIRED the client sent another RPC (\(op.rawValue))",
+                            "\(name): CL-SOFT-BLOCK after RESET_REQUIRED at step \(step.n) the client sent another RPC (\(op.rawValue))",
                         body: "actual: \(request.summary)"))
                 continue
             }
@@ -102,7 +102,7 @@ extension ClientCasePlay {
                     Failure(
                         ruleID: "CL-SOFT-BLOCK",
                         message:
-                            "step \(step.n) \(step.label): CL-SOFT-BLOCK a \(op.rawValue) after RESET_REQUIRED answers blocked, got \(describe(answer))"
+                            "\(name): CL-SOFT-BLOCK a \(op.rawValue) after RESET_REQUIRED at step \(step.n) answers blocked, got \(describe(answer))"
                     ))
             }
         }

@@ -86,7 +86,9 @@ extension ClientCasePlay {
         if let expected = exchange.expectError {
             failures += await refusal(step, answer: answer, expected: expected, before: before, name: name)
         } else if !exchange.isAnswer {
-            let expected = PermanentCodes.isPermanent(exchange.response["code"]?.stringValue) ? "PERMANENT_TRANSPORT" : "REMOTE"
+            let expected =
+                PermanentCodes.isPermanent(exchange.response["code"]?.stringValue, status: exchange.status)
+                ? "PERMANENT_TRANSPORT" : "REMOTE"
             if case .failure(let failure) = answer, failure.code == expected {
             } else {
                 failures.append(outcomeFailure(step, "expected the error \(expected) for HTTP \(exchange.status), got \(describe(answer))"))

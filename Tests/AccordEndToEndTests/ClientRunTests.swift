@@ -1,0 +1,96 @@
+import Foundation
+import KizunaWire
+import Reports
+import Testing
+
+/// `accord run --client`: the client lane end to end, the reference client (`accord driver`)
+/// and its seeded faults run as driver processes through the binary.
+@Suite("accord run --client")
+struct ClientRunTests {
+    static var driver: String { "'\(AccordBinary.path)' driver" }
+
+    @Test("every non-blocked corpus case passes with the reference client; JUnit validates")
+    func corpusPasses() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("client.xml")
+        let result = try await AccordBinary.run(["run", "--client", Self.driver, AccordBinary.sharedCorpus, "--junit", junit.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("41 suites (39 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
+        let xml = [UInt8](try Data(contentsOf: junit))
+        let schema = [UInt8](try Data(contentsOf: URL(fileURLWithPath: AccordBinary.packageRoot + "/../shared/junit/junit-10.xsd")))
+        try JUnitSchema.validate(xml: xml, schema: schema)
+        let text = String(decoding: xml, as: UTF8.self)
+        #expect(text.contains("<property name=\"lane\" value=\"client\"/>"))
+        #expect(text.contains("soft-block probe"))
+    }
+
+    @Test("'accord driver' resolves to this binary")
+    func accordWordResolves() async throws {
+        let result = try await AccordBinary.run(["run", "--client", "accord driver", AccordBinary.sharedCorpus, "--filter", "push/001*"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test(
+        "a broken client fails with the rule and the step named",
+        arguments: [
+            ("push-after-reset", "lifecycle/002-reset-required", "step 1 soft-block probe: CL-SOFT-BLOCK"),
+            ("split-atomic-run", "push/005-atomic-batch-revert", "step 7 push: CL-ATOMIC-RUN"),
+            ("new-id-on-resend", "push/003-replay-returns-recorded-verdicts", "step 4 push: CL-RESEND"),
+            ("commit-staged-page", "pull/002-keyset-pagination", "step 4 pull: CL-CHECKPOINT"),
+            ("resurrect-under-tombstone", "tombstones/900-pending-edit-under-pulled-tombstone", "step 7 assert: CL-LOCAL-ROW"),
+        ])
+    func brokenClient(fault: String, caseID: String, named: String) async throws {
+        let corpus = caseID.contains("/9") ? AccordBinary.packageRoot + "/Conformance" : AccordBinary.sharedCorpus
+        let good = try await AccordBinary.run(["run", "--client", Self.driver, corpus, "--filter", caseID])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let result = try await AccordBinary.run(["run", "--client", Self.driver + " --fault " + fault, corpus, "--filter", caseID])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("FAIL \(caseID) › \(named)"), "\(result.stdout)")
+    }
+
+    @Test("a client that accepts a response breaking the verdict bijection fails CL-WIRE-STRICT")
+    func bijectionAccepted() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bijection.json")
+        try Self.bijectionCase().write(to: file)
+        let good = try await AccordBinary.run(["run", "--client", Self.driver, file.path])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let broken = try await AccordBinary.run(["run", "--client", Self.driver + " --fault skip-bijection-check", file.path])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("› step 3 push: CL-WIRE-STRICT"), "\(broken.stdout)")
+    }
+
+    @Test("a driver that hangs or dies fails its case, not the run")
+    func hangingDriver() async throws {
+        let hang = try await AccordBinary.run([
+            "run", "--client", "sleep 30", AccordBinary.sharedCorpus, "--filter", "push/00[12]*", "--timeout", "0.5",
+        ])
+        #expect(hang.status == 1)
+        #expect(hang.stdout.contains("2 suites (0 passed, 2 failed"), "\(hang.stdout)")
+        #expect(hang.stdout.contains("CL-DRIVER the driver timed out on hello"), "\(hang.stdout)")
+        let dead = try await AccordBinary.run([
+            "run", "--client", "sh -c 'echo oops >&2; exit 3'", AccordBinary.sharedCorpus, "--filter", "push/001*",
+        ])
+        #expect(dead.status == 1)
+        #expect(dead.stdout.contains("exited with status 3"), "\(dead.stdout)")
+        #expect(dead.stdout.contains("oops"), "\(dead.stdout)")
+    }
+
+    /// push/001 cut after its push, whose answer now carries a verdict for a mutation never sent.
+    static func bijectionCase() throws -> Data {
+        let path = AccordBinary.sharedCorpus + "/transcripts/push/001-insert-applied.json"
+        var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        guard case .array(let steps)? = json["steps"], steps.count >= 3, var push = steps[2].objectValue,
+            case .array(var verdicts)? = push["response"]?["verdicts"], let first = verdicts.first
+        else { throw CocoaError(.fileReadCorruptFile) }
+        verdicts.append(first.replacing(at: JSONPointer(tokens: ["mutation_id"]), with: "00000000-0000-4000-8000-f19999999999"))
+        push["response"] = ["verdicts": .array(verdicts)]
+        push["expect_error"] = "VERDICT_BIJECTION"
+        json = json.replacing(at: JSONPointer(tokens: ["steps"]), with: .array([steps[0], steps[1], .object(push)]))
+        json = json.replacing(at: JSONPointer(tokens: ["postconditions"]), with: [["check": "outbox-depth", "value": 1]])
+        json = json.replacing(at: JSONPointer(tokens: ["case"]), with: "push/990-bijection-broken-response")
+        return Data(CanonicalJSON.render(json))
+    }
+}
