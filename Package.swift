@@ -67,7 +67,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
-            dependencies: ["Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP"],
+            dependencies: [
+                "Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
@@ -80,7 +82,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus"], swiftSettings: strict),
+            name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

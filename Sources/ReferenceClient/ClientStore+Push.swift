@@ -126,6 +126,8 @@ extension ClientStore {
     private func finish(_ raised: [ClientEvent], _ journaled: [ClientJournalEntry]) throws(ClientError) {
         events += raised
         journal += journaled
+        let before = outboxDepth
         try refreshDepth()
+        if outboxDepth != before { raiseQueueDepth() }
     }
 }

@@ -151,6 +151,7 @@ public actor ClientStore {
         }
         outboxDepth += 1
         raise("LOCAL_CHANGED", mutationID: write.mutationID)
+        raiseQueueDepth()
         return outboxDepth
     }
 
@@ -179,6 +180,9 @@ public actor ClientStore {
                 atomicGroup.map { .text($0) } ?? .null,
             ])
     }
+
+    /// Raises QUEUE_DEPTH with the outbox depth now (after a write, or a push that changed it).
+    func raiseQueueDepth() { raise("QUEUE_DEPTH", data: ["depth": .number(JSONNumber(outboxDepth))]) }
 
     /// Records an event raised since open.
     func raise(_ code: String, mutationID: String? = nil, data: JSONObject? = nil) {
