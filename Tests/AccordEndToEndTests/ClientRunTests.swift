@@ -62,6 +62,21 @@ struct ClientRunTests {
         #expect(broken.stdout.contains("› step 3 push: CL-WIRE-STRICT"), "\(broken.stdout)")
     }
 
+    @Test("usage errors: both lanes at once, a server-lane option, a bad timeout")
+    func usageErrors() async throws {
+        let corpus = AccordBinary.sharedCorpus
+        for arguments in [
+            ["run", "--client", Self.driver, "--server", "embedded", corpus],
+            ["run", "--client", Self.driver, corpus, "--scenarios", "x.json"],
+            ["run", "--client", Self.driver, corpus, "--timeout", "0"],
+            ["run", "--server", "embedded", corpus, "--timeout", "5"],
+        ] {
+            let result = try await AccordBinary.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("accord: error: "), "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test("a driver that hangs or dies fails its case, not the run")
     func hangingDriver() async throws {
         let hang = try await AccordBinary.run([

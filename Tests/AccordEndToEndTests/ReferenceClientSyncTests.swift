@@ -30,7 +30,7 @@ struct ReferenceClientSyncTests {
         func call(_ body: DriverRequest.Body) async throws -> DriverResult {
             let request = DriverRequest(id: next, body)
             next += 1
-            await channel.send(request.line)
+            await channel.send(request.line, timeout: .seconds(10))
             guard case .line(let bytes) = await channel.nextLine(timeout: .seconds(10)) else {
                 throw SyncFailure(code: "NO_ANSWER", detail: "\(body.op.rawValue): \(channel.stderrTail)")
             }

@@ -9,10 +9,10 @@ import Testing
 /// step, where they break the protocol.
 @Suite("Client lane with a toy engine")
 struct ClientLaneToyTests {
-    static func play(_ caseID: String) async throws -> SuiteResult {
+    static func play(_ caseID: String, quirks: Set<ToyEngine.Quirk> = []) async throws -> SuiteResult {
         let loaded = try RunnerFixtures.transcript(caseID)
         return await ClientLane(requestTimeout: .seconds(10)).run(
-            loaded, launch: { InProcessDriver(engine: ToyEngine()) }, properties: [])
+            loaded, launch: { InProcessDriver(engine: ToyEngine(quirks: quirks)) }, properties: [])
     }
 
     static func failures(_ suite: SuiteResult) -> [String] {
@@ -60,5 +60,21 @@ struct ClientLaneToyTests {
             return
         }
         #expect(reason.contains("atomic"))
+    }
+
+    @Test("an RPC that no step asked for fails CL-REQUEST, named after the step it followed")
+    func strayRPC() async throws {
+        let suite = try await Self.play("push/001-insert-applied", quirks: [.rpcOnWrite])
+        let failures = Self.failures(suite)
+        #expect(failures.first == "step 1 local unexpected RPC: CL-REQUEST", "\(failures)")
+    }
+
+    @Test("a refused write that still queues its entry fails CL-EXPECT-ERROR")
+    func refusedButQueued() async throws {
+        let suite = try await Self.play("lifecycle/004-soft-delete-violation", quirks: [.queueRefusedWrite])
+        let failures = Self.failures(suite)
+        #expect(failures.contains("step 2 local: CL-EXPECT-ERROR"), "\(failures)")
+        let clean = try await Self.play("lifecycle/004-soft-delete-violation", quirks: [])
+        #expect(clean.cases.first?.outcome == .skipped("unsupported: the driver lacks the capabilities soft-delete"))
     }
 }

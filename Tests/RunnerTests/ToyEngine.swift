@@ -7,6 +7,15 @@ import Transport
 /// the whole outbox as one non-atomic batch, keeps its optimistic value on a rejection,
 /// commits every pull page (and its cursor) at once, and ignores signals.
 actor ToyEngine: SyncEngineDriver {
+    /// Extra ways to be wrong, for the lane's own tests.
+    enum Quirk: Sendable {
+        /// Every write also fires a pull nobody asked for.
+        case rpcOnWrite
+        /// A hard delete on a soft-delete table answers SOFT_DELETE_VIOLATION but is queued anyway.
+        case queueRefusedWrite
+    }
+
+    private let quirks: Set<Quirk>
     private var open: OpenRequest?
     private var rows: [String: [String: JSONObject]] = [:]
     private var outbox: [Mutation] = []
@@ -15,7 +24,13 @@ actor ToyEngine: SyncEngineDriver {
     private var watermark: String?
     private var session: CurlSession?
 
-    func hello() async -> HelloResult { HelloResult(name: "toy-engine", version: "0.0.1", capabilities: ["transforms"]) }
+    init(quirks: Set<Quirk> = []) { self.quirks = quirks }
+
+    func hello() async -> HelloResult {
+        HelloResult(
+            name: "toy-engine", version: "0.0.1",
+            capabilities: quirks.contains(.queueRefusedWrite) ? ["transforms", "soft-delete"] : ["transforms"])
+    }
 
     func open(_ request: OpenRequest) async throws {
         open = request
@@ -36,6 +51,12 @@ actor ToyEngine: SyncEngineDriver {
         }
         outbox.append(m)
         events.append(EngineEvent(code: "LOCAL_CHANGED", mutationID: m.mutationID))
+        if quirks.contains(.rpcOnWrite) { _ = try? await pull(PullOptions(maxPages: 1)) }
+        if quirks.contains(.queueRefusedWrite), m.op == .delete,
+            open?.server.tables.first(where: { $0.name == m.table })?.softDeleteColumn != nil
+        {
+            throw EngineError(.softDeleteViolation, "refused, but queued anyway")
+        }
         return WriteResult(outboxDepth: outbox.count)
     }
 

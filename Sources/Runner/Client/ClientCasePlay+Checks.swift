@@ -74,10 +74,18 @@ extension ClientCasePlay {
         }
     }
 
-    /// After RESET_REQUIRED the client must stay quiet: a push and a pull make no request.
+    /// After RESET_REQUIRED the client must stay quiet: the event was raised once, and a push
+    /// and a pull make no request and answer blocked.
     mutating func probeSoftBlock(after step: Step) async {
         let name = "step \(step.n) soft-block probe"
+        guard let state = await state(name: name) else { return }
         var failures: [Failure] = []
+        let raised = state.events.filter { $0.code == "RESET_REQUIRED" }.count
+        if raised != 1 {
+            failures.append(
+                Failure(
+                    ruleID: "CL-SOFT-BLOCK", message: "\(name): CL-SOFT-BLOCK RESET_REQUIRED was raised \(raised) times, not once"))
+        }
         for op in [DriverOp.push, .pull] {
             mock.expect(nil)
             let answer = await call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
@@ -85,7 +93,7 @@ extension ClientCasePlay {
                 stop(name, reason)
                 return
             }
-            if let request = mock.received.first {
+            if let request = mock.take().first {
                 failures.append(
                     Failure(
                         ruleID: "CL-SOFT-BLOCK",
@@ -95,8 +103,10 @@ extension ClientCasePlay {
                 continue
             }
             switch answer {
-            case .result(.pushed(let result)) where result.outcome == .blocked || result.outcome == .nothing: break
-            case .result(.pulled(let result)) where result.outcome == .blocked: break
+            case .result(.pushed(let result)) where result.outcome == .blocked || (result.outcome == .nothing && state.outboxDepth == 0):
+                break
+            case .result(.pulled(let result)) where result.outcome == .blocked:
+                break
             default:
                 failures.append(
                     Failure(
@@ -109,7 +119,19 @@ extension ClientCasePlay {
         cases.append(
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
-                note: "a push and a pull after the signal made no request"))
+                note: "the event was raised once; a push and a pull after the signal made no request"))
         if !failures.isEmpty { stopped = "the soft block did not hold after step \(step.n)" }
+    }
+
+    /// While a transfer is staged, rows the client itself changes (a write, a push's verdicts)
+    /// may legitimately change; their snapshot is refreshed so only staged rows are judged.
+    mutating func refreshSnapshot(keys: [(table: String, pk: String)], name: String) async {
+        guard var snapshot, !keys.isEmpty, let now = await state(name: name) else { return }
+        for key in keys {
+            var table = snapshot.rows[key.table] ?? [:]
+            table[key.pk] = now.row(key.table, key.pk)
+            snapshot.rows[key.table] = table
+        }
+        self.snapshot = snapshot
     }
 }

@@ -5,6 +5,7 @@ import Reports
 
 extension ClientCasePlay {
     mutating func play(_ step: Step, name: String) async {
+        if step.isClientVisible { reportStrays(before: name) }
         switch step.action {
         case .server, .reap:
             return
@@ -23,46 +24,50 @@ extension ClientCasePlay {
 
     mutating func playWrite(_ step: Step, local: LocalWrite, name: String) async {
         guard let request = plan.writes[step.n] else { return }
-        let answer = await call(.write(request))
-        if let expected = local.expectError {
+        guard let expected = local.expectError else {
+            let answer = await call(.write(request))
             switch answer {
-            case .failure(let failure) where failure.code == expected:
-                guard let state = await state(name: name) else { return }
-                if let depth, state.outboxDepth != depth {
+            case .result(.written(let result)):
+                if let depth, result.outboxDepth != depth + 1 {
                     cases.append(
                         fail(
-                            name, "CL-EXPECT-ERROR",
-                            "step \(step.n) local: CL-EXPECT-ERROR the refused write changed the outbox depth from \(depth) to \(state.outboxDepth)"
+                            name, "CL-OUTCOME",
+                            "step \(step.n) local: CL-OUTCOME the outbox depth went from \(depth) to \(result.outboxDepth), not \(depth + 1)"
                         ))
-                    return
+                } else {
+                    cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
                 }
-                depth = state.outboxDepth
-                cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "refused with \(expected)"))
+                depth = result.outboxDepth
+                await refreshSnapshot(keys: [(request.mutation.table, request.mutation.pk)], name: name)
             case .broken(let reason):
                 stop(name, reason)
             default:
-                cases.append(
-                    fail(
-                        name, "CL-EXPECT-ERROR",
-                        "step \(step.n) local: CL-EXPECT-ERROR expected the write to be refused with \(expected), got \(describe(answer))"))
+                cases.append(fail(name, "CL-OUTCOME", "step \(step.n) local: CL-OUTCOME the write was not stored: \(describe(answer))"))
             }
             return
         }
+        guard let before = await state(name: name) else { return }
+        let answer = await call(.write(request))
         switch answer {
-        case .result(.written(let result)):
-            if let depth, result.outboxDepth != depth + 1 {
+        case .failure(let failure) where failure.code == expected:
+            guard let after = await state(name: name) else { return }
+            if after.outboxDepth != before.outboxDepth || after.rows != before.rows || after.cursor != before.cursor {
                 cases.append(
                     fail(
-                        name, "CL-OUTCOME",
-                        "step \(step.n) local: CL-OUTCOME the outbox depth went from \(depth) to \(result.outboxDepth), not \(depth + 1)"))
-            } else {
-                cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
+                        name, "CL-EXPECT-ERROR",
+                        "step \(step.n) local: CL-EXPECT-ERROR the refused write changed the store (outbox depth \(before.outboxDepth) → \(after.outboxDepth), rows \(before.rows == after.rows ? "unchanged" : "changed"))"
+                    ))
+                return
             }
-            depth = result.outboxDepth
+            cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "refused with \(expected)"))
         case .broken(let reason):
             stop(name, reason)
         default:
-            cases.append(fail(name, "CL-OUTCOME", "step \(step.n) local: CL-OUTCOME the write was not stored: \(describe(answer))"))
+            if case .result(.written(let result)) = answer { depth = result.outboxDepth }
+            cases.append(
+                fail(
+                    name, "CL-EXPECT-ERROR",
+                    "step \(step.n) local: CL-EXPECT-ERROR expected the write to be refused with \(expected), got \(describe(answer))"))
         }
     }
 
@@ -82,7 +87,7 @@ extension ClientCasePlay {
             stop(name, reason)
             return
         }
-        var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request)
+        var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: mock.take())
         if let expected = exchange.expectError {
             failures += await refusal(step, answer: answer, expected: expected, before: before, name: name)
         } else if !exchange.isAnswer {
@@ -99,7 +104,15 @@ extension ClientCasePlay {
             failures += judgePull(step, exchange: exchange, answer: answer)
         }
         lastFault = nil
-        if exchange.rpc == .push { depth = nil }
+        if exchange.rpc == .push {
+            depth = nil
+            let keys = (exchange.request["batch"]?["mutations"]?.arrayValue ?? []).compactMap { mutation -> (table: String, pk: String)? in
+                guard let table = mutation["table"]?.stringValue, let pk = mutation["pk"]?.stringValue else { return nil }
+                return (table, pk)
+            }
+            await refreshSnapshot(keys: keys, name: name)
+        }
+        if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED") { softBlocked = true }
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
         if failures.contains(where: { $0.ruleID == "CL-REQUEST" || $0.ruleID == "CL-RESEND" || $0.ruleID == "CL-ATOMIC-RUN" }) {
             stopped = "step \(step.n) sent another request than the golden one"
@@ -117,7 +130,8 @@ extension ClientCasePlay {
             stop(name, reason)
             return
         }
-        var failures = requestFailures(step, rpc: fault.target, golden: fault.request)
+        let received = mock.take()
+        var failures = requestFailures(step, rpc: fault.target, golden: fault.request, received: received)
         if case .failure(let failure) = answer, failure.code == "REMOTE" {
         } else {
             failures.append(outcomeFailure(step, "a \(fault.fault.rawValue) answers REMOTE, got \(describe(answer))"))
@@ -126,7 +140,7 @@ extension ClientCasePlay {
             failures.append(
                 checkpointFailure(step, "the cursor moved to \(result.cursor) on a failed pull; committed is \(committedCursor)"))
         }
-        lastFault = step.n
+        lastFault = (step.n, fault.target, fault.target == .push ? received.first?.body : nil)
         cases.append(
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
@@ -134,9 +148,8 @@ extension ClientCasePlay {
         if !failures.isEmpty { stopped = "step \(step.n) failed" }
     }
 
-    /// The request the mock received for a step, judged against the golden request.
-    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?) -> [Failure] {
-        let received = mock.received
+    /// The requests the mock received for a step, judged against the golden request.
+    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure] {
         guard let first = received.first else {
             return [
                 Failure(
@@ -144,11 +157,27 @@ extension ClientCasePlay {
             ]
         }
         var failures: [Failure] = []
-        if let mismatch = first.mismatch {
-            let isAtomic = golden?["batch"]?["atomic"] == .bool(true)
-            let underBatch = mismatch.pointer?.tokens.first == "batch"
-            let rule = lastFault != nil ? "CL-RESEND" : (isAtomic && underBatch ? "CL-ATOMIC-RUN" : "CL-REQUEST")
-            let after = lastFault.map { " (after the fault at step \($0))" } ?? ""
+        let resend = lastFault.flatMap { $0.target == rpc ? $0 : nil }
+        if let resend, let dropped = resend.body, let body = first.body, CanonicalJSON.compact(body) != CanonicalJSON.compact(dropped) {
+            let at = ResponseTier.firstDifference(body, dropped, at: .root) ?? .root
+            failures.append(
+                Failure(
+                    ruleID: "CL-RESEND",
+                    message:
+                        "step \(step.n) \(step.label): CL-RESEND the request after the lost answer at step \(resend.step) is not the same bytes, first at \(at.tokens.isEmpty ? "/" : at.description)",
+                    body:
+                        "expected: \(CanonicalJSON.compact(dropped.value(at: at) ?? .null))\nactual: \(CanonicalJSON.compact(body.value(at: at) ?? .null))"
+                ))
+        } else if let mismatch = first.mismatch {
+            let rule: String
+            if resend != nil && mismatch.pointer != nil {
+                rule = "CL-RESEND"
+            } else if Self.splitsAtomicRun(golden, first.body) {
+                rule = "CL-ATOMIC-RUN"
+            } else {
+                rule = "CL-REQUEST"
+            }
+            let after = resend.map { " (after the fault at step \($0.step))" } ?? ""
             failures.append(
                 Failure(
                     ruleID: rule, message: "step \(step.n) \(step.label): \(rule) \(mismatch.message)\(after)",
@@ -162,5 +191,27 @@ extension ClientCasePlay {
                     body: received.map(\.summary).joined(separator: "\n")))
         }
         return failures
+    }
+
+    /// Whether a push differs from its golden atomic batch in what makes the run: the atomic flag or the mutation ids.
+    static func splitsAtomicRun(_ golden: JSONValue?, _ actual: JSONValue?) -> Bool {
+        guard let golden, golden["batch"]?["atomic"] == .bool(true) else { return false }
+        func ids(_ body: JSONValue?) -> [String] {
+            body?["batch"]?["mutations"]?.arrayValue?.compactMap { $0["mutation_id"]?.stringValue } ?? []
+        }
+        return actual?["batch"]?["atomic"] != .bool(true) || ids(actual) != ids(golden)
+    }
+
+    /// Requests that reached the mock while no step expected one fail the step they followed.
+    mutating func reportStrays(before name: String) {
+        let strays = mock.take()
+        guard !strays.isEmpty else { return }
+        let rule = softBlocked ? "CL-SOFT-BLOCK" : "CL-REQUEST"
+        let when = lastStep.map { "after \($0)" } ?? "before the first step"
+        cases.append(
+            fail(
+                "\(lastStep ?? name) unexpected RPC", rule,
+                "\(lastStep ?? name): \(rule) \(strays.count) RPC(s) \(when) that no step asked for\(softBlocked ? " while soft-blocked" : "")",
+                body: strays.map(\.summary).joined(separator: "\n")))
     }
 }

@@ -29,8 +29,13 @@ struct ClientCasePlay {
     /// The state before the first staged page of a transfer, and the keys its staged pages carry.
     var snapshot: StateResult?
     var stagedKeys: [(table: String, pk: String)] = []
-    /// The fault step the previous RPC-making step was, if it was one.
-    var lastFault: Int?
+    /// The fault step the previous RPC-making step was, if it was one: its number, its RPC, and
+    /// the body of the push whose answer was lost (the resend must be the same bytes).
+    var lastFault: (step: Int, target: RPCKind, body: JSONValue?)?
+    /// Whether a RESET_REQUIRED has been served: from then on any RPC breaks the soft block.
+    var softBlocked = false
+    /// The last step played, for naming requests that arrive between steps.
+    var lastStep: String?
 
     init(loaded: LoadedTranscript, plan: ClientCasePlan, channel: any DriverChannel, mock: PostgRESTMock, timeout: Duration) {
         self.loaded = loaded
@@ -48,11 +53,11 @@ struct ClientCasePlay {
     mutating func call(_ body: DriverRequest.Body, timeout override: Duration? = nil) async -> Answer {
         let request = DriverRequest(id: nextID, body)
         nextID += 1
-        await channel.send(request.line)
+        await channel.send(request.line, timeout: override ?? timeout)
         switch await channel.nextLine(timeout: override ?? timeout) {
         case .timedOut:
             await channel.kill()
-            return .broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(override ?? timeout)")
+            return .broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(override ?? timeout)\(tail)")
         case .ended:
             let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
             return .broken("\(ending) while handling \(body.op.rawValue) id \(request.id)\(tail)")
@@ -83,7 +88,7 @@ struct ClientCasePlay {
 
     /// Plays the whole case: hello, open, the steps, the postconditions, close.
     mutating func run(store: String, jwt: String, apikey: String) async {
-        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: .seconds(10)) {
+        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: max(.seconds(10), timeout)) {
         case .result(.hello(let hello)):
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
             if !missing.isEmpty {
@@ -113,6 +118,7 @@ struct ClientCasePlay {
                 continue
             }
             await play(step, name: name)
+            if step.isClientVisible { lastStep = name }
         }
         await postconditions()
         if stopped == nil {
@@ -121,6 +127,7 @@ struct ClientCasePlay {
                 if let ending = await channel.finish(timeout: .seconds(5)) {
                     cases.append(fail("close", "CL-DRIVER", "close: \(ending)\(tail)"))
                 }
+                reportStrays(before: "close")
             case let other:
                 driverBroken(other, name: "close")
             }

@@ -15,8 +15,10 @@ public enum DriverLineEvent: Sendable, Hashable {
 /// One running driver the client lane talks to: a child process, or an engine in this process for tests.
 public protocol DriverChannel: Sendable {
     /// Sends one request line (its newline included).
-    /// - Parameter line: the bytes to write.
-    func send(_ line: [UInt8]) async
+    /// - Parameters:
+    ///   - line: the bytes to write.
+    ///   - timeout: how long the driver may take to read it before it is killed.
+    func send(_ line: [UInt8], timeout: Duration) async
 
     /// Waits for the next answer line.
     /// - Parameter timeout: how long to wait.
@@ -44,7 +46,18 @@ final class LineQueue: Sendable {
         var lines: [[UInt8]] = []
         var ended = false
         var waiter: (token: Int, continuation: CheckedContinuation<DriverLineEvent, Never>)?
+        var timer: Task<Void, Never>?
         var nextToken = 0
+
+        /// Takes the waiter, cancelling its timer.
+        mutating func takeWaiter() -> CheckedContinuation<DriverLineEvent, Never>? {
+            defer {
+                waiter = nil
+                timer?.cancel()
+                timer = nil
+            }
+            return waiter?.continuation
+        }
     }
 
     private let state = Mutex(State())
@@ -52,10 +65,7 @@ final class LineQueue: Sendable {
     /// Adds a line; wakes the waiter if there is one.
     func push(_ line: [UInt8]) {
         let waiter = state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter.continuation
-            }
+            if let waiter = state.takeWaiter() { return waiter }
             state.lines.append(line)
             return nil
         }
@@ -66,8 +76,7 @@ final class LineQueue: Sendable {
     func end() {
         let waiter = state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
             state.ended = true
-            defer { state.waiter = nil }
-            return state.waiter?.continuation
+            return state.takeWaiter()
         }
         waiter?.resume(returning: .ended)
     }
@@ -86,14 +95,19 @@ final class LineQueue: Sendable {
                 continuation.resume(returning: ready)
                 return
             }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: timeout)
+                if Task.isCancelled { return }
                 let expired = self.state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
                     guard let waiter = state.waiter, waiter.token == token else { return nil }
                     state.waiter = nil
+                    state.timer = nil
                     return waiter.continuation
                 }
                 expired?.resume(returning: .timedOut)
+            }
+            state.withLock { state in
+                if state.waiter?.token == token { state.timer = timer } else { timer.cancel() }
             }
         }
     }

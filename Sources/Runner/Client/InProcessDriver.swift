@@ -28,20 +28,38 @@ public final class InProcessDriver: DriverChannel {
     }
 
     /// Hands a request line to the loop.
-    public func send(_ line: [UInt8]) async { toDriver.send(line) }
+    public func send(_ line: [UInt8], timeout: Duration) async { toDriver.send(line) }
 
     /// Waits for the next answer line.
     public func nextLine(timeout: Duration) async -> DriverLineEvent { await lines.next(timeout: timeout) }
 
-    /// Ends the loop's input and waits for it.
+    /// Ends the loop's input and waits for it, at most `timeout`.
     public func finish(timeout: Duration) async -> String? {
         toDriver.finish()
-        _ = await loop.value
-        return nil
+        let loop = self.loop
+        let ended = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                _ = await loop.value
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled { loop.cancel() }
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if ended { return nil }
+        return "the in-process engine did not stop within \(timeout) of the end of its input"
     }
 
-    /// Ends the loop's input; an in-process engine cannot be killed harder than that.
-    public func kill() async { toDriver.finish() }
+    /// Ends the loop's input and cancels it; an in-process engine cannot be killed harder than that.
+    public func kill() async {
+        toDriver.finish()
+        loop.cancel()
+    }
 
     /// In-process engines log nowhere the runner reads.
     public var stderrTail: String { "" }

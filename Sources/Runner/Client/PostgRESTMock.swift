@@ -29,6 +29,10 @@ final class PostgRESTMock: Sendable {
         var mismatch: RequestMatch.Mismatch?
         /// Whether it arrived while nothing was expected.
         var unexpected: Bool
+        /// The RPC its path names, if any.
+        var rpc: RPCKind?
+        /// The body, when it is JSON.
+        var body: JSONValue?
     }
 
     private struct State {
@@ -72,29 +76,33 @@ final class PostgRESTMock: Sendable {
     /// Stops the server.
     func stop() async { await server.stop() }
 
-    /// Sets what the next request must be; clears what was received.
+    /// Sets what the next request must be (nil: no request may come).
     func expect(_ expectation: Expectation?) {
-        state.withLock {
-            $0.expectation = expectation
-            $0.received = []
+        state.withLock { $0.expectation = expectation }
+    }
+
+    /// Every request received since the last `take`, in order; the list is cleared.
+    func take() -> [Received] {
+        state.withLock { state in
+            defer { state.received = [] }
+            return state.received
         }
     }
 
-    /// The requests received since the last `expect`.
-    var received: [Received] { state.withLock { $0.received } }
-
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let summary = "\(request.method) \(request.target) " + String(decoding: request.body.prefix(2048), as: UTF8.self)
+        let rpc = RequestMatch.rpc(of: request.path)
+        let body = try? JSONParser.parse(request.body)
         let expectation = state.withLock { state -> Expectation? in
             defer { state.expectation = nil }
             return state.expectation
         }
         guard let expectation else {
-            state.withLock { $0.received.append(Received(summary: summary, mismatch: nil, unexpected: true)) }
+            state.withLock { $0.received.append(Received(summary: summary, mismatch: nil, unexpected: true, rpc: rpc, body: body)) }
             return Self.postgrestError(status: 503, "accord: no request was expected at this step")
         }
         let mismatch = match.mismatch(request, rpc: expectation.rpc, golden: expectation.golden)
-        state.withLock { $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false)) }
+        state.withLock { $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false, rpc: rpc, body: body)) }
         if mismatch != nil { return Self.postgrestError(status: 500, "accord: the request does not match the golden request") }
         switch expectation.answer {
         case .drop:

@@ -1,13 +1,15 @@
 import Foundation
 import Synchronization
 
-/// A driver run as a child process: `/bin/sh -c "exec <command>"`, requests on its standard
-/// input, answers read from its standard output on a reader thread, standard error kept as a tail.
+/// A driver run as a child process: `/bin/sh -c <command>` in its own process group (so a kill
+/// reaches wrappers and pipelines too), requests written and answers read on threads of their
+/// own, standard error kept as a tail.
 public final class ProcessDriver: DriverChannel {
     private let process: Process
     private let input: FileHandle
     private let lines = LineQueue()
     private let errors = Mutex<[UInt8]>([])
+    private let stderrEnded = Flag()
     private static let tailLimit = 4096
 
     /// Starts the command.
@@ -19,7 +21,7 @@ public final class ProcessDriver: DriverChannel {
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec " + command]
+        process.arguments = ["-c", command]
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         process.environment = env
@@ -57,12 +59,28 @@ public final class ProcessDriver: DriverChannel {
                     if tail.count > Self.tailLimit { tail.removeFirst(tail.count - Self.tailLimit) }
                 }
             }
+            self.stderrEnded.set()
         }
     }
 
-    /// Writes a request line; a driver that has gone away is noticed when its answer does not come.
-    public func send(_ line: [UInt8]) async {
-        try? input.write(contentsOf: line)
+    /// Writes a request line on a thread of its own; a driver that does not read it within
+    /// `timeout` is killed, which ends the write. A driver that has gone away is noticed when its
+    /// answer does not come.
+    public func send(_ line: [UInt8], timeout: Duration) async {
+        let input = self.input
+        let written = Flag()
+        let watchdog = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            if !written.isSet { await kill() }
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                try? input.write(contentsOf: line)
+                written.set()
+                continuation.resume()
+            }
+        }
+        watchdog.cancel()
     }
 
     /// Waits for the next answer line.
@@ -79,14 +97,24 @@ public final class ProcessDriver: DriverChannel {
             await kill()
             return "the driver did not exit within \(timeout) of the end of its input"
         }
+        // Whatever the driver left behind in its group goes with it.
+        Foundation.kill(-process.processIdentifier, SIGKILL)
+        await errorsDrained(within: .seconds(1))
         return Self.ending(process)
     }
 
-    /// Sends SIGKILL and waits for the process to be gone.
+    /// Sends SIGKILL to the driver's process group and waits for the driver to be gone.
     public func kill() async {
+        Foundation.kill(-process.processIdentifier, SIGKILL)
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         try? input.close()
         while process.isRunning { try? await Task.sleep(for: .milliseconds(2)) }
+    }
+
+    /// Waits a moment for the standard-error reader to reach the end, so the tail is complete.
+    private func errorsDrained(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while !stderrEnded.isSet && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(2)) }
     }
 
     /// The tail of the driver's standard error.
@@ -104,4 +132,15 @@ public final class ProcessDriver: DriverChannel {
 
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
+}
+
+/// A flag one thread sets and another reads.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    /// Whether it was set.
+    var isSet: Bool { value.withLock { $0 } }
+
+    /// Sets it.
+    func set() { value.withLock { $0 = true } }
 }

@@ -61,6 +61,7 @@ enum RunCommand {
     }
 
     static func server(_ server: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        if arguments.values["timeout"] != nil { throw RunError.usage("--timeout applies to the client lane only") }
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
         options.filter = arguments.values["filter"]
         options.junitPath = arguments.values["junit"]
@@ -101,7 +102,9 @@ enum RunCommand {
     }
 
     static func client(_ command: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        if let tier = arguments.values["tier"] { throw RunError.usage("--tier \(tier) applies to the server lane only") }
+        for option in ["tier", "scenarios", "jwt-secret", "apikey"] where arguments.values[option] != nil {
+            throw RunError.usage("--\(option) applies to the server lane only; the client lane serves the golden responses itself")
+        }
         var options = ClientRun.Options(paths: arguments.positionals, clientName: command)
         options.filter = arguments.values["filter"]
         options.junitPath = arguments.values["junit"]
@@ -113,7 +116,7 @@ enum RunCommand {
             guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
                 throw RunError.usage("--timeout takes seconds between 0 and 3600, found '\(text)'")
             }
-            options.requestTimeout = .milliseconds(Int(seconds * 1000))
+            options.requestTimeout = .seconds(seconds)
         }
         if let path = arguments.values["known-failing"] {
             do throws(CorpusError) {
