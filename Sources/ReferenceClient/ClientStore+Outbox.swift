@@ -52,6 +52,15 @@ extension ClientStore {
         return try decode(raw)
     }
 
+    /// The pending entries with sequence numbers in `first...last`, in issue order.
+    func entries(from first: Int64, through last: Int64) throws(ClientError) -> [OutboxEntry] {
+        let raw = try db.query(
+            "SELECT seq, mutation, atomic_group, attempts FROM outbox WHERE seq BETWEEN ? AND ? ORDER BY seq",
+            [.integer(first), .integer(last)]
+        ) { ($0.integer(0), $0.text(1) ?? "", $0.text(2), Int($0.integer(3))) }
+        return try decode(raw)
+    }
+
     private func decode(_ raw: [(Int64, String, String?, Int)]) throws(ClientError) -> [OutboxEntry] {
         try raw.map { (sequence, text, group, attempts) throws(ClientError) in
             let json = try Self.parse(text)
@@ -83,15 +92,5 @@ extension ClientStore {
     /// Re-reads the outbox depth after a committed change.
     func refreshDepth() throws(ClientError) {
         outboxDepth = Int(try db.query("SELECT COUNT(*) FROM outbox") { $0.integer(0) }.first ?? 0)
-    }
-
-    /// Gives the head entry a fresh mutation id (the `new-id-on-resend` fault).
-    /// - Parameter entry: the head entry.
-    func renumberHead(_ entry: OutboxEntry) throws(ClientError) {
-        var mutation = entry.mutation
-        mutation.mutationID = UUID().uuidString.lowercased()
-        try db.query(
-            "UPDATE outbox SET mutation_id = ?, mutation = ? WHERE seq = ?",
-            [.text(mutation.mutationID), .text(CanonicalJSON.compact(mutation.json)), .integer(entry.sequence)])
     }
 }

@@ -87,11 +87,14 @@ extension ClientStore {
     /// Drops any staged pages so the next pull restarts from the committed cursor; the committed cursor never moves.
     /// - Throws: `ClientError` with `STORE`.
     func dropStaging() throws(ClientError) {
-        try db.transaction { () throws(ClientError) in
-            try db.query("DELETE FROM staging")
-            try db.query("UPDATE sync_state SET staging_cursor = NULL WHERE id = 1")
-        }
+        try db.transaction { () throws(ClientError) in try clearStaging() }
         stagingCursor = nil
+    }
+
+    /// Deletes the staged pages and the staging cursor (inside a transaction; the caller resets `stagingCursor` after commit).
+    func clearStaging() throws(ClientError) {
+        try db.query("DELETE FROM staging")
+        try db.query("UPDATE sync_state SET staging_cursor = NULL WHERE id = 1")
     }
 
     /// Handles CHECKPOINT_EXPIRED: drops staging and marks the store for rehydration from `"0"`, durably.

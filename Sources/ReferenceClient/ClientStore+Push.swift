@@ -6,7 +6,7 @@ extension ClientStore {
 
     /// Applies the verdicts of a validated push answer in one transaction: applied entries leave the outbox, advance the
     /// watermark and install their server row (or their own effect); rejected entries leave the outbox, revert their row
-    /// to the server row, and are journaled.
+    /// to the server row, and are journaled; the push in flight is cleared.
     /// - Parameters:
     ///   - verdicts: the verdicts; with `skip-bijection-check` they are matched to the batch by id, and unmatched ones ignored.
     ///   - batch: the entries that were sent.
@@ -42,19 +42,26 @@ extension ClientStore {
                 }
             }
             try db.query("UPDATE sync_state SET last_mutation_id = ? WHERE id = 1", [watermark.map { .text($0) } ?? .null])
+            try clearInFlight()
         }
         lastMutationID = watermark
         try finish(raised, journaled)
     }
 
     /// Applies an atomic abort in one transaction: every batch entry leaves the outbox, the offender's row takes the
-    /// server row, the other members fall back to their pre-images, and one journal row records the abort.
+    /// server row, the other members fall back to their pre-images, one journal row records the abort, and the push in
+    /// flight is cleared.
     /// - Parameters:
-    ///   - abort: the validated abort.
+    ///   - abort: the abort (validated, or with `skip-bijection-check` not).
     ///   - batch: the entries that were sent.
-    /// - Throws: `ClientError` with `STORE` or `JSON`; nothing is applied then.
-    func applyAbort(_ abort: BatchAbort, batch: [OutboxEntry]) throws(ClientError) {
-        guard let offenderIndex = batch.firstIndex(where: { $0.mutation.mutationID == abort.offenderMutationID }) else { return }
+    /// - Throws: `WireError` `UNKNOWN_BATCH_OFFENDER` when the offender is not in the batch, or `ClientError` with
+    ///   `STORE` or `JSON`; nothing is applied then.
+    func applyAbort(_ abort: BatchAbort, batch: [OutboxEntry]) throws {
+        guard let offenderIndex = batch.firstIndex(where: { $0.mutation.mutationID == abort.offenderMutationID }) else {
+            throw WireError(
+                .unknownBatchOffender, at: JSONPointer(tokens: ["batch", "offender_mutation_id"]),
+                "offender \(abort.offenderMutationID) is not a mutation of the batch")
+        }
         let offender = batch[offenderIndex].mutation
         // A server row for a key an earlier member also wrote may carry that member's uncommitted effect
         // (increment/007): the key then falls back to its pre-image like the other members.
@@ -70,6 +77,7 @@ extension ClientStore {
             }
             for member in batch { try recompute(table: member.mutation.table, pk: member.mutation.pk) }
             try insertJournal(entry)
+            try clearInFlight()
         }
         let event = ClientEvent(
             code: "BATCH_ABORTED", mutationID: offender.mutationID,
@@ -77,17 +85,27 @@ extension ClientStore {
         try finish([event], [entry])
     }
 
-    /// Latches the RESET_REQUIRED soft block durably; the event is raised only when the latch was not already set.
-    /// - Throws: `ClientError` with `STORE`.
-    func latchReset() throws(ClientError) {
-        if softBlocked { return }
-        try db.query("UPDATE sync_state SET soft_block = 1 WHERE id = 1")
+    /// Latches the RESET_REQUIRED soft block durably, in one transaction with what the signal ends; the event is raised
+    /// only when the latch was not already set.
+    /// - Parameters:
+    ///   - endingPush: the signal answers the push in flight, which is cleared (its entries stay queued).
+    ///   - droppingStaging: the signal ends a pull, whose staged pages are dropped.
+    /// - Throws: `ClientError` with `STORE`; nothing changes then.
+    func latchReset(endingPush: Bool = false, droppingStaging: Bool = false) throws(ClientError) {
+        let latched = softBlocked
+        if latched && !endingPush && !droppingStaging { return }
+        try db.transaction { () throws(ClientError) in
+            if droppingStaging { try clearStaging() }
+            if endingPush { try clearInFlight() }
+            try db.query("UPDATE sync_state SET soft_block = 1 WHERE id = 1")
+        }
+        if droppingStaging { stagingCursor = nil }
         softBlocked = true
-        raise("RESET_REQUIRED")
+        if !latched { raise("RESET_REQUIRED") }
     }
 
     /// Charges one permanent failure to the head entry (or its whole atomic group) and dead-letters it on the fifth
-    /// consecutive charge, or at once when `atOnce`.
+    /// consecutive charge, or at once when `atOnce`; the push in flight is cleared in the same transaction.
     /// - Parameters:
     ///   - batch: the entries that were sent.
     ///   - code: the PostgREST error code.
@@ -117,6 +135,7 @@ extension ClientStore {
                 journaled.append(record)
                 raised.append(ClientEvent(code: "DEAD_LETTER", mutationID: mutation.mutationID, data: data))
             }
+            try clearInFlight()
         }
         try finish(raised, journaled)
         return dead

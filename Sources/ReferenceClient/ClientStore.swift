@@ -2,8 +2,8 @@ import Corpus
 import Foundation
 import KizunaWire
 
-/// The client engine's durable local store: rows (server base and visible body), the outbox, sync state,
-/// pull staging and the journal, in one SQLite file; every state change that must be atomic is one transaction.
+/// The client engine's durable local store: rows (server base and visible body), the outbox, the push in flight,
+/// sync state, pull staging and the journal, in one SQLite file; every state change that must be atomic is one transaction.
 public actor ClientStore {
     let db: SQLiteDatabase
     let tables: [String: TableConfig]
@@ -89,6 +89,8 @@ public actor ClientStore {
                 hlc_logical INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS staging (ord INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, pk TEXT NOT NULL,
                 row TEXT);
+            CREATE TABLE IF NOT EXISTS push_in_flight (id INTEGER PRIMARY KEY CHECK (id = 1), first_seq INTEGER NOT NULL,
+                last_seq INTEGER NOT NULL, body TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, pk TEXT NOT NULL,
                 reason TEXT NOT NULL, mutation_id TEXT, data TEXT);
             """)

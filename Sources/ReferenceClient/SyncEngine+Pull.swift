@@ -35,12 +35,12 @@ extension SyncEngine {
         }
     }
 
-    /// Handles a pull signal: RESET_REQUIRED latches the soft block, CHECKPOINT_EXPIRED marks a rehydration.
+    /// Handles a pull signal: RESET_REQUIRED drops the staging and latches the soft block in one transaction,
+    /// CHECKPOINT_EXPIRED marks a rehydration.
     private func handle(_ signal: SignalType, pages: Int) async throws -> PullResult {
         switch signal {
         case .resetRequired:
-            try await store.dropStaging()
-            try await store.latchReset()
+            try await store.latchReset(droppingStaging: true)
         case .checkpointExpired:
             try await store.expireCheckpoint()
         }

@@ -70,49 +70,72 @@ public actor SyncEngine {
         try await store.write(mutation, atomicGroup: atomicGroup)
     }
 
-    /// Runs one pushOnce: sends the head of the outbox and handles the answer.
+    /// Runs one pushOnce: sends the push in flight again byte for byte when an earlier attempt ended uncertain, else the
+    /// head of the outbox (persisted as the push in flight before it is sent), and handles the answer. Only a definitive
+    /// answer (verdicts, abort or signal handled, a permanent failure charged, a wire-contract violation) ends the push
+    /// in flight; after `REMOTE` the next pushOnce resends the same bytes and watermark, also after a reopen.
     /// - Returns: what was sent and the answer's signal.
     /// - Throws: `ClientError` (`REMOTE`, `PERMANENT_TRANSPORT`, `STORE`) or the `WireError` of a response that breaks the
     ///   wire contract (never charged; nothing applied).
     public func pushOnce() async throws -> PushResult {
         if await store.softBlocked && !faults.contains(.pushAfterReset) { return PushResult(outcome: .blocked) }
-        var batch = try await store.head(maxEntries: Self.maxBatch)
-        guard let first = batch.first else { return PushResult(outcome: .nothing) }
-        if faults.contains(.splitAtomicRun) && first.atomicGroup != nil { batch = [first] }
-        let request = PushRequest(
-            atomic: first.atomicGroup != nil, mutations: batch.map(\.mutation), lastMutationID: await store.lastMutationID,
-            schemaVersion: configuration.schemaVersion, clientID: configuration.clientID)
+        let push = try await store.nextPush(
+            maxEntries: Self.maxBatch, schemaVersion: configuration.schemaVersion, clientID: configuration.clientID)
+        guard let push else { return PushResult(outcome: .nothing) }
+        let batch = push.batch
         let reply: RemoteReply
         do {
-            reply = try await remote.send(.push, body: Array(CanonicalJSON.compact(request.json).utf8))
+            reply = try await remote.send(.push, body: push.body)
         } catch {
-            if faults.contains(.newIDOnResend) { try await store.renumberHead(first) }
+            try await uncertain(push)
             throw ClientError(.remote, "push: \(error)")
         }
         guard (200..<300).contains(reply.status) else {
             let failure = PostgRESTFailure(reply)
             guard failure.isPermanent else {
-                if faults.contains(.newIDOnResend) { try await store.renumberHead(first) }
+                try await uncertain(push)
                 throw ClientError(.remote, "push: \(failure)")
             }
-            let atOnce = failure.code == "KZP02" && request.atomic
+            let atOnce = failure.code == "KZP02" && push.request.atomic
             let dead = try await store.charge(batch, code: failure.code ?? "", atOnce: atOnce)
             throw ClientError(.permanentTransport, "push: \(failure)\(dead ? "; dead-lettered" : "")")
         }
-        let response = try PushResponse(bytes: reply.body)
-        if !faults.contains(.skipBijectionCheck) {
-            try response.validate(answering: request)
+        let response: PushResponse
+        do {
+            response = try PushResponse(bytes: reply.body)
+            if !faults.contains(.skipBijectionCheck) {
+                try response.validate(answering: push.request)
+            }
+        } catch {
+            try await store.abandonPush()
+            throw error
         }
         switch response {
         case .verdicts(let verdicts):
             try await store.applyVerdicts(verdicts, batch: batch)
             return PushResult(outcome: .sent, mutations: batch.count)
         case .aborted(let abort):
-            try await store.applyAbort(abort, batch: batch)
+            do {
+                try await store.applyAbort(abort, batch: batch)
+            } catch let error as WireError {
+                try await store.abandonPush()
+                throw error
+            }
             return PushResult(outcome: .sent, mutations: batch.count)
         case .signal(let type):
-            if type == .resetRequired { try await store.latchReset() }
+            if type == .resetRequired {
+                try await store.latchReset(endingPush: true)
+            } else {
+                try await store.abandonPush()
+            }
             return PushResult(outcome: .sent, mutations: batch.count, signal: type)
         }
+    }
+
+    /// After an uncertain outcome the push stays in flight for an identical resend; with `new-id-on-resend` the head
+    /// entry gets a fresh mutation id instead and the push in flight is forgotten, so the resend differs.
+    private func uncertain(_ push: InFlightPush) async throws {
+        guard faults.contains(.newIDOnResend), let first = push.batch.first else { return }
+        try await store.renumberHead(first)
     }
 }

@@ -47,7 +47,13 @@ struct FaultTests {
         _ = await failure { _ = try await rig.engine.pushOnce() }
         let bodies = await rig.remote.sentBodies()
         #expect(bodies[0] != bodies[1])
-        #expect(try await rig.store.outbox().first?.mutation.mutationID != Client.mutationID(1))
+        #expect(bodies[0].contains(Client.mutationID(1)) && !bodies[1].contains(Client.mutationID(1)))
+        let fresh = try await rig.store.outbox().first?.mutation.mutationID
+        #expect(fresh != nil && fresh != Client.mutationID(1))
+        // The push in flight was rebuilt around the renumbered head: the next resend carries that fresh id.
+        await rig.remote.enqueue(.failure("drop-ack"))
+        _ = await failure { _ = try await rig.engine.pushOnce() }
+        #expect(await rig.remote.sentBodies()[2].contains(fresh ?? "none"))
     }
 
     @Test("commit-staged-page makes a has_more:true page and its cursor visible at once")
