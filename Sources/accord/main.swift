@@ -24,7 +24,9 @@ struct Console {
 }
 
 enum Accord {
-    static let commands: [CommandSpec] = [CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RulesCommand.spec, DriverCommand.spec]
+    static let commands: [CommandSpec] = [
+        CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec, ConvertCommand.spec,
+    ]
 
     static var rootHelp: String {
         var lines = [
@@ -79,6 +81,8 @@ enum Accord {
             case RunCommand.spec.name: return try await RunCommand.run(parsed, console: console)
             case ServeCommand.spec.name: return try await ServeCommand.run(parsed, console: console)
             case DriverCommand.spec.name: return try await DriverCommand.run(parsed, console: console)
+            case DiffCommand.spec.name: return try await DiffCommand.run(parsed, console: console)
+            case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
             default: return RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {

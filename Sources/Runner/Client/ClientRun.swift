@@ -2,8 +2,9 @@ import Corpus
 import Foundation
 import Reports
 
-/// `accord run --client CMD`: the client lane over corpus folders and transcripts, each case
-/// in a fresh driver against a fresh loopback mock, a few cases at once.
+/// `accord run --client CMD`: the client lane over corpus folders, transcripts and recordings,
+/// each case (each recorded client session) in a fresh driver against a fresh loopback mock, a
+/// few cases at once.
 public struct ClientRun: Sendable {
     /// What to run and where to report.
     public struct Options: Sendable {
@@ -55,8 +56,11 @@ public struct ClientRun: Sendable {
                 SuiteResult.Property(name: "lane", value: "client"), SuiteResult.Property(name: "target", value: options.clientName),
                 SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
             ])
+        let replay = ClientReplay(lane: lane)
         return try await run.run(output: output) { loaded, properties in
             await lane.run(loaded, launch: launch, properties: properties)
+        } replay: { contents, file, properties in
+            await replay.run(contents, file: file, launch: launch, properties: properties)
         }
     }
 }

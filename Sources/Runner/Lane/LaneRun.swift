@@ -7,6 +7,14 @@ import Reports
 struct LaneRun: Sendable {
     /// Plays one case and returns its suite.
     typealias Play = @Sendable (LoadedTranscript, [SuiteResult.Property]) async -> SuiteResult
+    /// Replays one recording (its contents and path) and returns its suite.
+    typealias Replay = @Sendable (RecordingContents, String, [SuiteResult.Property]) async -> SuiteResult
+
+    /// One unit of work: a transcript to play or a recording to replay.
+    enum Work: Sendable {
+        case transcript(LoadedTranscript)
+        case recording(RecordingContents, file: String)
+    }
 
     var paths: [String]
     var filter: String?
@@ -22,7 +30,7 @@ struct LaneRun: Sendable {
     var properties: [SuiteResult.Property]
 
     /// Runs the lane; returns true when nothing failed.
-    func run(output: (String) -> Void, play: @escaping Play) async throws(RunError) -> Bool {
+    func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
         try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths)
         let all = try ServerRun.loadCases(paths)
         let filtered = all.filter { CheckRun.matches($0.id, filter) }
@@ -34,18 +42,25 @@ struct LaneRun: Sendable {
             guard case .blocked(let entry) = item.kind else { return nil }
             return TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
         }
-        let runnable = cases.compactMap { item -> LoadedTranscript? in
-            if case .transcript(let loaded) = item.kind { return loaded }
-            return nil
+        let runnable = cases.compactMap { item -> Work? in
+            switch item.kind {
+            case .transcript(let loaded): .transcript(loaded)
+            case .recording(let contents, let file): .recording(contents, file: file)
+            case .blocked: nil
+            }
         }
         let results = await withTaskGroup(of: (Int, SuiteResult).self) { group in
             var next = 0
             var collected: [(Int, SuiteResult)] = []
             func launch(_ index: Int) {
-                let loaded = runnable[index]
+                let work = runnable[index]
                 group.addTask {
                     let started = ContinuousClock.now
-                    var suite = await play(loaded, properties)
+                    var suite: SuiteResult
+                    switch work {
+                    case .transcript(let loaded): suite = await play(loaded, properties)
+                    case .recording(let contents, let file): suite = await replay(contents, file, properties)
+                    }
                     suite.time = CheckRun.seconds(since: started)
                     return (index, suite)
                 }

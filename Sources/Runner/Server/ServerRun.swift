@@ -3,15 +3,15 @@ import Foundation
 import Reports
 import ServerContract
 
-/// `accord run --server`: the server lane over corpus folders and transcripts, cases in
-/// parallel on isolated targets.
+/// `accord run --server`: the server lane over corpus folders, transcripts and recordings, cases
+/// in parallel on isolated targets (a recording replays on one fresh target, every session in recording order).
 public struct ServerRun: Sendable {
     /// Makes a fresh, isolated target for one case.
     public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
 
     /// What to run and where to report.
     public struct Options: Sendable {
-        /// Corpus folders or transcript files.
+        /// Corpus folders, transcript files or recordings.
         public var paths: [String]
         /// The target's name for reports ("embedded" or a URL).
         public var targetName: String
@@ -71,6 +71,7 @@ public struct ServerRun: Sendable {
                 SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
                 SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
             ])
+        let replay = RecordingReplay(requiredTier: options.requiredTier)
         return try await run.run(output: output) { loaded, properties in
             do throws(TargetError) {
                 return await lane.run(loaded, on: try makeTarget(), properties: properties)
@@ -79,6 +80,8 @@ public struct ServerRun: Sendable {
                     name: loaded.transcript.caseID, file: loaded.file, properties: properties,
                     cases: [CaseResult(name: "target", classname: "kizuna.\(loaded.transcript.area)", outcome: .errored("\(error)"))])
             }
+        } replay: { contents, file, properties in
+            await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
         }
     }
 
@@ -86,6 +89,7 @@ public struct ServerRun: Sendable {
     struct LaneCase: Sendable {
         enum Kind: Sendable {
             case transcript(LoadedTranscript)
+            case recording(RecordingContents, file: String)
             case blocked(Manifest.Entry)
         }
         var kind: Kind
@@ -120,7 +124,9 @@ public struct ServerRun: Sendable {
                     throw RunError.input(error)
                 }
             case .recording(let file):
-                throw RunError.usage("\(file): recordings replay in the server lane in a later version; use accord check for them")
+                let contents = try RecordingFile.load(file)
+                let id = (file as NSString).lastPathComponent
+                loaded.append(LaneCase(kind: .recording(contents, file: file), id: id, decisions: [:]))
             }
         }
         return loaded

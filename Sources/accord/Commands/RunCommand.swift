@@ -17,9 +17,14 @@ enum RunCommand {
             serves the golden responses from a loopback PostgREST mock that checks every request, injects
             the faults, and checks assertions and postconditions through the driver's state. A command
             starting with 'accord' runs this accord binary ('accord driver' is the reference client).
+            Recordings (.jsonl) replay in both lanes, one suite each: to a server, the recorded requests are
+            sent in recording order to one freshly seeded target, each as its session's user and client,
+            with server-made values (cursor, seq, winner_seq, deleted_at) bound to the live ones; to a
+            client, each session's pushed mutations become writes and the recorded responses are served.
+            docs/replay.md has the details.
             Exit status: 0 when nothing failed, 1 when a case failed, 64 for a usage or input error.
             """,
-        arguments: [("path", "A corpus folder or transcript file; one or more.")],
+        arguments: [("path", "A corpus folder, transcript file or recording (.jsonl); one or more.")],
         options: [
             OptionSpec(
                 long: "server", valueName: "target",
@@ -50,7 +55,7 @@ enum RunCommand {
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         if arguments.positionals.isEmpty {
-            throw RunError.usage("missing <path>: give a corpus folder or transcript\nSee 'accord help run'.")
+            throw RunError.usage("missing <path>: give a corpus folder, transcript or recording\nSee 'accord help run'.")
         }
         switch (arguments.values["server"], arguments.values["client"]) {
         case (nil, nil): throw RunError.usage("missing --server <target> or --client <command>\nSee 'accord help run'.")

@@ -1,0 +1,81 @@
+import KizunaWire
+
+/// `accord convert` as a pure function of bytes: recordings, transcripts and HAR 1.2 files turned
+/// into one another, through the recording as the common form (transcript → recording → HAR and
+/// back). The caller reads and writes the files.
+public enum FormatConversion {
+    /// A file format.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// An accord recording (JSON Lines).
+        case recording
+        /// A corpus transcript (canonical JSON).
+        case transcript
+        /// A HAR 1.2 log.
+        case har
+
+        /// The format a file name implies: `.jsonl`/`.ndjson` recording, `.har` HAR, `.json`
+        /// transcript; nil for anything else.
+        /// - Parameter path: the file name.
+        /// - Returns: the format, or nil.
+        public static func of(path: String) -> Format? {
+            let lower = path.lowercased()
+            if lower.hasSuffix(".jsonl") || lower.hasSuffix(".ndjson") { return .recording }
+            if lower.hasSuffix(".har") { return .har }
+            if lower.hasSuffix(".json") { return .transcript }
+            return nil
+        }
+    }
+
+    /// A conversion's output and what it had to leave out.
+    public struct Output: Sendable, Hashable {
+        /// The bytes to write.
+        public var bytes: [UInt8]
+        /// One line per step or exchange left out, for the user.
+        public var notes: [String]
+    }
+
+    /// Converts a file's bytes.
+    /// - Parameters:
+    ///   - bytes: the input file.
+    ///   - file: its name, for messages.
+    ///   - from: its format.
+    ///   - to: the output format.
+    ///   - tool: the tool named in headers it writes, e.g. "accord 0.1.0".
+    ///   - caseID: the case id of a transcript it writes.
+    /// - Returns: the output bytes and notes.
+    /// - Throws: `CorpusError` for input that is not valid in its format.
+    public static func convert(_ bytes: [UInt8], file: String, from: Format, to: Format, tool: String, caseID: String) throws(CorpusError)
+        -> Output
+    {
+        var notes: [String] = []
+        let recording: RecordingContents
+        switch from {
+        case .recording:
+            recording = try RecordingContents(bytes: bytes, file: file)
+            if let torn = recording.tornLine { notes.append("torn last line \(torn) ignored") }
+        case .transcript:
+            let loaded = try LoadedTranscript(raw: bytes, file: file)
+            let result = TranscriptToRecording.convert(loaded.transcript, tool: tool)
+            notes += result.omittedSteps.map { "step \($0.n) \($0.label): not an rpc step, not recorded" }
+            recording = result.recording
+        case .har:
+            let json: JSONValue
+            do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(file, error) }
+            recording = try HARImport.recording(from: json, file: file, tool: tool)
+        }
+        switch to {
+        case .recording:
+            return Output(bytes: recording.bytes, notes: notes)
+        case .har:
+            return Output(bytes: CanonicalJSON.render(HARExport.har(from: recording, creatorVersion: tool)), notes: notes)
+        case .transcript:
+            let result = RecordingToTranscript.convert(recording, options: RecordingToTranscript.Options(caseID: caseID))
+            notes += result.omitted.map { "exchange \($0.exchange): \($0.reason)" }
+            let others = Set(recording.sessions.dropFirst())
+            if !others.isEmpty { notes.append("\(others.count) other session(s) kept as rpc steps with a caller") }
+            let rendered = CanonicalJSON.render(result.json)
+            _ = try LoadedTranscript(raw: rendered, file: file)
+            return Output(bytes: rendered, notes: notes)
+        }
+    }
+}

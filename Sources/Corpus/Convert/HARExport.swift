@@ -1,0 +1,89 @@
+import Foundation
+import KizunaWire
+
+/// Turns a recording into a HAR 1.2 log (one entry per exchange, JSON bodies as
+/// `postData.text` and `content.text`). What HAR has no field for travels in `_accord` members,
+/// which HAR 1.2 allows for custom data: the header on the log, and each exchange's number, rpc,
+/// path, identity and offset on its entry, so that `HARImport` gives the same recording back. Headers
+/// are copied as recorded (already redacted); nothing is added.
+public enum HARExport {
+    /// The HAR document for a recording.
+    /// - Parameters:
+    ///   - recording: the recording.
+    ///   - creatorVersion: the version named in `log.creator`.
+    /// - Returns: the HAR JSON document.
+    public static func har(from recording: RecordingContents, creatorVersion: String) -> JSONValue {
+        let base = baseURL(recording.header.upstream)
+        let start = HARTime.parse(recording.header.startedAt)
+        let entries = recording.exchanges.map { entry($0, base: base, start: start, fallback: recording.header.startedAt) }
+        let log: JSONValue = [
+            "version": "1.2", "creator": ["name": "accord", "version": .string(creatorVersion)], "entries": .array(entries),
+            "_accord": recording.header.json,
+        ]
+        return ["log": log]
+    }
+
+    static func entry(_ exchange: RecordedExchange, base: String, start: Date?, fallback: String) -> JSONValue {
+        let started = start.map { HARTime.format($0.addingTimeInterval(exchange.atMilliseconds / 1000)) } ?? fallback
+        var request: JSONObject = [
+            "method": .string(exchange.method), "url": .string(base + exchange.path), "httpVersion": "HTTP/1.1",
+            "headers": headers(exchange.requestHeaders), "queryString": [], "cookies": [], "headersSize": -1,
+        ]
+        if exchange.request.isNull {
+            request["bodySize"] = 0
+        } else {
+            let text = CanonicalJSON.compact(exchange.request)
+            request["bodySize"] = .number(JSONNumber(text.utf8.count))
+            request["postData"] = ["mimeType": "application/json", "text": .string(text)]
+        }
+        let text = exchange.response.isNull ? "" : CanonicalJSON.compact(exchange.response)
+        var content: JSONObject = ["size": .number(JSONNumber(text.utf8.count)), "mimeType": "application/json"]
+        if !exchange.response.isNull { content["text"] = .string(text) }
+        let response: JSONValue = [
+            "status": .number(JSONNumber(exchange.status)), "statusText": "", "httpVersion": "HTTP/1.1",
+            "headers": headers(exchange.responseHeaders), "cookies": [], "content": .object(content), "redirectURL": "",
+            "headersSize": -1, "bodySize": .number(JSONNumber(text.utf8.count)),
+        ]
+        let accord: JSONValue = [
+            "exchange": .number(JSONNumber(exchange.number)), "rpc": .string(exchange.rpc), "path": .string(exchange.path),
+            "identity": ["user": exchange.user.map { .string($0) } ?? .null, "client": exchange.client.map { .string($0) } ?? .null],
+            "at_ms": exchange.json["at_ms"] ?? 0,
+        ]
+        return [
+            "startedDateTime": .string(started), "time": exchange.json["duration_ms"] ?? 0, "request": .object(request),
+            "response": response, "cache": [:],
+            "timings": ["send": 0, "wait": exchange.json["duration_ms"] ?? 0, "receive": 0], "_accord": accord,
+        ]
+    }
+
+    static func headers(_ object: JSONObject) -> JSONValue {
+        .array(
+            object.members.map { member in
+                ["name": .string(member.key), "value": .string(member.value.stringValue ?? CanonicalJSON.compact(member.value))]
+            })
+    }
+
+    /// The URL prefix for a recording's upstream: kept when it names a scheme, else `https://`.
+    static func baseURL(_ upstream: String) -> String {
+        var base = upstream.contains("://") ? upstream : "https://" + upstream
+        while base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+}
+
+/// HAR's `startedDateTime`: ISO 8601 with milliseconds.
+enum HARTime {
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    static func format(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import KizunaWire
+
+/// Turns a HAR 1.2 log into a recording. Entries become exchanges in order: the rpc from the
+/// URL path (`…/rpc/pull`, `…/rpc/push`, else `http`), JSON bodies from `postData.text` and
+/// `content.text` (null when absent or not JSON), and the identity from the entry's `_accord`
+/// member or, failing that, the unverified claims of its bearer JWT (`sub`, `session_id`).
+/// Credentials never reach the recording: the values of `authorization`, `apikey`, `cookie`,
+/// `set-cookie` and `proxy-authorization` headers are replaced by `[redacted]`.
+public enum HARImport {
+    /// Header names whose values are secrets.
+    public static let secretHeaders: Set<String> = ["authorization", "apikey", "cookie", "set-cookie", "proxy-authorization"]
+
+    /// Reads a HAR document.
+    /// - Parameters:
+    ///   - json: the parsed HAR file.
+    ///   - file: the file name, for messages.
+    ///   - tool: the tool named in the header when the HAR carries none.
+    /// - Returns: the recording.
+    /// - Throws: `CorpusError` naming the pointer of what is not HAR.
+    public static func recording(from json: JSONValue, file: String, tool: String) throws(CorpusError) -> RecordingContents {
+        guard let log = json["log"], let entries = log["entries"]?.arrayValue else {
+            throw CorpusError.grammar(file, at: JSONPointer(tokens: ["log", "entries"]), "not a HAR log: no log.entries array")
+        }
+        var exchanges: [RecordedExchange] = []
+        var firstStart: Date?
+        for (index, entry) in entries.enumerated() {
+            let at = JSONPointer(tokens: ["log", "entries", String(index)])
+            guard let request = entry["request"], let response = entry["response"], let url = request["url"]?.stringValue else {
+                throw CorpusError.grammar(file, at: at, "a HAR entry has request.url and response")
+            }
+            let accord = entry["_accord"]
+            let path = accord?["path"]?.stringValue ?? pathOf(url)
+            let rpc = accord?["rpc"]?.stringValue ?? rpcOf(path)
+            let body = parsedBody(request["postData"]?["text"]?.stringValue)
+            var exchange = RecordedExchange(
+                number: index + 1, rpc: rpc, request: body, response: parsedBody(response["content"]?["text"]?.stringValue),
+                status: response["status"]?.numberValue?.intValue ?? 0)
+            if let number = accord?["exchange"]?.numberValue?.intValue, number > (exchanges.last?.number ?? 0) { exchange.number = number }
+            if let previous = exchanges.last, exchange.number <= previous.number { exchange.number = previous.number + 1 }
+            exchange.method = request["method"]?.stringValue ?? "POST"
+            exchange.path = path
+            exchange.requestHeaders = redacted(request["headers"])
+            exchange.responseHeaders = redacted(response["headers"])
+            exchange.durationMilliseconds = milliseconds(entry["time"]) ?? 0
+            let started = entry["startedDateTime"]?.stringValue.flatMap(HARTime.parse)
+            if firstStart == nil { firstStart = started }
+            exchange.atMilliseconds =
+                milliseconds(accord?["at_ms"])
+                ?? started.flatMap { date in firstStart.map { date.timeIntervalSince($0) * 1000 } } ?? 0
+            if let identity = accord?["identity"] {
+                exchange.user = identity["user"]?.stringValue
+                exchange.client = identity["client"]?.stringValue
+            } else {
+                let claims = bearerClaims(request["headers"])
+                exchange.user = claims?["sub"]?.stringValue
+                exchange.client = body["client_id"]?.stringValue ?? claims?["session_id"]?.stringValue
+            }
+            exchanges.append(exchange)
+        }
+        let header: RecordingHeader
+        if let recorded = log["_accord"], let read = try? RecordingHeader(json: recorded) {
+            header = read
+        } else {
+            let first = entries.first?["request"]?["url"]?.stringValue ?? ""
+            header = RecordingHeader(
+                tool: tool, startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
+                redaction: ["policy": "har-import", "redacted_headers": .array(secretHeaders.sorted().map { .string($0) })])
+        }
+        return RecordingContents(header: header, exchanges: exchanges)
+    }
+
+    static func parsedBody(_ text: String?) -> JSONValue {
+        guard let text, !text.isEmpty, let value = try? JSONParser.parse(text) else { return .null }
+        return value
+    }
+
+    static func milliseconds(_ value: JSONValue?) -> Double? { value?.numberValue.flatMap { Double($0.literal) } }
+
+    static func redacted(_ headers: JSONValue?) -> JSONObject {
+        var object = JSONObject()
+        for header in headers?.arrayValue ?? [] {
+            guard let name = header["name"]?.stringValue?.lowercased() else { continue }
+            let value = header["value"]?.stringValue ?? ""
+            object[name] = .string(secretHeaders.contains(name) ? "[redacted]" : value)
+        }
+        return object
+    }
+
+    /// The unverified claims of an `Authorization: Bearer` JWT among HAR headers.
+    static func bearerClaims(_ headers: JSONValue?) -> JSONValue? {
+        let authorization = headers?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "authorization" }
+        guard let value = authorization?["value"]?.stringValue, value.lowercased().hasPrefix("bearer ") else { return nil }
+        let parts = value.dropFirst(7).split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONParser.parse([UInt8](data))
+    }
+
+    static func pathOf(_ url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        return String(rest[slash...])
+    }
+
+    static func originOf(_ url: String) -> String {
+        let path = pathOf(url)
+        return url.hasSuffix(path) && url != path ? String(url.dropLast(path.count)) : url
+    }
+
+    static func rpcOf(_ path: String) -> String {
+        let bare = path.split(separator: "?").first.map(String.init) ?? path
+        if bare.hasSuffix("/rpc/pull") { return "pull" }
+        if bare.hasSuffix("/rpc/push") { return "push" }
+        return "http"
+    }
+}

@@ -1,0 +1,93 @@
+import Corpus
+import KizunaWire
+import ServerContract
+
+/// One recorded exchange as replayed against a live target.
+struct LiveExchange: Sendable {
+    /// What happened when the exchange was replayed.
+    enum Outcome: Sendable {
+        /// Sent and answered: the body sent (bindings applied), the substitutions made, the
+        /// reply, and the bindings its response taught.
+        case answered(sent: JSONValue, substitutions: [ReplayBindings.Substitution], reply: RPCReply, learned: [String])
+        /// Not sent, with the reason.
+        case skipped(String)
+        /// The target could not be driven.
+        case errored(String)
+    }
+
+    var exchange: RecordedExchange
+    var session: RecordedSession
+    var outcome: Outcome
+
+    /// "exchange 12 push (client …0001)".
+    var name: String { "exchange \(exchange.number) \(exchange.rpc) (\(session.shortLabel))" }
+}
+
+/// Sends a recording's requests to one freshly seeded target, in recording order, each as the
+/// user and client of its session, with the recording's binding table applied to every request
+/// (one table for the recording: the recorded server made one global sequence, so a recorded
+/// cursor means the same position whichever session carries it). Sessions share the target, so
+/// what one client pushed is there when another pulls or replays it. The logical clock is set to
+/// the exchange number before each exchange (a recording converted from a transcript numbers
+/// exchanges by step, so the reference server stamps the transcript's `deleted_at`).
+enum ReplayPlayer {
+    static func play(_ recording: RecordingContents, seed: Seed, makeTarget: ServerRun.TargetFactory) async -> [LiveExchange] {
+        var results: [LiveExchange] = []
+        var stopped: String?
+        var target: (any ServerTarget)?
+        var seedReported = false
+        do throws(TargetError) {
+            let made = try makeTarget()
+            try await made.seed(seed)
+            target = made
+        } catch {
+            stopped = "seed: \(error)"
+        }
+        var bindings = ReplayBindings()
+        for exchange in recording.exchanges {
+            let session = RecordedSession(of: exchange)
+            func record(_ outcome: LiveExchange.Outcome) {
+                results.append(LiveExchange(exchange: exchange, session: session, outcome: outcome))
+            }
+            if exchange.rpc == "http" {
+                record(.skipped("not a pull or push exchange (\(exchange.method) \(exchange.path)): plain HTTP is recorded, not replayed"))
+                continue
+            }
+            guard let user = session.user else {
+                record(.skipped("no user identity was recorded for this exchange: the runner cannot mint its JWT"))
+                continue
+            }
+            guard let live = target else {
+                record(seedReported ? .skipped("not run: \(stopped ?? "no target")") : .errored(stopped ?? "no target"))
+                seedReported = true
+                continue
+            }
+            if let stopped {
+                record(.skipped("not run: \(stopped)"))
+                continue
+            }
+            let (sent, substitutions) = bindings.apply(to: exchange.request)
+            do throws(TargetError) {
+                let identity = Identity(user: user, session: session.client)
+                try await live.setStep(exchange.number)
+                let reply = exchange.rpc == "pull" ? try await live.pull(sent, as: identity) : try await live.push(sent, as: identity)
+                let learned = bindings.learn(recorded: exchange.response, live: reply.body).map { "\($0.recorded)→\($0.live)" }
+                record(.answered(sent: sent, substitutions: substitutions, reply: reply, learned: learned))
+            } catch {
+                stopped = "\(error)"
+                record(.errored("\(error)"))
+            }
+        }
+        return results
+    }
+
+    /// The seed for a recording: its inferred configuration (or the given one), seq from 1, no
+    /// history.
+    /// - Parameters:
+    ///   - recording: the recording.
+    ///   - config: a configuration that overrides the inferred one.
+    /// - Returns: the seed.
+    static func seed(for recording: RecordingContents, config: ServerConfig?) -> Seed {
+        Seed(server: config ?? ServerInference.config(from: recording.exchanges))
+    }
+}

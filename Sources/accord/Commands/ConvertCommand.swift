@@ -1,0 +1,65 @@
+import Corpus
+import Runner
+
+enum ConvertCommand {
+    static let spec = CommandSpec(
+        name: "convert",
+        abstract: "Convert between recordings, transcripts and HAR 1.2 files.",
+        discussion: """
+            Formats come from the file extensions (.jsonl/.ndjson recording, .json transcript, .har HAR) or
+            from --from and --to. recording -> transcript keeps the pull and push exchanges as rpc steps,
+            with the context of the first client session and a server configuration inferred from the
+            requests; transcript -> recording keeps the rpc steps, numbered by step. HAR entries carry the
+            JSON bodies as text; credentials in HAR headers are redacted on the way in and never added.
+            docs/replay.md has the details. Exit status: 0 on success, 64 for a usage or input error.
+            """,
+        arguments: [("in", "The input file."), ("out", "The output file (written whole, then renamed into place).")],
+        options: [
+            OptionSpec(long: "from", valueName: "format", help: "The input format: recording, transcript or har."),
+            OptionSpec(long: "to", valueName: "format", help: "The output format: recording, transcript or har."),
+            OptionSpec(
+                long: "case", valueName: "id",
+                help: "The case id of a transcript written (default: lifecycle/001-recording-<name of out>)."),
+        ],
+        usage: "<in> <out> [--from <format>] [--to <format>] [--case <id>]")
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(RunError) -> Int32 {
+        guard arguments.positionals.count == 2 else {
+            throw RunError.usage(
+                "accord convert takes <in> and <out>, found \(arguments.positionals.count) path(s)\nSee 'accord help convert'.")
+        }
+        let input = arguments.positionals[0]
+        let output = arguments.positionals[1]
+        let from = try format(arguments.values["from"], path: input, option: "from")
+        let to = try format(arguments.values["to"], path: output, option: "to")
+        if FileSink.resolved(input) == FileSink.resolved(output) {
+            throw RunError.usage("<in> and <out> name the same file \(input); convert never overwrites its input")
+        }
+        let caseID = arguments.values["case"] ?? RecordingToTranscript.caseID(for: output)
+        if !Transcript.isCaseID(caseID) { throw RunError.usage("--case takes <flow>/<NNN>-<slug>, found '\(caseID)'") }
+        let converted: FormatConversion.Output
+        do throws(CorpusError) {
+            converted = try FormatConversion.convert(
+                try FileBytes.read(input), file: input, from: from, to: to, tool: "accord \(CheckRun.accordVersion)", caseID: caseID)
+        } catch {
+            throw RunError.input(error)
+        }
+        try RecordingFile.write(converted.bytes, to: output)
+        for note in converted.notes { console.help("accord: note: \(note)\n") }
+        console.out("wrote \(output) (\(to.rawValue) from \(from.rawValue))")
+        return ExitCode.success
+    }
+
+    static func format(_ name: String?, path: String, option: String) throws(RunError) -> FormatConversion.Format {
+        if let name {
+            guard let format = FormatConversion.Format(rawValue: name) else {
+                throw RunError.usage("--\(option) takes recording, transcript or har, found '\(name)'")
+            }
+            return format
+        }
+        guard let format = FormatConversion.Format.of(path: path) else {
+            throw RunError.usage("\(path): cannot tell the format from the extension; pass --\(option) recording|transcript|har")
+        }
+        return format
+    }
+}

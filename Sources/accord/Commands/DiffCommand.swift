@@ -1,0 +1,55 @@
+import Runner
+
+enum DiffCommand {
+    static let spec = CommandSpec(
+        name: "diff",
+        abstract: "Replay recordings against two servers and report where their responses differ.",
+        discussion: """
+            The recorded requests are sent in recording order to a freshly seeded target of each server, each
+            as its recorded user and client, with server-made values (cursor, seq, winner_seq, deleted_at)
+            bound per target as in 'accord run --server'. The two live responses of every exchange are compared as canonical
+            bytes; each difference is reported with the exchange number and its JSON pointer, and marked
+            when only a server-made value differs (tier semantic). docs/replay.md has the details.
+            Exit status: 0 when every response is identical, 1 on differences, 64 for a usage or input error.
+            """,
+        arguments: [("recording", "A recording (.jsonl); one or more.")],
+        options: [
+            OptionSpec(
+                long: "server", valueName: "target",
+                help: "A server to compare: 'embedded' or a URL with the fixture endpoint; give exactly two."),
+            OptionSpec(
+                long: "jwt-secret", valueName: "secret",
+                help: "The HS256 secret URL targets verify JWTs with (default: $ACCORD_JWT_SECRET)."),
+            OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to URL targets."),
+            OptionSpec(
+                long: "tier", valueName: "tier",
+                help: "'pass' (default): any byte difference counts; 'semantic': accept differences in server-made values."),
+            OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
+            OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
+            OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
+        ],
+        usage: "--server <a> --server <b> <recording> ... [--tier <tier>] [--junit <file>] [--json <file>]")
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        let servers = arguments.repeated["server"] ?? []
+        guard servers.count == 2 else {
+            throw RunError.usage("accord diff takes exactly two --server options, found \(servers.count)\nSee 'accord help diff'.")
+        }
+        if arguments.positionals.isEmpty { throw RunError.usage("missing <recording>\nSee 'accord help diff'.") }
+        var options = DiffRun.Options(paths: arguments.positionals, targetNames: (servers[0], servers[1]))
+        options.junitPath = arguments.values["junit"]
+        options.jsonPath = arguments.values["json"]
+        options.color = arguments.flags.contains("color")
+        switch arguments.values["tier"] {
+        case nil, "pass": options.requiredTier = .pass
+        case "semantic": options.requiredTier = .semantic
+        case let other?: throw RunError.usage("--tier takes pass or semantic, found '\(other)'")
+        }
+        let secret = arguments.values["jwt-secret"]
+        let apiKey = arguments.values["apikey"]
+        let makeA = try TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
+        let makeB = try TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
+        let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB) { console.out($0) }
+        return same ? ExitCode.success : ExitCode.failure
+    }
+}

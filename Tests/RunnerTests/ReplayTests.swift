@@ -1,0 +1,110 @@
+import Corpus
+import Foundation
+import KizunaWire
+import ReferenceServer
+import Reports
+import Runner
+import ServerContract
+import Testing
+
+/// The reference server seeded to stamp seqs from 100 instead of the seed's first seq: a
+/// correct server whose server-made values differ from the recording's.
+actor ShiftedSeqServer: ServerTarget {
+    private let inner: ReferenceServer
+
+    init() throws { inner = try ReferenceServer() }
+
+    func seed(_ seed: Seed) async throws(TargetError) {
+        var shifted = seed
+        shifted.nextSeq = SequenceNumber(100)
+        try await inner.seed(shifted)
+    }
+    func setStep(_ step: Int) async throws(TargetError) { try await inner.setStep(step) }
+    func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
+        try await inner.apply(change, heldIn: transaction)
+    }
+    func commit(transaction: String) async throws(TargetError) { try await inner.commit(transaction: transaction) }
+    func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply { try await inner.pull(body, as: identity) }
+    func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply { try await inner.push(body, as: identity) }
+}
+
+/// Server-lane replay of recordings: bindings, tiers, rules, skips.
+@Suite("Replay: recordings in the server lane")
+struct ReplayTests {
+    static func recording(_ caseID: String) throws -> RecordingContents {
+        TranscriptToRecording.convert(try RunnerFixtures.transcript(caseID).transcript, tool: "accord-test").recording
+    }
+
+    @Test("bindings learn server-made values that differ and substitute them in later requests only under bound keys")
+    func bindings() {
+        var bindings = ReplayBindings()
+        let learned = bindings.learn(
+            recorded: ["cursor": "17", "rows": [["seq": "17", "row": ["title": "17"]]], "has_more": false],
+            live: ["cursor": "5", "rows": [["seq": "5", "row": ["title": "17"]]], "has_more": false])
+        #expect(learned.map(\.recorded) == ["17"])
+        #expect(bindings.table == ["17": "5"])
+        let (sent, substitutions) = bindings.apply(to: ["cursor": "17", "buckets": [["table": "t", "params": ["owner_id": "17"]]]])
+        #expect(sent["cursor"] == "5")
+        #expect(sent["buckets"]?.arrayValue?.first?["params"]?["owner_id"] == "17")
+        #expect(substitutions.map(\.description) == ["cursor 17→5 at /cursor"])
+        let composite = bindings.learn(recorded: ["cursor": "3:17"], live: ["cursor": "3:5"])
+        #expect(composite.count == 1)
+        #expect(bindings.apply(to: ["cursor": "3:17"]).0["cursor"] == "3:5")
+    }
+
+    @Test("a recording of a corpus case replays green against the embedded server at tier pass")
+    func replaysGreen() async throws {
+        let replay = RecordingReplay()
+        let suite = await replay.run(
+            try Self.recording("push/008-composite-key-writes"), file: "r.jsonl",
+            makeTarget: { () throws(TargetError) -> any ServerTarget in try Self.embedded() }, properties: [])
+        #expect(suite.tally.failures == 0 && suite.tally.errors == 0, "\(suite.cases)")
+        #expect(suite.cases.map(\.name).first == "exchange 4 push (client …0001)")
+        #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "pass")))
+    }
+
+    @Test("a server that stamps other seqs reaches tier semantic, and later requests carry its cursor")
+    func otherSeqsAreSemantic() async throws {
+        let recording = try Self.recording("push/008-composite-key-writes")
+        let factory: ServerRun.TargetFactory = { () throws(TargetError) -> any ServerTarget in
+            do { return try ShiftedSeqServer() } catch { throw TargetError.refused("\(error)") }
+        }
+        let strict = await RecordingReplay(requiredTier: .pass).run(recording, file: "r.jsonl", makeTarget: factory, properties: [])
+        #expect(strict.tally.failures > 0)
+        let messages = strict.cases.flatMap { result -> [String] in
+            if case .failed(let failures) = result.outcome { return failures.map(\.message) }
+            return []
+        }
+        #expect(messages.allSatisfy { $0.contains("tier semantic") }, "\(messages)")
+        let lenient = await RecordingReplay(requiredTier: .semantic).run(recording, file: "r.jsonl", makeTarget: factory, properties: [])
+        #expect(lenient.tally.failures == 0 && lenient.tally.errors == 0, "\(lenient.cases)")
+        #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "semantic")))
+        #expect(lenient.cases.contains { $0.note?.contains("sent with cursor") == true }, "\(lenient.cases.map(\.note))")
+    }
+
+    @Test("plain HTTP exchanges and exchanges without a user are skipped with a reason")
+    func skips() async throws {
+        var recording = try Self.recording("push/001-insert-applied")
+        var other = RecordedExchange(number: 100, rpc: "http", request: .null, response: .null, status: 404)
+        other.path = "/auth/v1/user"
+        var anonymous = RecordedExchange(number: 101, rpc: "pull", request: ["cursor": "0"], response: [:])
+        anonymous.client = "c"
+        recording.exchanges += [other, anonymous]
+        let suite = await RecordingReplay().run(
+            recording, file: "r.jsonl", makeTarget: { () throws(TargetError) -> any ServerTarget in try Self.embedded() }, properties: [])
+        let skipped = suite.cases.filter { if case .skipped = $0.outcome { return true } else { return false } }
+        #expect(skipped.map(\.name) == ["exchange 100 http (client unknown)", "exchange 101 pull (client …c)"])
+        #expect(suite.tally.failures == 0)
+    }
+
+    @Test("differences lists every differing pointer")
+    func differences() {
+        let pointers = DiffRun.differences(
+            ["a": 1, "b": ["x", "y"], "c": ["d": true]], ["a": 2, "b": ["x"], "c": ["d": true, "e": nil]], at: .root)
+        #expect(pointers.map(\.description) == ["/a", "/b/1", "/c/e"])
+    }
+
+    static func embedded() throws(TargetError) -> any ServerTarget {
+        do { return try ReferenceServer() } catch { throw TargetError.refused("\(error)") }
+    }
+}
