@@ -125,25 +125,9 @@ public struct RecordingReplay: Sendable {
         let scope: JSONValue = ["request": sent, "response": reply.body]
         var failures = checker.observe(event).map { TranscriptCheck.failure($0, in: scope) }
         let (tier, pointer) = ResponseTier.compare(reply.body, golden: exchange.response)
-        if tier == .diverged {
-            let at = pointer ?? .root
-            failures.append(
-                Failure(
-                    ruleID: "AC-GOLDEN",
-                    message: "\(label): AC-GOLDEN the live response diverges from the recorded one at \(Self.show(at))",
-                    body: "expected: " + CanonicalJSON.compact(exchange.response.value(at: at) ?? .null) + "\nactual: "
-                        + CanonicalJSON.compact(reply.body.value(at: at) ?? .null)))
-        }
-        if tier == .semantic && requiredTier == .pass {
-            let at = ResponseTier.firstDifference(reply.body, exchange.response, at: .root) ?? .root
-            failures.append(
-                Failure(
-                    ruleID: "AC-GOLDEN",
-                    message:
-                        "\(label): AC-GOLDEN the live response equals the recorded one only with server-made values masked (tier semantic), first at \(Self.show(at)); run with --tier semantic to accept that",
-                    body: "expected: " + CanonicalJSON.compact(exchange.response.value(at: at) ?? .null) + "\nactual: "
-                        + CanonicalJSON.compact(reply.body.value(at: at) ?? .null)))
-        }
+        failures += ResponseTier.failures(
+            live: reply.body, reference: exchange.response, tier: tier, pointer: pointer, required: requiredTier, label: label,
+            noun: "recorded")
         if !failures.isEmpty {
             return (CaseResult(name: item.name, classname: Self.classname, outcome: .failed(failures), note: "tier \(tier.rawValue)"), tier)
         }

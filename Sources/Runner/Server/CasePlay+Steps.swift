@@ -96,26 +96,9 @@ extension CasePlay {
         failures += checker.observe(event).map { TranscriptCheck.failure($0, in: scope) }
         let (tier, pointer) = ResponseTier.compare(reply.body, golden: exchange.response)
         worstTier = max(worstTier, tier)
-        if tier == .diverged {
-            let at = pointer ?? .root
-            failures.append(
-                Failure(
-                    ruleID: "AC-GOLDEN",
-                    message:
-                        "step \(step.n) \(step.label): AC-GOLDEN response diverges from the golden response at \(at.tokens.isEmpty ? "/" : at.description)",
-                    body: "expected: " + CanonicalJSON.compact(exchange.response.value(at: at) ?? .null) + "\nactual: "
-                        + CanonicalJSON.compact(reply.body.value(at: at) ?? .null)))
-        }
-        if tier == .semantic && requiredTier == .pass {
-            let at = ResponseTier.firstDifference(reply.body, exchange.response, at: .root) ?? .root
-            failures.append(
-                Failure(
-                    ruleID: "AC-GOLDEN",
-                    message:
-                        "step \(step.n) \(step.label): AC-GOLDEN response equals the golden one only with server-made values masked (tier semantic), first at \(at.tokens.isEmpty ? "/" : at.description); run with --tier semantic to accept that",
-                    body: "expected: " + CanonicalJSON.compact(exchange.response.value(at: at) ?? .null) + "\nactual: "
-                        + CanonicalJSON.compact(reply.body.value(at: at) ?? .null)))
-        }
+        failures += ResponseTier.failures(
+            live: reply.body, reference: exchange.response, tier: tier, pointer: pointer, required: requiredTier,
+            label: "step \(step.n) \(step.label)", noun: "golden")
         if !failures.isEmpty {
             return CaseResult(name: name, classname: classname, outcome: .failed(failures), note: "tier \(tier.rawValue)")
         }

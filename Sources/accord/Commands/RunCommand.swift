@@ -89,13 +89,7 @@ enum RunCommand {
                 throw RunError.input(error)
             }
         }
-        if let path = arguments.values["known-failing"] {
-            do throws(CorpusError) {
-                options.knownFailing = try KnownFailing(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
-            } catch {
-                throw RunError.input(error)
-            }
-        }
+        if let known = try knownFailing(arguments) { options.knownFailing = known }
         let factory = try TargetChoice.factory(for: server, jwtSecret: arguments.values["jwt-secret"], apiKey: arguments.values["apikey"])
         if server != "embedded" && options.jobs > 1 {
             // One server behind one URL: a seed resets it for everyone, so cases take turns.
@@ -123,13 +117,7 @@ enum RunCommand {
             }
             options.requestTimeout = .seconds(seconds)
         }
-        if let path = arguments.values["known-failing"] {
-            do throws(CorpusError) {
-                options.knownFailing = try KnownFailing(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
-            } catch {
-                throw RunError.input(error)
-            }
-        }
+        if let known = try knownFailing(arguments) { options.knownFailing = known }
         let resolved = DriverCommandLine.resolve(command)
         guard !resolved.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw RunError.usage("--client takes a command line, found ''")
@@ -138,6 +126,16 @@ enum RunCommand {
             console.out($0)
         }
         return passed ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The `--known-failing` list, if one was given.
+    static func knownFailing(_ arguments: ParsedArguments) throws(RunError) -> KnownFailing? {
+        guard let path = arguments.values["known-failing"] else { return nil }
+        do throws(CorpusError) {
+            return try KnownFailing(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
+        } catch {
+            throw RunError.input(error)
+        }
     }
 
     static func jobs(_ text: String?) throws(RunError) -> Int {
