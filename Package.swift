@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
         .library(name: "ReferenceClient", targets: ["ReferenceClient"]),
+        .library(name: "Recorder", targets: ["Recorder"]),
     ],
     targets: [
         .systemLibrary(
@@ -37,6 +38,7 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "Transport", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire"], swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
@@ -54,9 +56,11 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
-            dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver"],
+            dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder"],
             swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
+        .testTarget(
+            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Transport", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),

@@ -118,7 +118,7 @@ final class ResponseBuffer {
 
 /// A request that did not complete: the client could not be set up, or the network failed.
 public struct TransportError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case setup, network }
+    private enum Code: Sendable { case setup, network, transfer }
     private let code: Code
     private let detail: String
 
@@ -126,11 +126,15 @@ public struct TransportError: Error, CustomStringConvertible, Sendable {
 
     static func network(_ url: String, _ reason: String) -> TransportError { TransportError(code: .network, detail: "\(url): \(reason)") }
 
+    /// A failed streamed transfer, described without its URL (which may carry a secret).
+    static func transfer(_ reason: String) -> TransportError { TransportError(code: .transfer, detail: reason) }
+
     /// What happened.
     public var description: String {
         switch code {
         case .setup: "HTTP client setup failed: \(detail)"
         case .network: "HTTP request failed: \(detail)"
+        case .transfer: "HTTP transfer failed: \(detail)"
         }
     }
 }

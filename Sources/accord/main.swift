@@ -25,7 +25,8 @@ struct Console {
 
 enum Accord {
     static let commands: [CommandSpec] = [
-        CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec, ConvertCommand.spec,
+        CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RecordCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec,
+        ConvertCommand.spec,
     ]
 
     static var rootHelp: String {
@@ -80,6 +81,7 @@ enum Accord {
             case CheckCommand.spec.name: return try CheckCommand.run(parsed, console: console)
             case RunCommand.spec.name: return try await RunCommand.run(parsed, console: console)
             case ServeCommand.spec.name: return try await ServeCommand.run(parsed, console: console)
+            case RecordCommand.spec.name: return try await RecordCommand.run(parsed, console: console)
             case DriverCommand.spec.name: return try await DriverCommand.run(parsed, console: console)
             case DiffCommand.spec.name: return try await DiffCommand.run(parsed, console: console)
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)

@@ -69,7 +69,9 @@ public struct HTTPResponse: Sendable, Hashable {
         case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
+        case 502: "Bad Gateway"
         case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
         default: "Unknown"
         }

@@ -72,7 +72,12 @@ struct Connection: Sendable {
     /// Answers one request; false when the connection must close.
     private func serve(_ request: HTTPRequest) -> Bool {
         guard server.beginRequest(id) else { return false }
-        let response = Self.invoke(server.handler, request)
+        let handler: HTTPHandler
+        switch server.responder {
+        case .whole(let whole): handler = whole
+        case .streaming(let streaming): return serveStreaming(request, streaming)
+        }
+        let response = Self.invoke(handler, request)
         if response.dropsConnection {
             _ = server.endRequest(id)
             return false
@@ -83,6 +88,20 @@ struct Connection: Sendable {
         let sent = Socket.sendAll(fd, bytes)
         let stopping = server.endRequest(id)
         return sent && keepAlive && !stopping
+    }
+
+    /// Answers one request through a streaming handler on this thread; false when the connection must close.
+    private func serveStreaming(_ request: HTTPRequest, _ handler: HTTPStreamingHandler) -> Bool {
+        let stream = HTTPResponseStream(
+            fd: fd, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !server.isStopping)
+        handler(request, stream)
+        if !stream.headSent && !stream.failed {
+            _ = stream.respond(HTTPResponse.text(status: 500, "the handler gave no response"))
+        } else if stream.headSent && !stream.finished && !stream.failed {
+            _ = stream.finish()
+        }
+        let stopping = server.endRequest(id)
+        return stream.keepsAlive && !stopping
     }
 
     /// Answers a refused request and closes gently: the write side first, then unread input is

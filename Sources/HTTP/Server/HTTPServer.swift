@@ -21,13 +21,20 @@ public final class HTTPServer: Sendable {
     /// The address the server listens on, with the port actually bound.
     public let endpoint: HTTPEndpoint
     let configuration: HTTPServerConfiguration
-    let handler: HTTPHandler
+    let responder: Responder
     private let listener: Int32
     private let state = Mutex(State())
 
-    private init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler, listener: Int32, endpoint: HTTPEndpoint) {
+    /// How requests are answered: a whole response from an async handler, or a stream written
+    /// from the connection's thread.
+    enum Responder: Sendable {
+        case whole(HTTPHandler)
+        case streaming(HTTPStreamingHandler)
+    }
+
+    private init(configuration: HTTPServerConfiguration, responder: Responder, listener: Int32, endpoint: HTTPEndpoint) {
         self.configuration = configuration
-        self.handler = handler
+        self.responder = responder
         self.listener = listener
         self.endpoint = endpoint
     }
@@ -41,8 +48,25 @@ public final class HTTPServer: Sendable {
     public static func start(
         _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(), handler: @escaping HTTPHandler
     ) throws(HTTPError) -> HTTPServer {
+        try start(configuration, responder: .whole(handler))
+    }
+
+    /// Binds, listens and starts serving with a streaming handler, called on each connection's
+    /// own thread (it may block there) with a writer for the response head and body.
+    /// - Parameters:
+    ///   - configuration: address, limits and timeouts.
+    ///   - streaming: answers each request through the `HTTPResponseStream` it is given.
+    /// - Returns: the running server.
+    /// - Throws: `HTTPError` when the address cannot be bound.
+    public static func start(
+        _ configuration: HTTPServerConfiguration = HTTPServerConfiguration(), streaming: @escaping HTTPStreamingHandler
+    ) throws(HTTPError) -> HTTPServer {
+        try start(configuration, responder: .streaming(streaming))
+    }
+
+    private static func start(_ configuration: HTTPServerConfiguration, responder: Responder) throws(HTTPError) -> HTTPServer {
         let (fd, endpoint) = try Socket.listen(host: configuration.host, port: configuration.port)
-        let server = HTTPServer(configuration: configuration, handler: handler, listener: fd, endpoint: endpoint)
+        let server = HTTPServer(configuration: configuration, responder: responder, listener: fd, endpoint: endpoint)
         let thread = Thread { server.acceptLoop() }
         thread.name = "accord-http-accept"
         thread.start()

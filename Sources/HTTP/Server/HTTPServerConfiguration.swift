@@ -1,6 +1,10 @@
 /// What a request handler is: an async function from request to response.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
 
+/// What a streaming request handler is: called on the connection's own thread (it may block),
+/// it answers through the writer it is given; a head never sent becomes a 500.
+public typealias HTTPStreamingHandler = @Sendable (HTTPRequest, HTTPResponseStream) -> Void
+
 /// How an `HTTPServer` listens and what it tolerates.
 public struct HTTPServerConfiguration: Sendable {
     /// The numeric address to bind; 127.0.0.1 unless the caller names another one.

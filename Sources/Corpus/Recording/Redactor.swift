@@ -1,0 +1,127 @@
+import KizunaWire
+import Synchronization
+
+/// Applies a `RedactionPolicy` to what is about to be recorded, shared by every connection of
+/// one recording: the same secret always gets the same placeholder (`<redacted:jwt:1>`), so
+/// correlations survive, and placeholders are counters, never hashes that could be reversed.
+public final class Redactor: Sendable {
+    private struct Table {
+        var placeholders: [String: String] = [:]
+        var counters: [String: Int] = [:]
+    }
+
+    /// The policy applied.
+    public let policy: RedactionPolicy
+    /// The most secrets remembered; past it, new secrets still get fresh placeholders, unshared.
+    public let capacity: Int
+    private let table = Mutex(Table())
+
+    /// Makes a redactor.
+    /// - Parameters:
+    ///   - policy: the policy.
+    ///   - capacity: the most distinct secrets remembered for stable placeholders.
+    public init(policy: RedactionPolicy, capacity: Int = 100_000) {
+        self.policy = policy
+        self.capacity = capacity
+    }
+
+    /// The placeholder of a secret, the same one every time within this redactor.
+    /// - Parameters:
+    ///   - secret: the secret value.
+    ///   - kind: "jwt" or "secret".
+    /// - Returns: e.g. `<redacted:jwt:3>`.
+    public func placeholder(for secret: String, kind: String) -> String {
+        table.withLock { table in
+            if let known = table.placeholders[secret] { return known }
+            let number = table.counters[kind, default: 0] + 1
+            table.counters[kind] = number
+            let placeholder = "<redacted:\(kind):\(number)>"
+            if table.placeholders.count < capacity { table.placeholders[secret] = placeholder }
+            return placeholder
+        }
+    }
+
+    /// A header value as recorded: the whole credential for a secret name (an authorization
+    /// scheme such as `Bearer` is kept), else the value with JWT-shaped parts replaced.
+    /// - Parameters:
+    ///   - name: the header name.
+    ///   - value: the value as sent.
+    /// - Returns: the value to record.
+    public func header(name: String, value: String) -> String {
+        if policy.isKept(name) { return value }
+        guard policy.isSecret(name) else { return text(value) }
+        let lowered = name.lowercased()
+        if lowered == "authorization" || lowered == "proxy-authorization", let space = value.firstIndex(of: " "),
+            value[..<space].allSatisfy({ $0.isASCII && $0.isLetter })
+        {
+            let credential = String(value[value.index(after: space)...]).trimmingCharacters(in: " ")
+            return "\(value[..<space]) \(secret(credential))"
+        }
+        return secret(value)
+    }
+
+    /// A query string as recorded: values of secret-named parameters replaced, JWT-shaped
+    /// values replaced everywhere.
+    /// - Parameter query: the text after `?`.
+    /// - Returns: the query to record.
+    public func query(_ query: String) -> String {
+        query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
+            guard let equals = part.firstIndex(of: "=") else { return text(String(part)) }
+            let name = String(part[..<equals])
+            let value = String(part[part.index(after: equals)...])
+            if policy.isKept(name) { return String(part) }
+            if policy.isSecret(name) { return "\(name)=\(secret(value))" }
+            return "\(name)=\(text(value))"
+        }.joined(separator: "&")
+    }
+
+    /// A JSON body as recorded: every value under a secret-named key replaced (objects and
+    /// arrays whole), and secrets inside every string replaced as `text(_:)` does.
+    /// - Parameter value: the parsed body.
+    /// - Returns: the value to record.
+    public func json(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .null, .bool, .number: return value
+        case .string(let string): return .string(text(string))
+        case .array(let elements): return .array(elements.map(json))
+        case .object(let object):
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(object.members.count)
+            for member in object.members {
+                if policy.isKept(member.key) {
+                    members.append(member)
+                } else if policy.isSecret(member.key), member.value != .null {
+                    let material: String
+                    if case .string(let string) = member.value { material = string } else { material = CanonicalJSON.compact(member.value) }
+                    members.append(JSONObject.Member(key: member.key, value: .string(secret(material))))
+                } else {
+                    members.append(JSONObject.Member(key: member.key, value: json(member.value)))
+                }
+            }
+            return .object(JSONObject(members))
+        }
+    }
+
+    /// A whole secret's placeholder: kind "jwt" when it is JWT-shaped, else "secret".
+    /// - Parameter value: the secret.
+    /// - Returns: its placeholder; an empty value stays empty.
+    public func secret(_ value: String) -> String {
+        if value.isEmpty || Self.isPlaceholder(value) { return value }
+        let bytes = Array(value.utf8)
+        if let range = Self.jwtRange(in: bytes, from: 0), range == 0..<bytes.count {
+            return placeholder(for: value, kind: "jwt")
+        }
+        return placeholder(for: value, kind: "secret")
+    }
+
+    static func isPlaceholder(_ value: String) -> Bool { value.hasPrefix("<redacted:") && value.hasSuffix(">") }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        var view = Substring(self)
+        while view.first == character { view = view.dropFirst() }
+        while view.last == character { view = view.dropLast() }
+        return String(view)
+    }
+}

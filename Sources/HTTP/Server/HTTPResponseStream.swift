@@ -1,0 +1,201 @@
+import Glibc
+
+/// Writes one response on a connection as it is produced: the head, then body pieces, then the
+/// end. The body is framed by `Content-Length` when the length is known, else chunked for an
+/// HTTP/1.1 request, else delimited by closing the connection. Used only on the connection's
+/// thread, by the streaming handler the server called there.
+public final class HTTPResponseStream {
+    private enum Framing {
+        case none
+        case length(remaining: Int)
+        case chunked
+        case close
+    }
+
+    private let fd: Int32
+    private let version: HTTPVersion
+    private let omitBody: Bool
+    private let wantsKeepAlive: Bool
+    private var framing = Framing.none
+    private var scratch: [UInt8] = []
+    /// The head, held back until the first body piece, `flush()` or `finish()`, so that a
+    /// small response leaves in one send.
+    private var pendingHead: [UInt8] = []
+    /// Whether the head was sent.
+    public private(set) var headSent = false
+    /// Whether the response was completed with `finish()`.
+    public private(set) var finished = false
+    /// Whether a send failed or the response was abandoned; the connection then closes.
+    public private(set) var failed = false
+    /// The body bytes sent so far, framing excluded.
+    public private(set) var bodyBytesSent = 0
+
+    init(fd: Int32, version: HTTPVersion, omitBody: Bool, keepAlive: Bool) {
+        self.fd = fd
+        self.version = version
+        self.omitBody = omitBody
+        self.wantsKeepAlive = keepAlive
+    }
+
+    /// Whether the connection may serve another request after this response.
+    var keepsAlive: Bool {
+        guard finished, !failed, wantsKeepAlive else { return false }
+        if case .close = framing { return false }
+        return true
+    }
+
+    /// Sends the status line and the header fields. `Content-Length`, `Transfer-Encoding`,
+    /// `Connection` and `Keep-Alive` are dropped from `headers` and set by the stream; a `Date`
+    /// is added when `headers` has none.
+    /// - Parameters:
+    ///   - status: the status code.
+    ///   - reason: the reason phrase, or nil for the standard one.
+    ///   - headers: the header fields, in order.
+    ///   - contentLength: the body length when known, nil to stream with chunked framing.
+    /// - Returns: false when the head was already sent or the peer is gone.
+    @discardableResult
+    public func sendHead(status: Int, reason: String? = nil, headers: HTTPHeaders, contentLength: Int?) -> Bool {
+        guard !headSent, !failed else { return false }
+        headSent = true
+        let phrase = reason.map(Self.clean) ?? HTTPResponse.reasonPhrase(status)
+        var head = "\(version.rawValue) \(status) \(phrase)\r\n"
+        let reserved = ["Content-Length", "Connection", "Keep-Alive", "Transfer-Encoding"]
+        for field in headers where !reserved.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
+            head += "\(Self.clean(field.name)): \(Self.clean(field.value))\r\n"
+        }
+        if headers["Date"] == nil { head += "Date: \(HTTPDate.now())\r\n" }
+        let bodyless = status == 204 || status == 304 || (100..<200).contains(status)
+        var keepAlive = wantsKeepAlive
+        if bodyless {
+            framing = .none
+        } else if let contentLength {
+            head += "Content-Length: \(contentLength)\r\n"
+            framing = omitBody ? .none : .length(remaining: contentLength)
+        } else if omitBody {
+            framing = .none
+        } else if version == .http11 {
+            head += "Transfer-Encoding: chunked\r\n"
+            framing = .chunked
+        } else {
+            framing = .close
+            keepAlive = false
+        }
+        if !keepAlive {
+            head += "Connection: close\r\n"
+        } else if version == .http10 {
+            head += "Connection: keep-alive\r\n"
+        }
+        head += "\r\n"
+        pendingHead = Array(head.utf8)
+        return true
+    }
+
+    /// Sends the head now if it is still held back (for a body that is slow to come).
+    /// - Returns: false when the peer is gone.
+    @discardableResult
+    public func flush() -> Bool {
+        guard !pendingHead.isEmpty, !failed else { return !failed }
+        defer { pendingHead.removeAll() }
+        return deliver(pendingHead)
+    }
+
+    /// Sends a piece of the body, framed as the head announced; bytes past a declared length
+    /// are dropped, and nothing is sent for HEAD or a bodyless status.
+    /// - Parameter bytes: the piece.
+    /// - Returns: false when the peer is gone (the response is then failed).
+    @discardableResult
+    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard headSent, !failed, !finished else { return false }
+        guard !bytes.isEmpty else { return true }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: pendingHead)
+        pendingHead.removeAll()
+        switch framing {
+        case .none:
+            return scratch.isEmpty || deliver(scratch)
+        case .length(let remaining):
+            let count = min(remaining, bytes.count)
+            framing = .length(remaining: remaining - count)
+            bodyBytesSent += count
+            guard !scratch.isEmpty else { return deliver(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
+            scratch.append(contentsOf: bytes[0..<count])
+            return deliver(scratch)
+        case .chunked:
+            scratch.append(contentsOf: String(bytes.count, radix: 16).utf8)
+            scratch.append(contentsOf: [0x0D, 0x0A])
+            scratch.append(contentsOf: bytes)
+            scratch.append(contentsOf: [0x0D, 0x0A])
+            bodyBytesSent += bytes.count
+            return deliver(scratch)
+        case .close:
+            bodyBytesSent += bytes.count
+            guard !scratch.isEmpty else { return deliver(bytes) }
+            scratch.append(contentsOf: bytes)
+            return deliver(scratch)
+        }
+    }
+
+    /// Sends a piece of the body.
+    /// - Parameter bytes: the piece.
+    /// - Returns: false when the peer is gone.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes { send($0) } }
+
+    /// Ends the body: the last chunk for chunked framing; a declared length not reached fails
+    /// the response, so the connection closes rather than hang the peer.
+    /// - Returns: false when the response could not be completed.
+    @discardableResult
+    public func finish() -> Bool {
+        guard headSent, !failed, !finished else { return false }
+        switch framing {
+        case .chunked:
+            let last = pendingHead + Array("0\r\n\r\n".utf8)
+            pendingHead.removeAll()
+            guard deliver(last) else { return false }
+        case .length(let remaining) where remaining > 0:
+            failed = true
+            return false
+        default:
+            guard flush() else { return false }
+        }
+        finished = true
+        return true
+    }
+
+    /// Abandons the response: nothing more is sent and the connection closes, so a peer reading
+    /// a chunked or length-framed body sees it cut short rather than complete.
+    public func abort() { failed = true }
+
+    /// Sends a whole response at once, `Content-Length` framed.
+    /// - Parameter response: the response; its `Server` header is kept as given.
+    /// - Returns: false when the head was already sent or the peer is gone.
+    @discardableResult
+    public func respond(_ response: HTTPResponse) -> Bool {
+        let bodyless = response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
+        guard sendHead(status: response.status, headers: response.headers, contentLength: bodyless ? nil : response.body.count)
+        else { return false }
+        return send(response.body) && finish()
+    }
+
+    private func deliver(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { deliver($0) }
+    }
+
+    private func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = Glibc.send(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else {
+                failed = true
+                return false
+            }
+            offset += sent
+        }
+        return true
+    }
+
+    private static func clean(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+    }
+}

@@ -1,0 +1,133 @@
+import Corpus
+import Foundation
+import HTTP
+import KizunaWire
+import Transport
+
+extension RecordingProxy {
+    /// Header fields that concern one connection only, never forwarded (RFC 9110 §7.6.1), and
+    /// the ones libcurl sets itself for the upstream.
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authorization",
+        "proxy-authenticate",
+    ]
+
+    /// Forwards one request and streams the answer back, then records the exchange; runs on the
+    /// client connection's thread.
+    func forward(_ request: HTTPRequest, to stream: HTTPResponseStream) {
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let relay = ResponseRelay(stream: stream, method: request.method, limit: configuration.recordedBodyLimit)
+        let outcome = client.transfer(upstreamRequest(request), to: relay)
+        var note: String?
+        if let error = outcome.error, !outcome.headReceived {
+            let body = Self.gatewayError(error)
+            relay.status = 502
+            relay.headers = [("Content-Type", "application/json")]
+            relay.recorded = body
+            relay.total = body.count
+            stream.respond(HTTPResponse(status: 502, headers: ["Content-Type": "application/json"], body: body))
+            note = "upstream failed before answering: \(error)"
+        } else if let error = outcome.error {
+            stream.abort()
+            note = "upstream failed after \(outcome.bodyBytes) body bytes: \(error)"
+        } else if outcome.stoppedBySink || !stream.finish() {
+            stream.abort()
+            note = "the client went away after \(stream.bodyBytesSent) body bytes"
+        }
+        let capture = ExchangeCapture(
+            request: request, status: relay.status, headers: relay.headers, body: relay.recorded, total: relay.total, note: note,
+            begin: begin, duration: clock.now - begin)
+        if configuration.durability == .queued {
+            queue.submit(capture)
+        } else {
+            record(capture)
+        }
+    }
+
+    /// Builds the exchange as recorded, counts it and hands it to the writer.
+    func record(_ capture: ExchangeCapture) {
+        let exchange = recordedExchange(capture)
+        let client = exchange.client ?? exchange.user ?? capture.request.peer.host
+        counters.withLock { counters in
+            counters.exchanges += 1
+            if capture.note != nil { counters.errors += 1 }
+            if counters.clientIDs.count < 100_000, counters.clientIDs.insert(client).inserted { counters.clients += 1 }
+        }
+        if !writer.append(exchange, durability: configuration.durability) {
+            counters.withLock { $0.errors += 1 }
+        }
+    }
+
+    /// The request as sent upstream: the client's fields minus hop-by-hop ones, `Host`,
+    /// `Content-Length` and `Expect`; the body as received (de-chunked).
+    func upstreamRequest(_ request: HTTPRequest) -> StreamingRequest {
+        let named = Set(request.headers.tokens(for: "Connection"))
+        var headers: [(name: String, value: String)] = []
+        for field in request.headers {
+            let lowered = field.name.lowercased()
+            if Self.hopByHop.contains(lowered) || named.contains(lowered) { continue }
+            if lowered == "host" || lowered == "content-length" || lowered == "expect" { continue }
+            headers.append((field.name, field.value))
+        }
+        let target = request.query.map { "\(request.path)?\($0)" } ?? request.path
+        return StreamingRequest(method: request.method, url: configuration.upstream + target, headers: headers, body: request.body)
+    }
+
+    /// The PostgREST-shaped error body of a 502; names libcurl's reason, never the URL.
+    static func gatewayError(_ error: TransportError) -> [UInt8] {
+        let object: JSONValue = [
+            "code": "ACCORD_UPSTREAM", "message": .string("the upstream did not answer: \(error)"), "details": nil,
+            "hint": "is the --upstream server running and reachable?",
+        ]
+        return Array(CanonicalJSON.compact(object).utf8)
+    }
+}
+
+/// Relays the upstream's answer to the client as it arrives and keeps a capped copy of the body
+/// for the recording.
+final class ResponseRelay: StreamingResponseSink {
+    let stream: HTTPResponseStream
+    let method: String
+    let limit: Int
+    var status = 0
+    var headers: [(name: String, value: String)] = []
+    var recorded: [UInt8] = []
+    var total = 0
+
+    init(stream: HTTPResponseStream, method: String, limit: Int) {
+        self.stream = stream
+        self.method = method
+        self.limit = limit
+    }
+
+    func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
+        self.status = status
+        self.headers = headers
+        let named = Set(
+            headers.filter { $0.name.lowercased() == "connection" }.flatMap { $0.value.split(separator: ",") }.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            })
+        var forwarded = HTTPHeaders()
+        var length: Int?
+        var chunked = false
+        for (name, value) in headers {
+            let lowered = name.lowercased()
+            if lowered == "content-length" { length = Int(value) }
+            if lowered == "transfer-encoding" { chunked = true }
+            if RecordingProxy.hopByHop.contains(lowered) || named.contains(lowered) || lowered == "content-length" { continue }
+            forwarded.add(name, value)
+        }
+        return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: chunked ? nil : length)
+    }
+
+    func awaitingBody() -> Bool { stream.flush() }
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        total += bytes.count
+        if recorded.count < limit {
+            recorded.append(contentsOf: bytes.prefix(limit - recorded.count))
+        }
+        return stream.send(bytes)
+    }
+}

@@ -1,0 +1,155 @@
+/// A request for `CurlStreamingClient`: sent whole, answered as a stream.
+public struct StreamingRequest: Sendable {
+    /// The method, e.g. "POST"; "HEAD" asks for no body.
+    public var method: String
+    /// The absolute URL, http or https.
+    public var url: String
+    /// Header fields to send, in order. libcurl adds `Host` (unless given) and `Content-Length`;
+    /// its own `Accept`, `Content-Type` and `Expect` defaults are suppressed.
+    public var headers: [(name: String, value: String)]
+    /// The body; sent with `Content-Length` when not empty or when the method is POST, PUT or PATCH.
+    public var body: [UInt8]
+    /// Seconds allowed to connect to the upstream.
+    public var connectTimeout: Double
+
+    /// Makes a request.
+    /// - Parameters:
+    ///   - method: the method.
+    ///   - url: the absolute URL.
+    ///   - headers: header fields in order.
+    ///   - body: the body.
+    ///   - connectTimeout: seconds allowed to connect.
+    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], connectTimeout: Double = 10)
+    {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.connectTimeout = connectTimeout
+    }
+}
+
+/// Receives a streamed answer on the thread that runs the transfer.
+public protocol StreamingResponseSink: AnyObject {
+    /// The final head arrived (interim 1xx heads are skipped).
+    /// - Parameters:
+    ///   - status: the status code.
+    ///   - reason: the reason phrase as sent.
+    ///   - headers: the header fields in order.
+    /// - Returns: false to abandon the transfer.
+    func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool
+
+    /// Body bytes, de-chunked but not decoded (a `Content-Encoding` is left as sent), handed over
+    /// whenever libcurl waits for the network or 64 KiB have gathered.
+    /// - Parameter bytes: the bytes, valid during the call only.
+    /// - Returns: false to abandon the transfer.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool
+
+    /// The head arrived and libcurl now waits for the body: the moment to send on a head held back.
+    /// - Returns: false to abandon the transfer.
+    func awaitingBody() -> Bool
+}
+
+extension StreamingResponseSink {
+    /// Does nothing: a sink that sends the head at once has nothing to do here.
+    /// - Returns: true.
+    public func awaitingBody() -> Bool { true }
+}
+
+/// How a streamed transfer ended.
+public struct StreamingOutcome: Sendable {
+    /// The final status, 0 when no head arrived.
+    public var status: Int
+    /// The body bytes handed to the sink.
+    public var bodyBytes: Int
+    /// Whether the sink abandoned the transfer (its head or body call returned false).
+    public var stoppedBySink: Bool
+    /// The failure, nil when the transfer completed or the sink stopped it.
+    public var error: TransportError?
+
+    /// Whether a final head was received.
+    public var headReceived: Bool { status != 0 }
+}
+
+/// The state the libcurl callbacks of one transfer share: header lines until the final head,
+/// then body bytes gathered and handed to the sink in batches.
+final class TransferState {
+    let sink: any StreamingResponseSink
+    private var status = 0
+    private var reason = ""
+    private var headers: [(name: String, value: String)] = []
+    private(set) var headDelivered = false
+    private(set) var stopped = false
+    private(set) var bodyBytes = 0
+    private var headFlushed = false
+    private var pending: [UInt8] = []
+    static let batch = 64 * 1024
+
+    init(sink: any StreamingResponseSink) {
+        self.sink = sink
+        pending.reserveCapacity(Self.batch)
+    }
+
+    var finalStatus: Int { headDelivered ? status : 0 }
+
+    /// One header line from libcurl, CRLF included; false stops the transfer.
+    func headerLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        if headDelivered { return true }  // trailers
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            reason = parts.count > 2 ? String(parts[2]) : ""
+            headers.removeAll()
+            return true
+        }
+        if end == 0 {
+            guard status >= 200 || status == 101 else { return true }  // an interim head: wait for the final one
+            headDelivered = true
+            if !sink.receiveHead(status: status, reason: reason, headers: headers) { stopped = true }
+            return !stopped
+        }
+        if let first = text.unicodeScalars.first, first == " " || first == "\t", !headers.isEmpty {
+            headers[headers.count - 1].value += " " + text.trimmingSpaces
+            return true
+        }
+        guard let colon = text.firstIndex(of: ":") else { return true }
+        headers.append((String(text[..<colon]), String(text[text.index(after: colon)...]).trimmingSpaces))
+        return true
+    }
+
+    /// Body bytes from libcurl; false stops the transfer.
+    func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !stopped else { return false }
+        pending.append(contentsOf: bytes)
+        return pending.count < Self.batch || flush()
+    }
+
+    /// Hands gathered body bytes to the sink; false when it stopped the transfer.
+    func flush() -> Bool {
+        guard !stopped else { return false }
+        guard !pending.isEmpty else {
+            guard headDelivered, !headFlushed else { return true }
+            headFlushed = true
+            if !sink.awaitingBody() { stopped = true }
+            return !stopped
+        }
+        headFlushed = true
+        bodyBytes += pending.count
+        let accepted = pending.withUnsafeBytes { sink.receiveBody($0) }
+        pending.removeAll(keepingCapacity: true)
+        if !accepted { stopped = true }
+        return accepted
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        var view = Substring(self)
+        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
+        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
+        return String(view)
+    }
+}

@@ -1,0 +1,74 @@
+import Corpus
+import Foundation
+import HTTP
+import Recorder
+import Runner
+
+enum RecordCommand {
+    static let spec = CommandSpec(
+        name: "record",
+        abstract: "Record a client's traffic with a server through a streaming reverse proxy.",
+        discussion: """
+            Forwards every request to --upstream (http or https) and streams each answer back as it
+            arrives, while appending each exchange to --out as JSON Lines (see docs/recording.md).
+            Binds 127.0.0.1 unless --listen names another address. Authorization, apikey, cookies,
+            JWT-shaped values and token/secret/password-named keys are replaced by placeholders such as
+            <redacted:jwt:1>. SIGINT or SIGTERM finishes the exchanges in flight, closes the recording
+            and exits 0.
+            """,
+        arguments: [],
+        options: [
+            OptionSpec(long: "upstream", valueName: "url", help: "The server to forward to, e.g. https://xyz.supabase.co."),
+            OptionSpec(long: "listen", valueName: "host:port", help: "The address to bind (default 127.0.0.1:54322; port 0 picks one)."),
+            OptionSpec(long: "out", valueName: "file", help: "The recording to write; it must not exist or be empty."),
+            OptionSpec(long: "redact", valueName: "name", help: "Also redact this header, query or JSON key name (repeatable)."),
+            OptionSpec(long: "keep", valueName: "name", help: "Do not redact this header, query or JSON key name (repeatable)."),
+            OptionSpec(long: "quiet", valueName: nil, help: "No live status line on stderr."),
+        ],
+        usage: "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--quiet]")
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        guard let upstream = arguments.values["upstream"] else { throw RunError.usage("missing --upstream <url>") }
+        guard let output = arguments.values["out"], !output.isEmpty else { throw RunError.usage("missing --out <file>") }
+        let listen = arguments.values["listen"] ?? "127.0.0.1:54322"
+        guard let endpoint = HTTPEndpoint(listen: listen) else {
+            throw RunError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:0), found '\(listen)'")
+        }
+        let policy = RedactionPolicy(redact: arguments.repeated["redact"] ?? [], keep: arguments.repeated["keep"] ?? [])
+        let proxy: RecordingProxy
+        do {
+            let configuration = try RecorderConfiguration(
+                upstream: upstream, output: output, listen: endpoint, redaction: policy, tool: "accord \(CheckRun.accordVersion)")
+            proxy = try RecordingProxy.start(configuration)
+        } catch {
+            throw RunError.usage(error.description)
+        }
+        console.out("accord record: listening on http://\(proxy.endpoint), recording to \(output)")
+        let live = !arguments.flags.contains("quiet") && isatty(STDERR_FILENO) == 1
+        let status = live ? Task { await StatusLine.run(proxy) } : nil
+        await SignalWait.untilInterrupted()
+        status?.cancel()
+        _ = await status?.value
+        await proxy.stop()
+        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let statistics = proxy.statistics
+        if let failure = proxy.recordingFailure { console.error(failure.description) }
+        console.out("accord record: stopped; \(statistics.recorded) exchanges recorded to \(output)")
+        return proxy.recordingFailure == nil ? ExitCode.success : ExitCode.failure
+    }
+}
+
+/// The live status line on stderr, redrawn at most four times a second when it changes.
+enum StatusLine {
+    static func run(_ proxy: RecordingProxy) async {
+        var last = ""
+        while !Task.isCancelled {
+            let line = "accord record: " + proxy.statistics.line
+            if line != last {
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+                last = line
+            }
+            try? await Task.sleep(for: .milliseconds(250))
+        }
+    }
+}

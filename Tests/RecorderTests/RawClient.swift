@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+
+/// A blocking TCP client for tests, run on its own thread (never on the concurrency pool): sends
+/// raw bytes and reads the answer until the peer closes, timing the first body line.
+enum RawClient {
+    struct Reply: Sendable {
+        var bytes: [UInt8]
+        /// Seconds from sending to the first byte after the head's blank line that ends a line.
+        var firstLineAfter: Double?
+        /// Seconds from sending to the end of the head.
+        var headAfter: Double?
+        var total: Double
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        var status: Int? {
+            let parts = text.split(separator: " ", maxSplits: 2)
+            return parts.count > 1 ? Int(parts[1]) : nil
+        }
+        var body: String {
+            guard let range = text.range(of: "\r\n\r\n") else { return "" }
+            return String(text[range.upperBound...])
+        }
+    }
+
+    /// Sends `chunks` (pausing `pause` seconds between them) and reads until the peer closes.
+    static func exchange(port: UInt16, _ chunks: [String], pause: Double = 0, timeout: Double = 15) async -> Reply {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: blocking(port: port, chunks.map { Array($0.utf8) }, pause, timeout)) }
+        }
+    }
+
+    private static func blocking(port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double) -> Reply {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let start = Date()
+        guard connected == 0 else { return Reply(bytes: [], firstLineAfter: nil, headAfter: nil, total: 0) }
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 && pause > 0 { Thread.sleep(forTimeInterval: pause) }
+            _ = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        var bytes: [UInt8] = []
+        var firstLine: Double?
+        var headDone: Double?
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date().timeIntervalSince(start) < timeout {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 200) > 0 else { continue }
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            bytes.append(contentsOf: buffer[0..<count])
+            if headDone == nil, bytes.firstRange(of: Array("\r\n\r\n".utf8)) != nil { headDone = Date().timeIntervalSince(start) }
+            if firstLine == nil, let head = bytes.firstRange(of: Array("\r\n\r\n".utf8)),
+                bytes[head.upperBound...].contains(UInt8(ascii: "}"))
+            {
+                firstLine = Date().timeIntervalSince(start)
+            }
+        }
+        return Reply(bytes: bytes, firstLineAfter: firstLine, headAfter: headDone, total: Date().timeIntervalSince(start))
+    }
+}

@@ -1,0 +1,101 @@
+import Corpus
+import Foundation
+import HTTP
+import KizunaWire
+import Recorder
+
+/// An in-process upstream (the project's own HTTPServer) and a recording proxy in front of it,
+/// writing to a fresh temporary file.
+struct RecorderHarness {
+    let upstream: HTTPServer
+    let proxy: RecordingProxy
+    let file: String
+
+    /// Paths the upstream answers: /echo (the request as JSON), /stream (three NDJSON lines 300 ms
+    /// apart, chunked), /rest/v1/rpc/{pull,push} (a fixed body carrying a refresh token), /gzip (binary bytes
+    /// labelled gzip), /slow-body (the head, then the body 500 ms later).
+    static func startUpstream() throws -> HTTPServer {
+        try HTTPServer.start(HTTPServerConfiguration(gracePeriod: .milliseconds(200))) { request, stream in
+            switch request.path {
+            case "/stream":
+                stream.sendHead(status: 200, headers: ["Content-Type": "application/x-ndjson"], contentLength: nil)
+                for index in 1...3 {
+                    stream.send(Array("{\"line\":\(index)}\n".utf8))
+                    if index < 3 { Thread.sleep(forTimeInterval: 0.3) }
+                }
+                stream.finish()
+            case "/slow-body":
+                stream.sendHead(status: 200, headers: ["Content-Type": "text/plain"], contentLength: 4)
+                stream.flush()
+                Thread.sleep(forTimeInterval: 0.5)
+                stream.send(Array("done".utf8))
+                stream.finish()
+            case "/gzip":
+                let bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0xFF, 0xFE, 0x00, 0x0D, 0x0A, 0x80, 0x81]
+                stream.respond(HTTPResponse(status: 200, headers: ["Content-Encoding": "gzip", "Vary": "Accept-Encoding"], body: bytes))
+            case "/rest/v1/rpc/pull", "/rest/v1/rpc/push":
+                let body = #"{"cursor":"0","has_more":false,"refresh_token":"resp-canary-refresh-77","rows":[]}"#
+                stream.respond(HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+            default:
+                var headers = JSONObject()
+                for field in request.headers { headers[field.name.lowercased()] = .string(field.value) }
+                let echo: JSONValue = [
+                    "method": .string(request.method), "target": .string(request.target), "headers": .object(headers),
+                    "body": .string(String(decoding: request.body, as: UTF8.self)),
+                ]
+                stream.respond(
+                    HTTPResponse(
+                        status: 200, headers: ["Content-Type": "application/json", "X-Upstream": "yes"],
+                        body: Array(CanonicalJSON.compact(echo).utf8)))
+            }
+        }
+    }
+
+    init(
+        upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
+        durability: RecordingWriter.Durability = .queued
+    ) throws {
+        upstream = try Self.startUpstream()
+        file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
+        var configuration = try RecorderConfiguration(
+            upstream: upstreamURL ?? "http://127.0.0.1:\(upstream.port)", output: file, redaction: policy, tool: "accord test")
+        configuration.readTimeout = readTimeout
+        configuration.durability = durability
+        configuration.gracePeriod = .milliseconds(500)
+        proxy = try RecordingProxy.start(configuration)
+    }
+
+    var port: UInt16 { proxy.endpoint.port }
+
+    /// Stops both servers and returns the recording's bytes (the file is removed).
+    func finish() async throws -> [UInt8] {
+        await proxy.stop()
+        await upstream.stop()
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        try? FileManager.default.removeItem(atPath: file)
+        return bytes
+    }
+
+    /// Reads a recording with Corpus's reader.
+    static func read(_ bytes: [UInt8]) throws -> (RecordingHeader?, [RecordedExchange]) {
+        var reader = RecordingReader(file: "test.jsonl")
+        var header: RecordingHeader?
+        var exchanges: [RecordedExchange] = []
+        let collect: (RecordingReader.Item) throws(CorpusError) -> Void = { item in
+            switch item {
+            case .header(let value): header = value
+            case .exchange(let value): exchanges.append(value)
+            }
+        }
+        try bytes.withUnsafeBufferPointer { buffer throws(CorpusError) in try reader.feed(buffer, collect) }
+        try reader.finish(collect)
+        return (header, exchanges)
+    }
+
+    /// An unsigned JWT with the given claims (the proxy reads it without verifying).
+    static func jwt(sub: String, session: String) -> String {
+        let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let payload = Base64URL.encode(Array("{\"sub\":\"\(sub)\",\"session_id\":\"\(session)\",\"role\":\"authenticated\"}".utf8))
+        return "\(header).\(payload).c2lnbmF0dXJlLWNhbmFyeS1zaWc"
+    }
+}
