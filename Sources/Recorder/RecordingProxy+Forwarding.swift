@@ -20,28 +20,36 @@ extension RecordingProxy {
         let relay = ResponseRelay(stream: stream, method: request.method, limit: configuration.recordedBodyLimit)
         let outcome = client.transfer(upstreamRequest(request), to: relay)
         var note: String?
+        // What the client still has to receive once the exchange is recorded: the 502, or the
+        // held-back end of the body. Recording first means every answer a client saw complete
+        // is in the file (with `.written` or `.synced`), whatever instant the proxy is killed.
+        var completion: () -> Bool = { stream.finish() }
         if let error = outcome.error, !outcome.headReceived {
             let body = Self.gatewayError(error)
             relay.status = 502
             relay.headers = [("Content-Type", "application/json")]
             relay.recorded = body
             relay.total = body.count
-            stream.respond(HTTPResponse(status: 502, headers: ["Content-Type": "application/json"], body: body))
+            completion = { stream.respond(HTTPResponse(status: 502, headers: ["Content-Type": "application/json"], body: body)) }
             note = "upstream failed before answering: \(error)"
         } else if let error = outcome.error {
             stream.abort()
+            completion = { true }
             note = "upstream failed after \(outcome.bodyBytes) body bytes: \(error)"
-        } else if outcome.stoppedBySink || !stream.finish() {
+        } else if outcome.stoppedBySink {
             stream.abort()
+            completion = { true }
             note = "the client went away after \(stream.bodyBytesSent) body bytes"
         }
         let capture = ExchangeCapture(
             request: request, status: relay.status, headers: relay.headers, body: relay.recorded, total: relay.total, note: note,
             begin: begin, duration: clock.now - begin)
         if configuration.durability == .queued {
+            if !completion() { stream.abort() }
             queue.submit(capture)
         } else {
             record(capture)
+            if !completion() { stream.abort() }
         }
     }
 

@@ -21,6 +21,9 @@ public final class HTTPResponseStream {
     /// The head, held back until the first body piece, `flush()` or `finish()`, so that a
     /// small response leaves in one send.
     private var pendingHead: [UInt8] = []
+    /// The last byte of a length-framed body, held back until `finish()`: the peer sees the
+    /// response complete only when the sender says it is (a recorder writes its line first).
+    private var heldTail: [UInt8] = []
     /// Whether the head was sent.
     public private(set) var headSent = false
     /// Whether the response was completed with `finish()`.
@@ -117,8 +120,13 @@ public final class HTTPResponseStream {
             let count = min(remaining, bytes.count)
             framing = .length(remaining: remaining - count)
             bodyBytesSent += count
-            guard !scratch.isEmpty else { return deliver(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
-            scratch.append(contentsOf: bytes[0..<count])
+            var end = count
+            if remaining - count == 0 && count > 0 {
+                end = count - 1
+                heldTail = [bytes[end]]
+            }
+            guard !scratch.isEmpty else { return end == 0 || deliver(UnsafeRawBufferPointer(rebasing: bytes[0..<end])) }
+            scratch.append(contentsOf: bytes[0..<end])
             return deliver(scratch)
         case .chunked:
             scratch.append(contentsOf: String(bytes.count, radix: 16).utf8)
@@ -155,6 +163,11 @@ public final class HTTPResponseStream {
         case .length(let remaining) where remaining > 0:
             failed = true
             return false
+        case .length:
+            let last = pendingHead + heldTail
+            pendingHead.removeAll()
+            heldTail.removeAll()
+            guard last.isEmpty || deliver(last) else { return false }
         default:
             guard flush() else { return false }
         }
