@@ -16,6 +16,8 @@ public enum ClientFault: String, CaseIterable, Sendable, Hashable {
     case twoTransactionWrite = "two-transaction-write"
     /// The closing pull commits the cursor in its own transaction before the rows.
     case cursorBeforeData = "cursor-before-data"
+    /// Opens a store under another user or client than the one it was created for, outbox included.
+    case shareStoreAcrossIdentities = "share-store-across-identities"
 }
 
 extension ClientFault {
@@ -30,6 +32,7 @@ extension ClientFault {
         case .resurrectUnderTombstone: "a pending update makes a tombstoned row visible again"
         case .twoTransactionWrite: "a local write commits row and outbox entry separately"
         case .cursorBeforeData: "the closing pull commits the cursor before the rows"
+        case .shareStoreAcrossIdentities: "another identity opens the store and sends its outbox"
         }
     }
 }

@@ -63,13 +63,16 @@ public actor ClientStore {
     ///   - schemaVersion: the schema version recorded when the store is created.
     ///   - checkpoint: the cursor a new store starts at; a reopened store keeps its own.
     ///   - clientID: the client identity, the node of stamped origin clocks.
+    ///   - userID: the user the store belongs to; a store created under one identity (user and client) refuses to
+    ///     open under another (nil: not recorded, not checked).
     ///   - faults: the seeded faults to switch on.
     ///   - clock: the wall clock for origin clocks.
     /// - Returns: the open store.
-    /// - Throws: `ClientError` with code `STORE` when the database cannot be opened or read.
+    /// - Throws: `ClientError` with code `STORE` when the database cannot be opened or read, `STORE_UNAVAILABLE` when it
+    ///   belongs to another identity.
     public static func open(
         path: String?, tables: [TableConfig], schemaVersion: Int = 1, checkpoint: String = "0",
-        clientID: String = "00000000-0000-4000-8000-000000000000", faults: Set<ClientFault> = [],
+        clientID: String = "00000000-0000-4000-8000-000000000000", userID: String? = nil, faults: Set<ClientFault> = [],
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws(ClientError) -> ClientStore {
         let db = try SQLiteDatabase(path: path)
@@ -97,6 +100,7 @@ public actor ClientStore {
         try db.query(
             "INSERT OR IGNORE INTO sync_state (id, cursor, schema_version) VALUES (1, ?, ?)",
             [.text(checkpoint), .integer(Int64(schemaVersion))])
+        if let userID { try claim(db, userID: userID, clientID: clientID, faults: faults) }
         return try ClientStore(db: db, tables: tables, faults: faults, clientID: clientID, clock: clock)
     }
 
@@ -144,12 +148,14 @@ public actor ClientStore {
             precondition: write.precondition, transforms: write.transforms)
         if faults.contains(.twoTransactionWrite) {
             mutation = try db.transaction { () throws(ClientError) in try writeRow(mutation, stamp: config.conflictMode == "hlc") }
+            KillSeam.reached(.afterLocalWrite)
             try db.transaction { () throws(ClientError) in try writeOutbox(mutation, atomicGroup: atomicGroup) }
         } else {
             try db.transaction { () throws(ClientError) in
                 let stamped = try writeRow(mutation, stamp: config.conflictMode == "hlc")
                 try writeOutbox(stamped, atomicGroup: atomicGroup)
             }
+            KillSeam.reached(.afterLocalWrite)
         }
         outboxDepth += 1
         raise("LOCAL_CHANGED", mutationID: write.mutationID)

@@ -44,7 +44,7 @@ public actor SyncEngine {
     ) throws(ClientError) -> SyncEngine {
         let store = try ClientStore.open(
             path: path, tables: configuration.tables, schemaVersion: configuration.schemaVersion, checkpoint: configuration.checkpoint,
-            clientID: configuration.clientID, faults: faults, clock: clock)
+            clientID: configuration.clientID, userID: configuration.userID, faults: faults, clock: clock)
         return SyncEngine(store: store, remote: remote, configuration: configuration, faults: faults)
     }
 
@@ -110,6 +110,7 @@ public actor SyncEngine {
             try await store.abandonPush()
             throw error
         }
+        if case .signal = response {} else { KillSeam.reached(.afterPushAnswered) }
         switch response {
         case .verdicts(let verdicts):
             try await store.applyVerdicts(verdicts, batch: batch)

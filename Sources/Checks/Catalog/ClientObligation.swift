@@ -74,5 +74,40 @@ public struct ClientObligation: Sendable, Hashable {
             id: "CL-DRIVER",
             statement: "The driver speaks accord-driver/1: it answers every request in time with a well-formed line and exits cleanly.",
             source: "docs/driver-protocol.md", observed: "timeouts, crashes and bad answer lines"),
+        ClientObligation(
+            id: "KM-LOST-EDIT",
+            statement:
+                "After SIGKILL and a reopen of the same store, every write answered before the kill is present, rows and outbox as they were durable; a write killed before its answer is durable whole (row and outbox entry) or not at all, and no queued mutation is missing from a later push.",
+            source: "seeds/cksyncengine-crash-recovery.txt; PROTOCOL-NOTES §4, §6; docs/kill-matrix.md",
+            observed: "kill matrix: state after the restart against the state before the kill, and the pushes after it"),
+        ClientObligation(
+            id: "KM-DOUBLE-APPLY",
+            statement:
+                "A mutation whose push answer the client consumed is never pushed again: each mutation id is answered as applied at most once across kills and restarts.",
+            source: "PROTOCOL-NOTES §2 (exactly-once effect), §6", observed: "kill matrix: the lane's ledger of consumed answers"),
+        ClientObligation(
+            id: "KM-CURSOR-AHEAD",
+            statement:
+                "After a restart the cursor is the last committed checkpoint, never a staged continuation, and a committed checkpoint has its rows: cursor and data are one recovery unit.",
+            source: "PROTOCOL-NOTES §3, §4, §6", observed: "kill matrix: the cursor and the transfer's rows after the restart"),
+        ClientObligation(
+            id: "KM-OUTBOX-ORDER",
+            statement: "After a restart the outbox is pushed in issue order.",
+            source: "PROTOCOL-NOTES §4", observed: "kill matrix: a push after the restart carries the golden ids in another order"),
+        ClientObligation(
+            id: "KM-JOURNAL-ONCE",
+            statement: "Each rejection is journaled exactly once: a restart neither loses a journal entry nor repeats one.",
+            source: "PROTOCOL-NOTES §4; seeds/cksyncengine-crash-recovery.txt (no duplicate side effects)",
+            observed: "kill matrix: journal entries keyed by mutation id and reason"),
+        ClientObligation(
+            id: "KM-SOFT-BLOCK",
+            statement: "A latched RESET_REQUIRED soft block survives a restart: push and pull still make no request and answer blocked.",
+            source: "PROTOCOL-NOTES §4", observed: "kill matrix: a push and a pull after the restart"),
+        ClientObligation(
+            id: "KM-IDENTITY",
+            statement:
+                "A store reopened under another user or client never sends (or shows as pending) the previous identity's outbox; refusing the open is conforming.",
+            source: "seeds/cksyncengine-crash-recovery.txt (account changes); PROTOCOL-NOTES §6",
+            observed: "kill matrix: open, state and push under another identity"),
     ]
 }

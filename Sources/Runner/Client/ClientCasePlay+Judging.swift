@@ -108,6 +108,7 @@ extension ClientCasePlay {
         switch await call(.state(StateOptions())) {
         case .result(.state(let state)):
             depth = state.outboxDepth
+            kill?.observe(state)
             return state
         case .broken(let reason):
             stop(name, reason)

@@ -6,6 +6,10 @@ import Reports
 extension ClientCasePlay {
     mutating func play(_ step: Step, name: String) async {
         if step.isClientVisible { reportStrays(before: name) }
+        if let kill, !kill.fired, kill.target == step.n {
+            await playKilled(step, name: name)
+            return
+        }
         switch step.action {
         case .server, .reap:
             return
@@ -100,6 +104,7 @@ extension ClientCasePlay {
             }
         } else if exchange.rpc == .push {
             failures += judgePush(step, exchange: exchange, answer: answer)
+            if failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
         } else {
             failures += judgePull(step, exchange: exchange, answer: answer)
         }
@@ -182,6 +187,12 @@ extension ClientCasePlay {
                 Failure(
                     ruleID: rule, message: "step \(step.n) \(step.label): \(rule) \(mismatch.message)\(after)",
                     body: "expected: \(mismatch.expected)\nactual: \(mismatch.actual)"))
+        }
+        if let kill {
+            failures += kill.doubleApplies(step, received: received)
+            if kill.restarted, rpc == .push, let outbox = KillState.outboxFailure(step, golden: golden, received: first.body) {
+                failures.append(outbox)
+            }
         }
         if received.count > 1 {
             failures.append(

@@ -16,7 +16,7 @@ struct ClientCasePlay {
 
     let loaded: LoadedTranscript
     let plan: ClientCasePlan
-    let channel: any DriverChannel
+    var channel: any DriverChannel
     let mock: PostgRESTMock
     let timeout: Duration
     var cases: [CaseResult] = []
@@ -36,13 +36,19 @@ struct ClientCasePlay {
     var softBlocked = false
     /// The last step played, for naming requests that arrive between steps.
     var lastStep: String?
+    /// The kill matrix's point and what it knows across restarts, when the case is played under it.
+    var kill: KillState?
 
-    init(loaded: LoadedTranscript, plan: ClientCasePlan, channel: any DriverChannel, mock: PostgRESTMock, timeout: Duration) {
+    init(
+        loaded: LoadedTranscript, plan: ClientCasePlan, channel: any DriverChannel, mock: PostgRESTMock, timeout: Duration,
+        kill: KillState? = nil
+    ) {
         self.loaded = loaded
         self.plan = plan
         self.channel = channel
         self.mock = mock
         self.timeout = timeout
+        self.kill = kill
         self.committedCursor = plan.checkpoint ?? "0"
     }
 
@@ -62,26 +68,31 @@ struct ClientCasePlay {
             let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
             return .broken("\(ending) while handling \(body.op.rawValue) id \(request.id)\(tail)")
         case .line(let bytes):
-            do throws(DriverError) {
-                let response = try DriverResponse(line: bytes, answering: body.op)
-                guard response.id == request.id else {
-                    await channel.kill()
-                    return .broken(
-                        "the answer to \(body.op.rawValue) id \(request.id) carries id \(response.id.map(String.init) ?? "null")")
-                }
-                if let result = response.result { return .result(result) }
-                if let failure = response.failure { return .failure(failure) }
-                return .broken("the answer to \(body.op.rawValue) id \(request.id) is empty")
-            } catch {
-                await channel.kill()
-                return .broken(
-                    "DRIVER_BAD_RESPONSE to \(body.op.rawValue) id \(request.id): \(error); line: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
-                )
-            }
+            return await decode(bytes, answering: request)
         }
     }
 
-    private var tail: String {
+    /// Decodes an answer line for a request; a line that breaks the protocol kills the driver.
+    func decode(_ bytes: [UInt8], answering request: DriverRequest) async -> Answer {
+        let op = request.body.op
+        do throws(DriverError) {
+            let response = try DriverResponse(line: bytes, answering: op)
+            guard response.id == request.id else {
+                await channel.kill()
+                return .broken("the answer to \(op.rawValue) id \(request.id) carries id \(response.id.map(String.init) ?? "null")")
+            }
+            if let result = response.result { return .result(result) }
+            if let failure = response.failure { return .failure(failure) }
+            return .broken("the answer to \(op.rawValue) id \(request.id) is empty")
+        } catch {
+            await channel.kill()
+            return .broken(
+                "DRIVER_BAD_RESPONSE to \(op.rawValue) id \(request.id): \(error); line: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
+            )
+        }
+    }
+
+    var tail: String {
         let text = channel.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? "" : "; stderr tail: \(text.suffix(600))"
     }
@@ -104,6 +115,7 @@ struct ClientCasePlay {
             let open = OpenRequest(
                 context: transcript.context, store: store, baseURL: mock.baseURL, apikey: apikey, jwt: jwt, checkpoint: plan.checkpoint,
                 pullLimit: plan.pullLimit)
+            kill?.open = open
             switch await call(.open(open)) {
             case .result: break
             case let other: driverBroken(other, name: "open")
@@ -121,6 +133,7 @@ struct ClientCasePlay {
             if step.isClientVisible { lastStep = name }
         }
         await postconditions()
+        await killFinalChecks()
         if stopped == nil {
             switch await call(.close) {
             case .result:

@@ -27,10 +27,17 @@ public struct ClientLane: Sendable {
     ///   - properties: the suite's properties.
     /// - Returns: the suite result.
     public func run(_ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property]) async -> SuiteResult {
+        await run(loaded, launch: launch, properties: properties, kill: nil)
+    }
+
+    /// Runs one case, under a kill point when `kill` is given (the suite is then named `<case> @ <point>`).
+    func run(_ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property], kill: KillState?) async -> SuiteResult
+    {
         let transcript = loaded.transcript
         let classname = "kizuna.\(transcript.area)"
+        let suiteName = kill.map { "\(transcript.caseID) @ \($0.point.rawValue)" } ?? transcript.caseID
         func suite(_ cases: [CaseResult]) -> SuiteResult {
-            SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties, cases: cases)
+            SuiteResult(name: suiteName, file: loaded.file, properties: properties, cases: cases)
         }
         let plan = ClientCasePlan(transcript)
         if let reason = plan.inapplicable {
@@ -55,8 +62,9 @@ public struct ClientLane: Sendable {
         } catch {
             return suite([CaseResult(name: "driver", classname: classname, outcome: .errored("\(error)"))])
         }
-        var play = ClientCasePlay(loaded: loaded, plan: plan, channel: channel, mock: mock, timeout: requestTimeout)
+        var play = ClientCasePlay(loaded: loaded, plan: plan, channel: channel, mock: mock, timeout: requestTimeout, kill: kill)
         await play.run(store: folder.appendingPathComponent("store").path, jwt: jwt, apikey: Self.apikey)
+        mock.release()
         await mock.stop()
         return suite(play.cases)
     }

@@ -13,6 +13,9 @@ final class PostgRESTMock: Sendable {
         case reply(status: Int, body: JSONValue)
         /// Read the request, send nothing, close (drop-ack and transport-error).
         case drop
+        /// Read the request and hold the connection until `release()` (the kill matrix kills the
+        /// driver meanwhile), then close it without an answer.
+        case hold
     }
 
     /// What the current step expects: one request of an RPC, matching a golden body (or any
@@ -38,6 +41,12 @@ final class PostgRESTMock: Sendable {
     private struct State {
         var expectation: Expectation?
         var received: [Received] = []
+        /// Requests that matched an expectation, since the mock started.
+        var matched = 0
+        /// Answers handed to the server for writing, since the mock started.
+        var answered = 0
+        /// Whether a held connection may be closed.
+        var released = false
     }
 
     private let state = Mutex(State())
@@ -78,7 +87,10 @@ final class PostgRESTMock: Sendable {
 
     /// Sets what the next request must be (nil: no request may come).
     func expect(_ expectation: Expectation?) {
-        state.withLock { $0.expectation = expectation }
+        state.withLock {
+            $0.expectation = expectation
+            $0.released = false
+        }
     }
 
     /// Every request received since the last `take`, in order; the list is cleared.
@@ -88,6 +100,15 @@ final class PostgRESTMock: Sendable {
             return state.received
         }
     }
+
+    /// Requests that reached an expectation so far (a held one included); `take` does not reset it.
+    var matchedCount: Int { state.withLock { $0.matched } }
+
+    /// Golden answers handed to the server for writing so far.
+    var answeredCount: Int { state.withLock { $0.answered } }
+
+    /// Lets a held connection close (without an answer); later holds close at once too, until `expect` arms the next.
+    func release() { state.withLock { $0.released = true } }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let summary = "\(request.method) \(request.target) " + String(decoding: request.body.prefix(2048), as: UTF8.self)
@@ -102,16 +123,24 @@ final class PostgRESTMock: Sendable {
             return Self.postgrestError(status: 503, "accord: no request was expected at this step")
         }
         let mismatch = match.mismatch(request, rpc: expectation.rpc, golden: expectation.golden)
-        state.withLock { $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false, rpc: rpc, body: body)) }
+        state.withLock {
+            $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false, rpc: rpc, body: body))
+            $0.matched += 1
+        }
         if mismatch != nil { return Self.postgrestError(status: 500, "accord: the request does not match the golden request") }
         switch expectation.answer {
         case .drop:
+            return .drop
+        case .hold:
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !state.withLock({ $0.released }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
             return .drop
         case .reply(let status, let body):
             var response = HTTPResponse(
                 status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
             // No connection reuse: a client's HTTP library must not silently retry on a dropped one.
             response.headers.set("Connection", "close")
+            state.withLock { $0.answered += 1 }
             return response
         }
     }

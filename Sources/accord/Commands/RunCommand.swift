@@ -33,6 +33,11 @@ enum RunCommand {
                 long: "client", valueName: "command",
                 help: "The client under test: a driver command line, e.g. 'accord driver'."),
             OptionSpec(
+                long: "kill-matrix", valueName: nil,
+                help:
+                    "Client lane: play each case once per kill point it reaches, SIGKILL the driver there, restart it on the same store and check recovery (docs/kill-matrix.md)."
+            ),
+            OptionSpec(
                 long: "timeout", valueName: "seconds",
                 help: "Client lane: how long the driver may take to answer one request (default 10)."),
             OptionSpec(
@@ -50,7 +55,7 @@ enum RunCommand {
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
         ],
         usage:
-            "(--server <target> | --client <command>) <path> ... [--scenarios <file>] [--known-failing <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
+            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -67,6 +72,7 @@ enum RunCommand {
 
     static func server(_ server: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         if arguments.values["timeout"] != nil { throw RunError.usage("--timeout applies to the client lane only") }
+        if arguments.flags.contains("kill-matrix") { throw RunError.usage("--kill-matrix applies to the client lane only") }
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
         options.filter = arguments.values["filter"]
         options.junitPath = arguments.values["junit"]
@@ -121,6 +127,15 @@ enum RunCommand {
         let resolved = DriverCommandLine.resolve(command)
         guard !resolved.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw RunError.usage("--client takes a command line, found ''")
+        }
+        if arguments.flags.contains("kill-matrix") {
+            if options.knownFailing != KnownFailing() { throw RunError.usage("--known-failing does not apply with --kill-matrix") }
+            let killed = try await KillMatrixRun.run(
+                options,
+                launch: { (environment: [String: String]) throws(RunError) in try ProcessDriver(command: resolved, environment: environment)
+                }
+            ) { console.out($0) }
+            return killed ? ExitCode.success : ExitCode.failure
         }
         let passed = try await ClientRun.run(options, launch: { () throws(RunError) in try ProcessDriver(command: resolved) }) {
             console.out($0)

@@ -1,0 +1,211 @@
+import AccordDriver
+import Corpus
+import KizunaWire
+import Reports
+import Synchronization
+
+extension ClientCasePlay {
+    /// after-local-write: SIGKILL after the write's answer; with the hook the driver dies at the
+    /// seam instead, and the write must be durable whole (row and outbox entry) or not at all.
+    mutating func killWrite(_ step: Step, local: LocalWrite, name: String) async {
+        guard let request = plan.writes[step.n], let pre = await state(name: name) else { return }
+        let label = "step \(step.n) \(step.label)"
+        switch await callKilling(.write(request), when: { false }) {
+        case .answered(.result(.written(let result))):
+            cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
+            guard let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
+            recordKill(step, recoveryFailures(before: seen, after: post, at: label), note: "killed after the write was answered")
+        case .died(let ending) where diedAtHook(ending):
+            guard await restart(name), let post = await state(name: name) else { return }
+            let changed = post.rows != pre.rows
+            let queued = post.outboxDepth == pre.outboxDepth + 1
+            var failures = journalOnce(post, at: label)
+            if post.cursor != pre.cursor {
+                failures.append(
+                    Failure(ruleID: "KM-CURSOR-AHEAD", message: "\(label): KM-CURSOR-AHEAD a write moved the cursor to \(post.cursor)"))
+            }
+            // A queued write may leave its row as it was (e.g. an update to the same values); a changed row that is not
+            // queued is an edit that will never reach the server.
+            if (changed && !queued) || (!queued && post.outboxDepth != pre.outboxDepth) {
+                let what =
+                    changed
+                    ? "its row change is durable but its outbox entry is not"
+                    : "the outbox changed by \(post.outboxDepth - pre.outboxDepth)"
+                failures.append(
+                    Failure(
+                        ruleID: "KM-LOST-EDIT",
+                        message: "\(label): KM-LOST-EDIT killed inside the write of \(request.mutation.mutationID): \(what)",
+                        body: "outbox depth before: \(pre.outboxDepth)\noutbox depth after: \(post.outboxDepth)"))
+            }
+            recordKill(
+                step, failures, note: "the driver died at its after-local-write seam; the write was \(queued ? "durable" : "not durable")")
+            guard failures.isEmpty else { return }
+            if queued {
+                cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "durable before the kill"))
+            } else {
+                await playWrite(step, local: local, name: name)
+            }
+        case .died(let reason), .answered(.broken(let reason)):
+            stop(name, reason)
+        case .answered(let other):
+            cases.append(fail(name, "CL-OUTCOME", "\(label): CL-OUTCOME the write was not stored: \(describe(other))"))
+        case .killed:
+            stop(name, "killed before the write was answered")
+        }
+        if stopped == nil { await refreshSnapshot(keys: [(request.mutation.table, request.mutation.pk)], name: name) }
+    }
+
+    /// after-push-sent: the mock holds the push request while the runner kills the driver, so the
+    /// answer is lost; after the restart the same push is resent and answered.
+    mutating func killPushSent(_ step: Step, exchange: RPCExchange, name: String) async {
+        guard let pre = await state(name: name) else { return }
+        let matched = mock.matchedCount
+        mock.expect(.init(rpc: .push, golden: exchange.request, answer: .hold))
+        let mock = self.mock
+        switch await callKilling(.push, when: { mock.matchedCount > matched }) {
+        case .killed:
+            let received = mock.take()
+            var failures = requestFailures(step, rpc: .push, golden: exchange.request, received: received)
+            guard await restart(name), let post = await state(name: name) else { return }
+            failures += recoveryFailures(before: pre, after: post, at: "step \(step.n) \(step.label)")
+            recordKill(step, failures, note: "killed while the mock held the push request; its answer is lost")
+            guard stopped == nil else { return }
+            lastFault = (step.n, .push, received.first?.body)
+            await playRPC(step, exchange: exchange, name: name)
+        case .died(let reason), .answered(.broken(let reason)):
+            stop(name, reason)
+        case .answered(let other):
+            mock.release()
+            _ = mock.take()
+            cases.append(fail(name, "CL-OUTCOME", "step \(step.n) \(step.label): CL-OUTCOME no push was sent: \(describe(other))"))
+            stopped = "step \(step.n) failed"
+        }
+    }
+
+    /// after-push-answered and before-closing-commit: the mock answers, and the runner kills the
+    /// driver as soon as the answer is handed over (or the hooked driver dies at its seam). The
+    /// recovered state is either the state before the step (the step is played again: the push is
+    /// resent and answered again, as a server replays recorded verdicts) or the state after it.
+    mutating func killAnswered(_ step: Step, exchange: RPCExchange, name: String) async {
+        guard let pre = await state(name: name) else { return }
+        let label = "step \(step.n) \(step.label)"
+        let answered = mock.answeredCount
+        mock.expect(.init(rpc: exchange.rpc, golden: exchange.request, answer: .reply(status: exchange.status, body: exchange.response)))
+        let mock = self.mock
+        let body: DriverRequest.Body = exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1))
+        // A driver started with the hook gets a grace period to die at its own seam once the answer is handed over.
+        let grace: Duration = kill?.hooked == true ? Self.hookGrace : .zero
+        let handedOver = Mutex<ContinuousClock.Instant?>(nil)
+        let outcome = await callKilling(
+            body,
+            when: {
+                guard mock.answeredCount > answered else { return false }
+                let since = handedOver.withLock { instant in
+                    if instant == nil { instant = .now }
+                    return instant ?? .now
+                }
+                return ContinuousClock.now - since >= grace
+            })
+        switch outcome {
+        case .killed, .died:
+            if case .died(let reason) = outcome, !diedAtHook(reason) {
+                stop(name, reason)
+                return
+            }
+            let received = mock.take()
+            var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: received)
+            guard await restart(name), let post = await state(name: name) else { return }
+            let (applied, findings) = settled(step, exchange: exchange, pre: pre, post: post)
+            failures += findings
+            recordKill(
+                step, failures,
+                note: applied
+                    ? "the answer was applied before the kill" : "the answer was not applied before the kill; the step is played again")
+            guard stopped == nil else { return }
+            if applied {
+                kill?.eventsUncertain = true
+                if exchange.rpc == .push {
+                    kill?.noteConsumed(exchange, step: step.n)
+                } else {
+                    committedCursor = post.cursor
+                    snapshot = nil
+                    stagedKeys = []
+                }
+                cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "applied before the kill"))
+            } else {
+                lastFault = exchange.rpc == .push ? (step.n, .push, received.first?.body) : nil
+                await playRPC(step, exchange: exchange, name: name)
+            }
+        case .answered(.broken(let reason)):
+            stop(name, reason)
+        case .answered(let answer):
+            // The driver answered before the kill landed: judge the step, then kill after it.
+            var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: mock.take())
+            failures +=
+                exchange.rpc == .push
+                ? judgePush(step, exchange: exchange, answer: answer) : judgePull(step, exchange: exchange, answer: answer)
+            if exchange.rpc == .push && failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
+            cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
+            guard failures.isEmpty, let seen = await state(name: name), await restart(name), let post = await state(name: name) else {
+                return
+            }
+            recordKill(step, recoveryFailures(before: seen, after: post, at: label), note: "the driver answered before the kill")
+        }
+    }
+
+    /// How long a hooked driver may take, after the mock handed over an answer, to die at its seam before the runner kills it.
+    static let hookGrace: Duration = .milliseconds(300)
+
+    /// Whether the interrupted step's answer was applied before the kill, and what is wrong with the recovered state.
+    func settled(_ step: Step, exchange: RPCExchange, pre: StateResult, post: StateResult) -> (Bool, [Failure]) {
+        let label = "step \(step.n) \(step.label)"
+        if exchange.rpc == .push {
+            let count = exchange.request["batch"]?["mutations"]?.arrayValue?.count ?? 0
+            if post.outboxDepth == pre.outboxDepth { return (false, recoveryFailures(before: pre, after: post, at: label)) }
+            if post.outboxDepth == pre.outboxDepth - count { return (true, journalOnce(post, at: label)) }
+            return (
+                false,
+                [
+                    Failure(
+                        ruleID: "KM-LOST-EDIT",
+                        message:
+                            "\(label): KM-LOST-EDIT after the restart the outbox holds \(post.outboxDepth) entries: neither before (\(pre.outboxDepth)) nor after (\(pre.outboxDepth - count)) the push's \(count) verdicts"
+                    )
+                ]
+            )
+        }
+        let closing = exchange.response["cursor"]?.stringValue ?? committedCursor
+        if post.cursor == committedCursor || closing == committedCursor {
+            var failures = recoveryFailures(before: pre, after: post, at: label)
+            if let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
+                failures.append(
+                    Failure(
+                        ruleID: "KM-CURSOR-AHEAD",
+                        message: staged.message.replacingOccurrences(of: "CL-CHECKPOINT", with: "KM-CURSOR-AHEAD"), body: staged.body))
+            }
+            return (false, failures)
+        }
+        guard post.cursor == closing else {
+            return (
+                false,
+                [
+                    Failure(
+                        ruleID: "KM-CURSOR-AHEAD",
+                        message:
+                            "\(label): KM-CURSOR-AHEAD after the restart the cursor is \(post.cursor): neither \(committedCursor) nor \(closing)"
+                    )
+                ]
+            )
+        }
+        var failures = journalOnce(post, at: label)
+        if let missing = missingTransferRow(upTo: step.n, in: post) {
+            failures.append(
+                Failure(
+                    ruleID: "KM-CURSOR-AHEAD",
+                    message:
+                        "\(label): KM-CURSOR-AHEAD after the restart the cursor \(closing) is committed but \(missing.table)/\(missing.pk) of its pages is not",
+                    body: "expected: \(Self.rowText(missing.row))\nactual: \(Self.rowText(post.row(missing.table, missing.pk)))"))
+        }
+        return (true, failures)
+    }
+}

@@ -1,0 +1,116 @@
+import AccordDriver
+import Corpus
+import Foundation
+import Reports
+
+/// `accord run --client CMD --kill-matrix PATH...`: every case played once per kill point it
+/// reaches (docs/kill-matrix.md), one suite per case and point named `<case> @ <point>`.
+public enum KillMatrixRun {
+    /// Runs the matrix.
+    /// - Parameters:
+    ///   - options: what to run (the client lane's options; the known-failing list does not apply).
+    ///   - launch: starts a driver with extra environment variables.
+    ///   - output: receives the console text.
+    /// - Returns: true when nothing failed.
+    /// - Throws: `RunError` for bad input or an unwritable report.
+    public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
+        -> Bool
+    {
+        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
+        let all = try ServerRun.loadCases(options.paths)
+        let filtered = all.filter { CheckRun.matches($0.id, options.filter) }
+        if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+        let cases = filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
+        var reports = try ReportFanout(
+            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix")
+        let properties = [
+            SuiteResult.Property(name: "lane", value: "client-kill-matrix"),
+            SuiteResult.Property(name: "target", value: options.clientName),
+            SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
+        ]
+        let killSafe = await probe(launch, timeout: options.requestTimeout)
+        var suites: [SuiteResult] = []
+        var work: [(LoadedTranscript, KillPoint, Int)] = []
+        for item in cases {
+            switch item.kind {
+            case .blocked(let entry):
+                suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
+            case .recording(_, let file):
+                suites.append(
+                    skipped("\(item.id) @ kill-matrix", file: file, properties, "recordings are not played under the kill matrix"))
+            case .transcript(let loaded):
+                if let reason = killSafe {
+                    suites.append(skipped("\(item.id) @ kill-matrix", file: loaded.file, properties, reason))
+                } else if let reason = ClientCasePlan(loaded.transcript).inapplicable {
+                    suites.append(skipped("\(item.id) @ kill-matrix", file: loaded.file, properties, "not applicable: \(reason)"))
+                } else {
+                    for point in KillPoint.allCases {
+                        if let target = point.target(in: loaded.transcript) { work.append((loaded, point, target)) }
+                    }
+                }
+            }
+        }
+        let lane = ClientLane(requestTimeout: options.requestTimeout)
+        let played = await withTaskGroup(of: (Int, SuiteResult).self) { group in
+            var next = 0
+            var collected: [(Int, SuiteResult)] = []
+            func start(_ index: Int) {
+                let (loaded, point, target) = work[index]
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let hook = point.hasDriverHook ? ["ACCORD_KILL_AT": point.rawValue] : [:]
+                    let kill = KillState(
+                        point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
+                    var suite = await lane.run(
+                        loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, kill: kill)
+                    suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
+                    suite.time = CheckRun.seconds(since: started)
+                    return (index, suite)
+                }
+            }
+            while next < min(max(1, options.jobs), work.count) {
+                start(next)
+                next += 1
+            }
+            for await result in group {
+                collected.append(result)
+                if next < work.count {
+                    start(next)
+                    next += 1
+                }
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        for suite in played + suites { try reports.add(suite) }
+        try reports.finish()
+        output(reports.summary.render(color: options.color))
+        return reports.summary.isPassing
+    }
+
+    /// A suite of one skipped test case.
+    static func skipped(_ name: String, file: String?, _ properties: [SuiteResult.Property], _ reason: String) -> SuiteResult {
+        let area = name.split(separator: "/").first.map(String.init) ?? name
+        return SuiteResult(
+            name: name, file: file, properties: properties,
+            cases: [CaseResult(name: "kill matrix", classname: "kizuna.\(area)", outcome: .skipped(reason))])
+    }
+
+    /// Starts one driver and asks hello: nil when it announces `kill-safe`, else why the matrix is skipped.
+    static func probe(_ launch: KillLauncher, timeout: Duration) async -> String? {
+        let channel: any DriverChannel
+        do throws(RunError) {
+            channel = try launch([:])
+        } catch {
+            return "the driver did not start: \(error)"
+        }
+        await channel.send(
+            DriverRequest(id: 1, .hello(protocolVersion: DriverRequest.protocolVersion)).line, timeout: max(.seconds(10), timeout))
+        let event = await channel.nextLine(timeout: max(.seconds(10), timeout))
+        _ = await channel.finish(timeout: .seconds(5))
+        guard case .line(let bytes) = event, let response = try? DriverResponse(line: bytes, answering: .hello),
+            case .hello(let hello)? = response.result
+        else { return "the driver did not answer hello" }
+        if hello.capabilities.contains(DriverCapability.killSafe) { return nil }
+        return "unsupported: the driver does not announce kill-safe"
+    }
+}

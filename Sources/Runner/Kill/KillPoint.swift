@@ -1,0 +1,63 @@
+import Corpus
+import KizunaWire
+
+/// A named instant of the kill matrix (docs/kill-matrix.md): where in a case the runner SIGKILLs
+/// the driver, restarts it on the same store, and checks that the durable state is consistent.
+public enum KillPoint: String, Sendable, CaseIterable, Hashable {
+    /// Right after the answer to the case's first accepted `write` (or, with the hook, after its
+    /// row change is durable and before the answer).
+    case afterLocalWrite = "after-local-write"
+    /// When the mock has received the first push request, before any answer: the answer is lost.
+    case afterPushSent = "after-push-sent"
+    /// When the mock has handed over the whole answer to the first answered push, before the
+    /// driver reports it (a race for a generic driver; exact with the hook).
+    case afterPushAnswered = "after-push-answered"
+    /// Right after the answer to the first `pull` that staged a `has_more:true` page.
+    case betweenPages = "between-pages"
+    /// When the mock has handed over the first closing page, before the driver reports it (a race
+    /// for a generic driver; with the hook, before its rows are committed).
+    case beforeClosingCommit = "before-closing-commit"
+    /// Right after the driver answers the first step whose response latches RESET_REQUIRED.
+    case softBlock = "soft-block"
+    /// After the first accepted `write`: the store is reopened under another user and client,
+    /// then under its own identity again.
+    case identityChange = "identity-change"
+
+    /// Whether a cooperating driver can be asked to die at the exact seam (`ACCORD_KILL_AT`).
+    public var hasDriverHook: Bool {
+        switch self {
+        case .afterLocalWrite, .afterPushAnswered, .beforeClosingCommit: true
+        default: false
+        }
+    }
+
+    /// The step of a transcript this point kills at, or nil when the case never reaches it.
+    /// - Parameter transcript: the case.
+    /// - Returns: the step number.
+    public func target(in transcript: Transcript) -> Int? {
+        for step in transcript.steps {
+            switch (self, step.action) {
+            case (.afterLocalWrite, .local(let local)), (.identityChange, .local(let local)):
+                if local.expectError == nil { return step.n }
+            case (_, .rpc(let exchange)) where exchange.expectError == nil:
+                if matches(exchange) { return step.n }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    private func matches(_ exchange: RPCExchange) -> Bool {
+        let signal = exchange.response["signal"]?["type"]?.stringValue
+        let hasMore = exchange.response["has_more"] == .bool(true)
+        switch self {
+        case .afterPushSent: return exchange.rpc == .push
+        case .afterPushAnswered: return exchange.rpc == .push && exchange.isAnswer && signal == nil
+        case .betweenPages: return exchange.rpc == .pull && exchange.isAnswer && signal == nil && hasMore
+        case .beforeClosingCommit: return exchange.rpc == .pull && exchange.isAnswer && signal == nil && !hasMore
+        case .softBlock: return exchange.isAnswer && signal == "RESET_REQUIRED"
+        case .afterLocalWrite, .identityChange: return false
+        }
+    }
+}

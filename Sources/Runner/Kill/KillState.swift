@@ -1,0 +1,99 @@
+import AccordDriver
+import Corpus
+import KizunaWire
+import Reports
+
+/// Starts a driver with extra environment variables (the kill matrix arms `ACCORD_KILL_AT` in the
+/// first process of a run and starts every restart without it).
+public typealias KillLauncher = @Sendable (_ environment: [String: String]) throws(RunError) -> any DriverChannel
+
+/// What one case played under the kill matrix carries besides the ordinary play: the point and its
+/// step, how to start a fresh driver, and what the runner knows across restarts.
+struct KillState: Sendable {
+    /// The point this play kills at.
+    let point: KillPoint
+    /// The step the point applies to.
+    let target: Int
+    /// Starts a fresh driver (no hook) after a kill.
+    let relaunch: @Sendable () throws(RunError) -> any DriverChannel
+    /// Whether the first driver was started with `ACCORD_KILL_AT`.
+    let hooked: Bool
+    /// Whether the kill happened already.
+    var fired = false
+    /// Whether the driver has been restarted (judging after it names KM rules).
+    var restarted = false
+    /// The open request, to reopen the same store.
+    var open: OpenRequest?
+    /// Event codes raised before the last kill (events are counted from each `open`).
+    var carriedEvents: Set<String> = []
+    /// The events of the latest state read.
+    var lastEvents: [String] = []
+    /// Whether a step interrupted by the kill was found already applied, so its events are unobservable.
+    var eventsUncertain = false
+    /// The ledger: each mutation id whose push answer the client consumed, with the step that answered it.
+    var consumed: [String: Int] = [:]
+
+    /// The classname-free test name of the kill's own test case.
+    func caseName(step: Int) -> String { "step \(step) kill @ \(point.rawValue)" }
+
+    /// Records what a state read showed.
+    mutating func observe(_ state: StateResult) {
+        lastEvents = state.events.map(\.code)
+    }
+
+    /// Moves the last-seen events across a kill.
+    mutating func carryEvents() {
+        carriedEvents.formUnion(lastEvents)
+        lastEvents = []
+    }
+
+    /// Notes a push answer the client consumed: its verdicts or abort settle every mutation it carried.
+    mutating func noteConsumed(_ exchange: RPCExchange, step: Int) {
+        guard exchange.rpc == .push, exchange.isAnswer, exchange.response["signal"]?["type"] == nil else { return }
+        for mutation in exchange.request["batch"]?["mutations"]?.arrayValue ?? [] {
+            if let id = mutation["mutation_id"]?.stringValue, consumed[id] == nil { consumed[id] = step }
+        }
+    }
+
+    /// KM-DOUBLE-APPLY: a push that carries a mutation whose answer the client already consumed.
+    func doubleApplies(_ step: Step, received: [PostgRESTMock.Received]) -> [Failure] {
+        var failures: [Failure] = []
+        for request in received where request.rpc == .push {
+            for mutation in request.body?["batch"]?["mutations"]?.arrayValue ?? [] {
+                guard let id = mutation["mutation_id"]?.stringValue, let answered = consumed[id] else { continue }
+                failures.append(
+                    Failure(
+                        ruleID: "KM-DOUBLE-APPLY",
+                        message:
+                            "step \(step.n) \(step.label): KM-DOUBLE-APPLY mutation \(id) was pushed again after its answer at step \(answered) was applied",
+                        body: "actual: \(request.summary)"))
+            }
+        }
+        return failures
+    }
+
+    /// After a restart, a push whose mutations differ from the golden ones is a lost edit (one is
+    /// missing) or a reordered outbox (the same ids in another order); nil when it is neither.
+    static func outboxFailure(_ step: Step, golden: JSONValue?, received: JSONValue?) -> Failure? {
+        func ids(_ body: JSONValue?) -> [String] {
+            body?["batch"]?["mutations"]?.arrayValue?.compactMap { $0["mutation_id"]?.stringValue } ?? []
+        }
+        let want = ids(golden)
+        let got = ids(received)
+        guard want != got, !want.isEmpty else { return nil }
+        let body = "expected: \(want.joined(separator: ","))\nactual: \(got.joined(separator: ","))"
+        if Set(want) == Set(got) {
+            return Failure(
+                ruleID: "KM-OUTBOX-ORDER",
+                message: "step \(step.n) \(step.label): KM-OUTBOX-ORDER after the restart the outbox is pushed in another order", body: body
+            )
+        }
+        let missing = want.filter { !got.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        return Failure(
+            ruleID: "KM-LOST-EDIT",
+            message:
+                "step \(step.n) \(step.label): KM-LOST-EDIT after the restart the push lacks \(missing.count) queued mutation(s): \(missing.joined(separator: ", "))",
+            body: body)
+    }
+}

@@ -1,0 +1,61 @@
+import AccordDriver
+import Corpus
+import Foundation
+import Reports
+import Runner
+import Testing
+
+/// The kill matrix's points: which step of a case each one kills at, and which ones a driver can pin with its hook.
+@Suite("kill points")
+struct KillPointTests {
+    @Test("each point targets the first step that reaches it")
+    func targets() throws {
+        let push = try RunnerFixtures.transcript("push/005-atomic-batch-revert").transcript
+        #expect(KillPoint.afterLocalWrite.target(in: push) == 5)
+        #expect(KillPoint.identityChange.target(in: push) == 5)
+        #expect(KillPoint.afterPushSent.target(in: push) == 7)
+        #expect(KillPoint.afterPushAnswered.target(in: push) == 7)
+        #expect(KillPoint.beforeClosingCommit.target(in: push) == 2)
+        #expect(KillPoint.betweenPages.target(in: push) == nil)
+        #expect(KillPoint.softBlock.target(in: push) == nil)
+        let pull = try RunnerFixtures.transcript("pull/002-keyset-pagination").transcript
+        #expect(KillPoint.betweenPages.target(in: pull) == 4)
+        #expect(KillPoint.beforeClosingCommit.target(in: pull) == 6)
+        #expect(KillPoint.afterLocalWrite.target(in: pull) == nil)
+        let reset = try RunnerFixtures.transcript("lifecycle/002-reset-required").transcript
+        #expect(KillPoint.softBlock.target(in: reset) == 1)
+        #expect(KillPoint.beforeClosingCommit.target(in: reset) == nil, "a signal page closes nothing")
+    }
+
+    @Test("a push after a fault step is still the first push the mock receives")
+    func pushAfterFault() throws {
+        let replay = try RunnerFixtures.transcript("push/003-replay-returns-recorded-verdicts").transcript
+        #expect(KillPoint.afterPushSent.target(in: replay) == 4)
+        #expect(KillPoint.afterPushAnswered.target(in: replay) == 4)
+    }
+
+    @Test("only the seams a runner cannot pin from outside have a driver hook")
+    func hooks() {
+        let hooked = KillPoint.allCases.filter(\.hasDriverHook).map(\.rawValue)
+        #expect(hooked == ["after-local-write", "after-push-answered", "before-closing-commit"])
+        #expect(KillPoint.allCases.count == 7)
+    }
+
+    @Test("a driver that does not announce kill-safe is skipped for every case")
+    func notKillSafe() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("kill.xml").path
+        var options = ClientRun.Options(paths: [RunnerFixtures.sharedCorpus], clientName: "toy")
+        options.filter = "push/00*"
+        options.junitPath = junit
+        var text = ""
+        let passed = try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { text += $0 }
+        #expect(passed, "\(text)")
+        #expect(text.contains("0 passed, 0 failed"), "\(text)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.contains("push/001-insert-applied @ kill-matrix"))
+        #expect(xml.contains("does not announce kill-safe"))
+    }
+}
