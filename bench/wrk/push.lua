@@ -2,8 +2,9 @@
 local jwt = os.getenv("ACCORD_JWT")
 local user = os.getenv("ACCORD_USER")
 local counter = 0
-local thread_id = 0
 local threads = {}
+-- thread_id is a global set per thread by setup(); a local here would shadow it and give
+-- every thread the same ids.
 
 function setup(thread)
   thread:set("thread_id", #threads + 1)

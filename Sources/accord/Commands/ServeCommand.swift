@@ -55,6 +55,8 @@ enum ServeCommand {
         var configuration = HTTPServerConfiguration()
         configuration.host = endpoint.host
         configuration.port = endpoint.port
+        // A proxy or a load generator in front may hold a connection per client of its own.
+        configuration.maxConnections = 256
         let listener: HTTPServer
         do {
             listener = try PostgRESTRouter(target: server, key: JWTKey(secret: secret), fixtures: fixtures).serve(configuration)
