@@ -13,26 +13,32 @@ public actor ReferenceServer: ServerTarget {
     /// True once the fixture clock is set (seed or setStep); until then server times are wall-clock.
     private var logical = false
     private var held: [String: [HeldChange]] = [:]
+    /// The seeded faults switched on (the self-test's mutants); empty for the real server.
+    private let faults: Set<ServerFault>
 
     /// Opens a server on a database file, or in memory, serving the corpus domain.
-    /// - Parameter path: the SQLite file; nil keeps the database in memory.
+    /// - Parameters:
+    ///   - path: the SQLite file; nil keeps the database in memory.
+    ///   - faults: seeded faults to switch on (the self-test's mutants); empty by default.
     /// - Throws: `ReferenceServerError` when the database cannot be opened or prepared.
-    public init(path: String? = nil) throws(ReferenceServerError) {
-        try self.init(path: path, domain: .corpus)
+    public init(path: String? = nil, faults: Set<ServerFault> = []) throws(ReferenceServerError) {
+        try self.init(path: path, domain: .corpus, faults: faults)
     }
 
     /// Opens a server on a database file, or in memory, serving the tables of `domain`.
     /// - Parameters:
     ///   - path: the SQLite file; nil keeps the database in memory.
     ///   - domain: the tables, their columns, types, keys and write policy.
+    ///   - faults: seeded faults to switch on (the self-test's mutants); empty by default.
     /// - Throws: `ReferenceServerError` when the database cannot be opened or prepared.
-    public init(path: String? = nil, domain: ReferenceDomain) throws(ReferenceServerError) {
+    public init(path: String? = nil, domain: ReferenceDomain, faults: Set<ServerFault> = []) throws(ReferenceServerError) {
         let db = try SQLiteConnection(path: path)
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         self.db = db
         self.store = try Store(db: db)
         self.domain = domain
         self.config = EffectiveConfig(domain: domain)
+        self.faults = faults
     }
 
     /// Server-assigned time: the fixture contract's logical clock once a case drives it, else
@@ -131,7 +137,7 @@ public actor ReferenceServer: ServerTarget {
     /// - Returns: the reply: a page or a signal (200), or a PostgREST error (22023, KZL01, …).
     /// - Throws: never; a storage failure is a 500 reply.
     public func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
-        let handler = PullHandler(store: store, config: config, pending: pendingSeqs)
+        let handler = PullHandler(store: store, config: config, pending: pendingSeqs, faults: faults)
         return Self.replying { () throws(ReferenceServerError) in try handler.handle(body, as: identity) }
     }
 
@@ -142,7 +148,7 @@ public actor ReferenceServer: ServerTarget {
     /// - Returns: the reply: verdicts, an abort or a signal (200), or a PostgREST error.
     /// - Throws: never; a storage failure is a 500 reply.
     public func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
-        let handler = PushHandler(store: store, config: config, now: now)
+        let handler = PushHandler(store: store, config: config, now: now, faults: faults)
         return Self.replying { () throws(ReferenceServerError) in try handler.handle(body, as: identity) }
     }
 

@@ -26,7 +26,7 @@ struct Console {
 enum Accord {
     static let commands: [CommandSpec] = [
         CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RecordCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec,
-        ConvertCommand.spec,
+        ConvertCommand.spec, SelftestCommand.spec,
     ]
 
     static var rootHelp: String {
@@ -85,6 +85,7 @@ enum Accord {
             case DriverCommand.spec.name: return try await DriverCommand.run(parsed, console: console)
             case DiffCommand.spec.name: return try await DiffCommand.run(parsed, console: console)
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
+            case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
             default: return RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {

@@ -8,6 +8,8 @@ struct PageScanner {
     let tables: [String: SyncedTable]
     /// Requested bucket parameters by table.
     let buckets: [String: [JSONObject]]
+    /// Seeded faults switched on (self-test only).
+    var faults: Set<ServerFault> = []
 
     struct Page {
         var entries: [StreamEntry] = []
@@ -25,7 +27,7 @@ struct PageScanner {
         // A page never holds more entries than it may examine; clamping keeps the arithmetic
         // below from overflowing on a huge limit or scan cap.
         let cap = min(cap, 1 << 30)
-        let limit = min(limit, cap)
+        let limit = min(limit, cap) + (faults.contains(.pageOverLimit) ? 1 : 0)
         var page = Page()
         var examined = 0
         var lastExamined: Int64?
@@ -72,7 +74,9 @@ struct PageScanner {
             reached = highWater
         }
         var open = Set<Int64>()
-        for seq in pending where (seq > position || holes.contains(seq)) && seq < reached { open.insert(seq) }
+        for seq in pending where !faults.contains(.holeDropped) && (seq > position || holes.contains(seq)) && seq < reached {
+            open.insert(seq)
+        }
         // A committed hole stays open only when the page stopped before examining it; a page that
         // ran to the end examined every candidate, so a hole not among them belongs to another
         // table or bucket and closes.
@@ -84,8 +88,8 @@ struct PageScanner {
             page.cursor = "\(start):\(reached)\(suffix)"
             page.hasMore = true
         } else {
-            page.cursor = "\(reached)\(suffix)"
-            page.hasMore = !open.isEmpty
+            page.cursor = "\(faults.contains(.cursorPlusOne) ? reached + 1 : reached)\(suffix)"
+            page.hasMore = !open.isEmpty || faults.contains(.hasMoreOnShortPage)
         }
         return page
     }
@@ -97,6 +101,7 @@ struct PageScanner {
             guard let table = tables[row.table] else { return false }
             return rowMatches(row.data, table: table)
         case .tombstone(let tombstone):
+            if faults.contains(.tombstoneNotDelivered) { return false }
             guard let table = tables[tombstone.table], let params = buckets[tombstone.table] else { return false }
             let snapshot = tombstone.bucket ?? .null
             if let bucketColumn = table.bucketColumn {

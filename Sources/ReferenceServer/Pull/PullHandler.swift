@@ -8,6 +8,8 @@ struct PullHandler {
     let config: EffectiveConfig
     /// Seqs stamped by held transactions that have not committed.
     let pending: Set<Int64>
+    /// Seeded faults switched on (self-test only).
+    var faults: Set<ServerFault> = []
 
     func handle(_ body: JSONValue, as identity: Identity) throws(ReferenceServerError) -> RPCReply {
         let request: PullRequest
@@ -16,7 +18,8 @@ struct PullHandler {
         } catch {
             return RequestErrors.reply(for: error)
         }
-        if request.schemaVersion < config.minSchemaVersion { return signal(.resetRequired, echoing: request.cursor) }
+        let blocked = request.schemaVersion < config.minSchemaVersion && !faults.contains(.softBlockMissing)
+        if blocked && !faults.contains(.signalWithRows) { return signal(.resetRequired, echoing: request.cursor) }
         var buckets: [String: [JSONObject]] = [:]
         for bucket in request.buckets {
             guard let table = config.tables[bucket.table] else {
@@ -40,13 +43,13 @@ struct PullHandler {
             holes.append(value)
         }
         let horizon = try store.meta(.reapHorizon)
-        if start != 0 && start < horizon { return signal(.checkpointExpired, echoing: token) }
+        if start != 0 && start < horizon && !faults.contains(.checkpointNeverExpires) { return signal(.checkpointExpired, echoing: token) }
         guard let client = request.clientID ?? identity.session else {
             return .error(
                 status: 400, code: "22023", message: "no client id: the body names no client_id and the JWT has no session_id claim")
         }
         let caller = Caller(user: identity.user, client: client)
-        let scanner = PageScanner(store: store, caller: caller, tables: config.tables, buckets: buckets)
+        let scanner = PageScanner(store: store, caller: caller, tables: config.tables, buckets: buckets, faults: faults)
         let highWater = max(position, try store.meta(.highWater))
         let page = try store.db.transaction { () throws(ReferenceServerError) -> PageScanner.Page in
             try scanner.scan(
@@ -66,8 +69,10 @@ struct PullHandler {
                 ])
             }
         }
+        if faults.contains(.unsortedPage) { rows.reverse() }
         var response: JSONObject = [
-            "cursor": .string(page.cursor), "has_more": .bool(page.hasMore), "rows": .array(rows), "signal": .null,
+            "cursor": .string(page.cursor), "has_more": .bool(page.hasMore), "rows": .array(rows),
+            "signal": blocked ? ["type": .string(SignalType.resetRequired.rawValue)] : .null,
             "tombstones": .array(tombstones),
         ]
         let conflicts = try journal(buckets: buckets, caller: caller, after: position, upTo: page.covered)

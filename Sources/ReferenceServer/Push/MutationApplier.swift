@@ -15,23 +15,26 @@ struct MutationApplier {
     let caller: Caller
     /// The server's current time (the logical clock).
     let now: String
+    /// Seeded faults switched on (self-test only).
+    var faults: Set<ServerFault> = []
 
     func apply(_ mutation: Mutation, in table: SyncedTable) throws(ReferenceServerError) -> MutationOutcome {
+        let sees = { (data: JSONObject) in faults.contains(.rlsNotEnforced) || caller.canSee(data, in: table) }
         let current = try store.row(table.name, mutation.pk)
         guard let keyParts = RowKey.components(of: mutation.pk, keyColumns: table.schema.keyColumns) else {
             return .rejected(.constraint, serverRow: caller.render(current, in: table))
         }
         switch mutation.op {
         case .insert:
-            if let current, !caller.canSee(current.data, in: table) { return .rejected(.rlsDenied, serverRow: nil) }
+            if let current, !sees(current.data) { return .rejected(.rlsDenied, serverRow: nil) }
             return try write(mutation, in: table, current: current, keyParts: keyParts)
         case .update:
             guard let current else { return try absent(mutation, in: table) }
-            guard caller.canSee(current.data, in: table) else { return .rejected(.rlsDenied, serverRow: nil) }
+            guard sees(current.data) else { return .rejected(.rlsDenied, serverRow: nil) }
             return try write(mutation, in: table, current: current, keyParts: keyParts)
         case .delete:
             guard let current else { return try absent(mutation, in: table) }
-            guard caller.canSee(current.data, in: table) else { return .rejected(.rlsDenied, serverRow: nil) }
+            guard sees(current.data) else { return .rejected(.rlsDenied, serverRow: nil) }
             if table.softDeleteColumn != nil {
                 // A soft-delete table grants no DELETE: the row stays, the client restores it.
                 return .rejected(.rlsDenied, serverRow: caller.render(current, in: table))
@@ -55,7 +58,7 @@ struct MutationApplier {
     }
 
     private func preconditionFails(_ mutation: Mutation, current: StoredRow?, in table: SyncedTable) -> MutationOutcome? {
-        guard let precondition = mutation.precondition else { return nil }
+        guard let precondition = mutation.precondition, !faults.contains(.preconditionIgnored) else { return nil }
         for member in precondition.members where (current?.data[member.key] ?? .null) != member.value {
             return .rejected(.precondition, serverRow: caller.render(current, in: table))
         }
@@ -74,9 +77,8 @@ struct MutationApplier {
             }
         }
         if let failed = preconditionFails(mutation, current: current, in: table) { return failed }
-        for member in mutation.columns.members {
-            if let type = table.type(of: member.key), !type.accepts(member.value) { return .rejected(.constraint, serverRow: rendered) }
-        }
+        let lateTypeCheck = faults.contains(.rejectedLeavesEffect)
+        if !lateTypeCheck, let failed = typeCheck(mutation, in: table, rendered: rendered) { return failed }
         if mutation.op == .insert {
             for (index, key) in table.schema.keyColumns.enumerated() {
                 if let value = mutation.columns[key], RowKey.componentText(value) != keyParts[index] {
@@ -86,8 +88,11 @@ struct MutationApplier {
         }
         // Conflict resolution: arrival order assigns every masked column; hlc keeps the winners.
         var assigned = mutation.columns
+        if !table.hlcMode, faults.contains(.arrivalOrderReversed), let current {
+            assigned = JSONObject(mutation.columns.members.filter { current.data[$0.key] == nil })
+        }
         var clock: OriginClock?
-        if table.hlcMode {
+        if table.hlcMode && !faults.contains(.hlcIgnored) {
             let incoming = (mutation.hlc.flatMap(OriginClock.init) ?? OriginClock(physical: now, logical: 0, node: caller.client))
                 .clamped(to: now)
             clock = incoming
@@ -112,19 +117,32 @@ struct MutationApplier {
         }
         var merged = current?.data ?? JSONObject()
         for member in changes.members { merged[member.key] = member.value }
-        guard caller.canSee(merged, in: table) else { return .rejected(.rlsDenied, serverRow: rendered) }
+        guard faults.contains(.rlsNotEnforced) || caller.canSee(merged, in: table) else {
+            return .rejected(.rlsDenied, serverRow: rendered)
+        }
         // NOT NULL: an insert must leave every such column set; an update breaks it only by writing
         // null, so a row a fixture created without the column stays editable.
-        for column in table.schema.notNullColumns where mutation.op == .insert || changes[column] != nil {
-            if (merged[column] ?? .null).isNull { return .rejected(.constraint, serverRow: rendered) }
+        let notNullFails = table.schema.notNullColumns.contains { column in
+            (mutation.op == .insert || changes[column] != nil) && (merged[column] ?? .null).isNull
         }
+        if notNullFails && !lateTypeCheck { return .rejected(.constraint, serverRow: rendered) }
         let previousCells = table.journal && current != nil ? try store.cells(table.name, mutation.pk) : [:]
         let row = try RowWriter(store: store).upsert(
             table: table, pk: mutation.pk, columns: changes, previous: current, writer: caller.client, hlc: clock?.text, deletedAt: now)
         if table.journal, let current {
             try journal(mutation, table: table, previous: current, cells: previousCells, assigned: assigned, row: row)
         }
+        if lateTypeCheck && notNullFails { return .rejected(.constraint, serverRow: rendered) }
+        if lateTypeCheck, let failed = typeCheck(mutation, in: table, rendered: rendered) { return failed }
         return .applied(serverRow: mutation.transforms.isEmpty ? nil : caller.render(row, in: table))
+    }
+
+    /// CONSTRAINT when a written value does not fit its column's type.
+    private func typeCheck(_ mutation: Mutation, in table: SyncedTable, rendered: JSONObject?) -> MutationOutcome? {
+        for member in mutation.columns.members {
+            if let type = table.type(of: member.key), !type.accepts(member.value) { return .rejected(.constraint, serverRow: rendered) }
+        }
+        return nil
     }
 
     /// Records each assigned column whose value, last written by another writer, was overwritten.

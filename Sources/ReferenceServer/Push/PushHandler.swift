@@ -7,6 +7,8 @@ struct PushHandler {
     let store: Store
     let config: EffectiveConfig
     let now: String
+    /// Seeded faults switched on (self-test only).
+    var faults: Set<ServerFault> = []
 
     func handle(_ body: JSONValue, as identity: Identity) throws(ReferenceServerError) -> RPCReply {
         let request: PushRequest
@@ -15,7 +17,7 @@ struct PushHandler {
         } catch {
             return RequestErrors.reply(for: error)
         }
-        if request.schemaVersion < config.minSchemaVersion {
+        if request.schemaVersion < config.minSchemaVersion && !faults.contains(.softBlockMissing) {
             return RPCReply(status: 200, body: PushResponse.signal(.resetRequired).json)
         }
         for mutation in request.mutations {
@@ -42,7 +44,7 @@ struct PushHandler {
                 status: 400, code: "22023", message: "no client id: the body names no client_id and the JWT has no session_id claim")
         }
         let caller = Caller(user: identity.user, client: client)
-        let applier = MutationApplier(store: store, caller: caller, now: now)
+        let applier = MutationApplier(store: store, caller: caller, now: now, faults: faults)
         let response = try store.db.transaction { () throws(ReferenceServerError) -> PushResponse in
             request.atomic ? try atomic(request.mutations, applier: applier) : try each(request.mutations, applier: applier)
         }
@@ -53,17 +55,25 @@ struct PushHandler {
     private func each(_ mutations: [Mutation], applier: MutationApplier) throws(ReferenceServerError) -> PushResponse {
         var verdicts: [Verdict] = []
         for mutation in mutations {
-            if let replayed = try replay(mutation, caller: applier.caller) {
+            if !faults.contains(.replayAppliesAgain), let replayed = try replay(mutation, caller: applier.caller) {
                 verdicts.append(verdict(mutation.mutationID, replayed))
                 continue
             }
             try store.db.savepoint("mutation")
             let outcome = try outcome(of: mutation, applier: applier)
-            if case .rejected = outcome { try store.db.rollback(to: "mutation") } else { try store.db.release("mutation") }
+            if case .rejected = outcome, !faults.contains(.rejectedLeavesEffect) {
+                try store.db.rollback(to: "mutation")
+            } else {
+                try store.db.release("mutation")
+            }
+            if faults.contains(.replayAppliesAgain), try store.ledger(mutation.mutationID) != nil {
+                verdicts.append(verdict(mutation.mutationID, outcome))
+                continue
+            }
             try record(mutation, outcome, caller: applier.caller)
             verdicts.append(verdict(mutation.mutationID, outcome))
         }
-        return .verdicts(verdicts)
+        return .verdicts(shaped(verdicts))
     }
 
     /// An atomic batch: all applied, or the first rejection aborts it and nothing commits.
@@ -73,7 +83,7 @@ struct PushHandler {
         var applied: [(Mutation, MutationOutcome)] = []
         for mutation in mutations {
             var outcome: MutationOutcome
-            if let replayed = try replay(mutation, caller: applier.caller) {
+            if !faults.contains(.replayAppliesAgain), let replayed = try replay(mutation, caller: applier.caller) {
                 outcome = replayed
             } else {
                 outcome = try self.outcome(of: mutation, applier: applier)
@@ -81,8 +91,13 @@ struct PushHandler {
             if case .rejected(let reason, let row) = outcome {
                 // The offender's row as the failing statement saw it (sibling effects included),
                 // as upstream's increment/007 pins; nothing of the batch commits.
-                try store.db.rollback(to: "batch")
-                return .aborted(BatchAbort(offenderMutationID: mutation.mutationID, reason: reason, serverRow: row))
+                if faults.contains(.abortNonAtomic) {
+                    try store.db.release("batch")
+                } else {
+                    try store.db.rollback(to: "batch")
+                }
+                let offender = faults.contains(.offenderOutsideBatch) ? mutation.pk : mutation.mutationID
+                return .aborted(BatchAbort(offenderMutationID: offender, reason: reason, serverRow: row))
             }
             applied.append((mutation, outcome))
             verdicts.append(verdict(mutation.mutationID, outcome))
@@ -120,6 +135,15 @@ struct PushHandler {
             entry = LedgerEntry(user: caller.user, applied: false, reason: reason, hasRow: true, table: mutation.table, pk: mutation.pk)
         }
         try store.record(mutation.mutationID, client: caller.client, entry: entry)
+    }
+
+    /// The verdict list as the response carries it (where the verdict faults bite).
+    private func shaped(_ verdicts: [Verdict]) -> [Verdict] {
+        var verdicts = verdicts
+        if faults.contains(.verdictsReordered) { verdicts.reverse() }
+        if faults.contains(.verdictDropped) { verdicts = Array(verdicts.dropLast()) }
+        if faults.contains(.duplicateVerdict), let first = verdicts.first { verdicts.append(first) }
+        return verdicts
     }
 
     private func verdict(_ id: String, _ outcome: MutationOutcome) -> Verdict {

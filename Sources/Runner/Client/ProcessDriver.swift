@@ -48,6 +48,10 @@ public final class ProcessDriver: DriverChannel {
                 splitter.feed(chunk, into: lines)
             }
             splitter.finish(into: lines)
+            // The end of the output: close the read end now rather than whenever the pipe is freed,
+            // so a long run (the self-test's many lanes) does not pile up descriptors; past ~1000
+            // open pipes Foundation's Process.run() crashed.
+            try? out.close()
         }
         let err = stderr.fileHandleForReading
         Thread.detachNewThread { [self] in
@@ -59,6 +63,7 @@ public final class ProcessDriver: DriverChannel {
                     if tail.count > Self.tailLimit { tail.removeFirst(tail.count - Self.tailLimit) }
                 }
             }
+            try? err.close()
             self.stderrEnded.set()
         }
     }

@@ -17,12 +17,20 @@ public enum KillMatrixRun {
         -> Bool
     {
         try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
+        var reports = try ReportFanout(
+            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix")
+        for suite in try await collect(options, launch: launch) { try reports.add(suite) }
+        try reports.finish()
+        output(reports.summary.render(color: options.color))
+        return reports.summary.isPassing
+    }
+
+    /// Plays the matrix quietly and returns its suites (played ones first, then skipped ones).
+    static func collect(_ options: ClientRun.Options, launch: @escaping KillLauncher) async throws(RunError) -> [SuiteResult] {
         let all = try ServerRun.loadCases(options.paths)
         let filtered = all.filter { CheckRun.matches($0.id, options.filter) }
         if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         let cases = filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
-        var reports = try ReportFanout(
-            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix")
         let properties = [
             SuiteResult.Property(name: "lane", value: "client-kill-matrix"),
             SuiteResult.Property(name: "target", value: options.clientName),
@@ -81,10 +89,7 @@ public enum KillMatrixRun {
             }
             return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        for suite in played + suites { try reports.add(suite) }
-        try reports.finish()
-        output(reports.summary.render(color: options.color))
-        return reports.summary.isPassing
+        return played + suites
     }
 
     /// A suite of one skipped test case.

@@ -32,11 +32,22 @@ struct LaneRun: Sendable {
     /// Runs the lane; returns true when nothing failed.
     func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
         try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths)
+        let (suites, ids) = try await collect(play: play, replay: replay)
+        var reports = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: reportName)
+        for suite in suites { try reports.add(suite) }
+        if let unknown = knownFailing.unknownEntries(among: ids) { try reports.add(unknown) }
+        try reports.finish()
+        output(reports.summary.render(color: color))
+        return reports.summary.isPassing
+    }
+
+    /// Plays the cases quietly: their suites (known-failing applied, blocked entries last) and
+    /// every case id of the inputs.
+    func collect(play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> ([SuiteResult], Set<String>) {
         let all = try ServerRun.loadCases(paths)
         let filtered = all.filter { CheckRun.matches($0.id, filter) }
         if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
-        var reports = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: reportName)
         let properties = self.properties
         let blocked = cases.compactMap { item -> SuiteResult? in
             guard case .blocked(let entry) = item.kind else { return nil }
@@ -78,11 +89,6 @@ struct LaneRun: Sendable {
             }
             return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        for suite in results { try reports.add(knownFailing.apply(to: suite)) }
-        for suite in blocked { try reports.add(suite) }
-        if let unknown = knownFailing.unknownEntries(among: Set(all.map(\.id))) { try reports.add(unknown) }
-        try reports.finish()
-        output(reports.summary.render(color: color))
-        return reports.summary.isPassing
+        return (results.map { knownFailing.apply(to: $0) } + blocked, Set(all.map(\.id)))
     }
 }

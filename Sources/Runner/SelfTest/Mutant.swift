@@ -1,0 +1,29 @@
+/// One seeded fault of the self-test: a switch in the reference server or the reference client,
+/// named after the rule it breaks.
+public struct Mutant: Sendable, Hashable {
+    /// Which reference implementation carries the fault.
+    public enum Component: String, Sendable, Hashable {
+        /// The embedded reference server (played by the server lane).
+        case server
+        /// The reference client behind `accord driver` (played by the client lane and the kill matrix).
+        case client
+    }
+
+    /// The switch's name, e.g. `cursor-plus-one`.
+    public var name: String
+    /// The implementation the switch lives in.
+    public var component: Component
+    /// The rule the fault breaks, in a few words.
+    public var rule: String
+
+    /// Makes a mutant.
+    /// - Parameters:
+    ///   - name: the switch's name.
+    ///   - component: server or client.
+    ///   - rule: the rule it breaks.
+    public init(name: String, component: Component, rule: String) {
+        self.name = name
+        self.component = component
+        self.rule = rule
+    }
+}

@@ -1,0 +1,167 @@
+import Corpus
+import Foundation
+import Reports
+import ServerContract
+
+/// `accord selftest`: plays the unmutated reference server and client (they must pass), then
+/// each seeded fault through the lanes that should catch it, quietly, and records which rule
+/// killed it first: server faults in process through the server lane, client faults in a driver
+/// process through the client lane and then, if they survived it, the kill matrix.
+public struct SelfTest: Sendable {
+    /// Makes the server factory for a fault's name; nil for the unmutated server.
+    public typealias ServerFactory = @Sendable (_ fault: String?) -> ServerRun.TargetFactory
+    /// The driver command line for a fault's name; nil for the unmutated client.
+    public typealias ClientCommand = @Sendable (_ fault: String?) -> String
+
+    /// What to play.
+    public struct Options: Sendable {
+        /// The shared corpus folder (also the bijection probe's source).
+        public var corpus: String
+        /// Further inputs both lanes play: Conformance/, Recordings/.
+        public var extraPaths: [String]
+        /// Per-case setup for the server lane.
+        public var scenarios: Scenarios
+        /// Cases played at once inside one lane run.
+        public var jobs: Int
+        /// How long a driver may take to answer one request.
+        public var requestTimeout: Duration
+
+        /// Makes options.
+        /// - Parameters:
+        ///   - corpus: the shared corpus folder.
+        ///   - extraPaths: further corpus folders, transcripts or recordings.
+        public init(corpus: String, extraPaths: [String]) {
+            self.corpus = corpus
+            self.extraPaths = extraPaths
+            self.scenarios = Scenarios()
+            self.jobs = 4
+            self.requestTimeout = .seconds(10)
+        }
+    }
+
+    /// The self-test's findings.
+    public struct Outcome: Sendable {
+        /// Baseline failures: the unmutated component and its first failure.
+        public var baselineFailures: [(component: Mutant.Component, kill: MutantKill)]
+        /// One result per mutant, in the order given.
+        public var results: [MutantResult]
+    }
+
+    let options: Options
+    let serverFactory: ServerFactory
+    let clientCommand: ClientCommand
+
+    /// Makes a self-test.
+    /// - Parameters:
+    ///   - options: what to play.
+    ///   - serverFactory: the server target factory per fault.
+    ///   - clientCommand: the driver command per fault.
+    public init(options: Options, serverFactory: @escaping ServerFactory, clientCommand: @escaping ClientCommand) {
+        self.options = options
+        self.serverFactory = serverFactory
+        self.clientCommand = clientCommand
+    }
+
+    /// The mutants whose names match a glob (all of them for nil).
+    /// - Parameters:
+    ///   - mutants: the catalogue.
+    ///   - filter: a glob over mutant names.
+    /// - Returns: the matching mutants, in catalogue order.
+    public static func select(_ mutants: [Mutant], filter: String?) -> [Mutant] {
+        mutants.filter { CheckRun.matches($0.name, filter) }
+    }
+
+    /// Runs the baselines and then every mutant.
+    /// - Parameters:
+    ///   - mutants: the mutants to play.
+    ///   - progress: receives one line per finished run (for standard error).
+    /// - Returns: the baseline failures and the per-mutant results.
+    /// - Throws: `RunError` for bad input.
+    public func run(_ mutants: [Mutant], progress: (String) -> Void) async throws(RunError) -> Outcome {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-selftest-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw RunError.output(folder.path, "\(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let serverPaths = [options.corpus] + options.extraPaths
+        let clientPaths = serverPaths + [try BijectionProbe.write(corpus: options.corpus, into: folder)]
+        var baseline: [(component: Mutant.Component, kill: MutantKill)] = []
+        let components = Set(mutants.map(\.component))
+        for component in [Mutant.Component.server, .client] where components.contains(component) {
+            let started = ContinuousClock.now
+            if let kill = try await play(component, fault: nil, server: serverPaths, client: clientPaths) {
+                baseline.append((component, kill))
+            }
+            progress(
+                "baseline \(component.rawValue): \(baseline.contains { $0.component == component } ? "FAILED" : "passed") (\(CheckRun.seconds(since: started))s)"
+            )
+        }
+        var results: [MutantResult] = []
+        for mutant in mutants {
+            let started = ContinuousClock.now
+            let kill = try await play(mutant.component, fault: mutant.name, server: serverPaths, client: clientPaths)
+            let result = MutantResult(mutant: mutant, kill: kill, seconds: CheckRun.seconds(since: started))
+            progress("\(mutant.name): \(kill.map { "killed by \($0.ruleID)" } ?? "SURVIVED") (\(result.seconds)s)")
+            results.append(result)
+        }
+        return Outcome(baselineFailures: baseline, results: results)
+    }
+
+    /// Plays one component with one fault (nil: none) and returns the first failure.
+    private func play(_ component: Mutant.Component, fault: String?, server: [String], client: [String]) async throws(RunError)
+        -> MutantKill?
+    {
+        switch component {
+        case .server:
+            return MutantKill.first(in: try await serverSuites(server, makeTarget: serverFactory(fault)), lane: "server")
+        case .client:
+            let command = clientCommand(fault)
+            if let kill = MutantKill.first(in: try await clientSuites(client, command: command), lane: "client") { return kill }
+            return MutantKill.first(in: try await killSuites(client, command: command), lane: "kill-matrix")
+        }
+    }
+
+    private func laneRun(_ paths: [String]) -> LaneRun {
+        LaneRun(
+            paths: paths, filter: nil, shard: (1, 1), jobs: options.jobs, knownFailing: KnownFailing(), junitPath: nil, jsonPath: nil,
+            color: false, reportName: "accord selftest", properties: [])
+    }
+
+    private func serverSuites(_ paths: [String], makeTarget: @escaping ServerRun.TargetFactory) async throws(RunError) -> [SuiteResult] {
+        let lane = ServerLane(scenarios: options.scenarios)
+        let replay = RecordingReplay()
+        return try await laneRun(paths).collect { loaded, properties in
+            do throws(TargetError) {
+                return await lane.run(loaded, on: try makeTarget(), properties: properties)
+            } catch {
+                return SuiteResult(
+                    name: loaded.transcript.caseID, file: loaded.file, properties: properties,
+                    cases: [CaseResult(name: "target", classname: "kizuna.\(loaded.transcript.area)", outcome: .errored("\(error)"))])
+            }
+        } replay: { contents, file, properties in
+            await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
+        }.0
+    }
+
+    private func clientSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
+        let lane = ClientLane(requestTimeout: options.requestTimeout)
+        let replay = ClientReplay(lane: lane)
+        let launch: DriverLauncher = { () throws(RunError) in try ProcessDriver(command: command) }
+        return try await laneRun(paths).collect { loaded, properties in
+            await lane.run(loaded, launch: launch, properties: properties)
+        } replay: { contents, file, properties in
+            await replay.run(contents, file: file, launch: launch, properties: properties)
+        }.0
+    }
+
+    private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
+        var run = ClientRun.Options(paths: paths, clientName: command)
+        run.jobs = options.jobs
+        run.requestTimeout = options.requestTimeout
+        return try await KillMatrixRun.collect(run) { (environment: [String: String]) throws(RunError) in
+            try ProcessDriver(command: command, environment: environment)
+        }
+    }
+}

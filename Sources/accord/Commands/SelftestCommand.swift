@@ -1,0 +1,88 @@
+import Corpus
+import Foundation
+import KizunaWire
+import ReferenceClient
+import ReferenceServer
+import Runner
+import ServerContract
+
+/// `accord selftest`: the mutation score of Accord's own rules over seeded faults in the
+/// reference server and client.
+enum SelftestCommand {
+    static let spec = CommandSpec(
+        name: "selftest",
+        abstract: "Score Accord's rules against seeded faults in the reference server and client.",
+        discussion: """
+            Plays the unmutated reference server (server lane) and reference client (client lane and
+            kill matrix) over the corpus, Conformance/ and Recordings/ - they must pass - then each seeded
+            fault, one at a time: server faults in process through the server lane, client faults through
+            'accord driver --fault NAME' in the client lane and, if they survive it, the kill matrix (plus
+            a built-in client-only probe whose golden response breaks the verdict bijection). Prints a
+            Markdown table of killed and surviving mutants with the rule and step that killed each; the
+            last line is 'mutation score: K/N killed'. A survivor is a gap in Accord's rules.
+            Exit status: 0 when the baselines pass and every mutant is killed, 1 otherwise, 64 for a
+            usage or input error.
+            """,
+        arguments: [("path", "Inputs played besides the corpus (default: Conformance Recordings).")],
+        options: [
+            OptionSpec(long: "corpus", valueName: "folder", help: "The shared corpus (default: ../shared/kizunasync-protocol)."),
+            OptionSpec(long: "scenarios", valueName: "file", help: "Server-lane setup (default: ../shared/corpus-scenarios.json)."),
+            OptionSpec(long: "filter", valueName: "glob", help: "Play only the mutants whose name matches <glob>."),
+            OptionSpec(long: "jobs", valueName: "n", help: "Cases run at once inside each lane (default: the number of cores)."),
+            OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report, one suite per mutant, to <file>."),
+        ],
+        usage: "[<path> ...] [--corpus <folder>] [--scenarios <file>] [--filter <glob>] [--jobs <n>] [--junit <file>]")
+
+    /// Every mutant of the catalogue: the server's faults, then the client's.
+    static var catalogue: [Mutant] {
+        ServerFault.allCases.map { Mutant(name: $0.rawValue, component: .server, rule: $0.rule) }
+            + ClientFault.allCases.map { Mutant(name: $0.rawValue, component: .client, rule: $0.summary) }
+    }
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+        let mutants = SelfTest.select(catalogue, filter: arguments.values["filter"])
+        if mutants.isEmpty, let filter = arguments.values["filter"] {
+            throw RunError.usage("--filter '\(filter)' matches no mutant\nSee 'accord help selftest'.")
+        }
+        let corpus = arguments.values["corpus"] ?? "../shared/kizunasync-protocol"
+        var options = SelfTest.Options(corpus: corpus, extraPaths: arguments.positionals.isEmpty ? defaultInputs : arguments.positionals)
+        options.jobs = try RunCommand.jobs(arguments.values["jobs"])
+        options.scenarios = try scenarios(arguments.values["scenarios"] ?? "../shared/corpus-scenarios.json")
+        let own = DriverCommandLine.resolve("accord driver")
+        let selftest = SelfTest(
+            options: options,
+            serverFactory: { name in
+                let faults = Set(name.flatMap(ServerFault.init(rawValue:)).map { [$0] } ?? [])
+                return { () throws(TargetError) -> any ServerTarget in
+                    do {
+                        return try ReferenceServer(faults: faults)
+                    } catch {
+                        throw TargetError.refused("the embedded reference server did not start: \(error)")
+                    }
+                }
+            },
+            clientCommand: { name in name.map { own + " --fault " + $0 } ?? own })
+        let outcome = try await selftest.run(mutants) { console.help("accord: selftest: " + $0 + "\n") }
+        let report = SelfTestReport(outcome: outcome)
+        if let junit = arguments.values["junit"] { try report.writeJUnit(to: junit) }
+        console.out(report.markdown)
+        return report.isPassing ? ExitCode.success : ExitCode.failure
+    }
+
+    /// Conformance/ and every recording in Recordings/.
+    private static var defaultInputs: [String] {
+        let recordings = (try? FileManager.default.contentsOfDirectory(atPath: "Recordings")) ?? []
+        return ["Conformance"] + recordings.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Recordings/" + $0 }
+    }
+
+    private static func scenarios(_ path: String) throws(RunError) -> Scenarios {
+        do throws(CorpusError) {
+            let bytes = try FileBytes.read(path)
+            let json: JSONValue
+            do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
+            return try Scenarios(json: json, file: path)
+        } catch {
+            throw RunError.input(error)
+        }
+    }
+}
