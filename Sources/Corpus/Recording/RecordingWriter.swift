@@ -92,7 +92,7 @@ public final class RecordingWriter: Sendable {
         if case .object(let whole) = exchange.json { object = whole }
         object.members.removeAll { $0.key == "exchange" }
         var tail: [UInt8] = []
-        RecordingLine.append(.object(object), into: &tail)
+        CanonicalJSON.writeCompact(.object(object), into: &tail, sortingKeys: false)
         let done = durability == .queued ? nil : DispatchSemaphore(value: 0)
         let accepted = state.withLock { state in
             guard !state.closing, state.error == nil else { return false }

@@ -38,11 +38,13 @@ public enum CanonicalJSON {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the compact sorted-key form of `value` to `out`.
+    /// Appends the compact form of `value` to `out`: keys sorted, or, when `sortingKeys` is false,
+    /// in the order given (recordings keep bodies as they were sent).
     /// - Parameters:
     ///   - value: the value.
     ///   - out: the buffer to append to.
-    public static func writeCompact(_ value: JSONValue, into out: inout [UInt8]) {
+    ///   - sortingKeys: whether object members are sorted by key (C-2).
+    public static func writeCompact(_ value: JSONValue, into out: inout [UInt8], sortingKeys: Bool = true) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let bool): out.append(contentsOf: (bool ? "true" : "false").utf8)
@@ -52,16 +54,16 @@ public enum CanonicalJSON {
             out.append(UInt8(ascii: "["))
             for (index, element) in array.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeCompact(element, into: &out)
+                writeCompact(element, into: &out, sortingKeys: sortingKeys)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
             out.append(UInt8(ascii: "{"))
-            for (index, member) in sortedMembers(object).enumerated() {
+            for (index, member) in (sortingKeys ? sortedMembers(object) : object.members).enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 appendString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                writeCompact(member.value, into: &out)
+                writeCompact(member.value, into: &out, sortingKeys: sortingKeys)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -89,23 +91,38 @@ public enum CanonicalJSON {
     ///   - string: the string.
     ///   - out: the buffer to append to.
     public static func appendString(_ string: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: out.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            out.reserveCapacity(out.count + bytes.count + 2)
+            out.append(UInt8(ascii: "\""))
+            // Runs that need no escape are copied at once: recorded bodies can be megabytes.
+            var start = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+                escape(byte, into: &out)
+                start = index + 1
             }
+            if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
+            out.append(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The mandatory escape of a quote, a backslash or a control byte.
+    private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        switch byte {
+        case 0x22: out.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+        case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
     }
 
     private struct Writer {

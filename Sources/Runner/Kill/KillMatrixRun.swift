@@ -59,35 +59,16 @@ public enum KillMatrixRun {
             }
         }
         let lane = ClientLane(requestTimeout: options.requestTimeout)
-        let played = await withTaskGroup(of: (Int, SuiteResult).self) { group in
-            var next = 0
-            var collected: [(Int, SuiteResult)] = []
-            func start(_ index: Int) {
-                let (loaded, point, target) = work[index]
-                group.addTask {
-                    let started = ContinuousClock.now
-                    let hook = point.hasDriverHook ? ["ACCORD_KILL_AT": point.rawValue] : [:]
-                    let kill = KillState(
-                        point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
-                    var suite = await lane.run(
-                        loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, kill: kill)
-                    suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
-                    suite.time = CheckRun.seconds(since: started)
-                    return (index, suite)
-                }
-            }
-            while next < min(max(1, options.jobs), work.count) {
-                start(next)
-                next += 1
-            }
-            for await result in group {
-                collected.append(result)
-                if next < work.count {
-                    start(next)
-                    next += 1
-                }
-            }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        let units = work
+        let played = await CaseSchedule.run(count: units.count, jobs: options.jobs) { index in
+            let (loaded, point, target) = units[index]
+            let started = ContinuousClock.now
+            let hook = point.hasDriverHook ? ["ACCORD_KILL_AT": point.rawValue] : [:]
+            let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
+            var suite = await lane.run(loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, kill: kill)
+            suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
+            suite.time = CheckRun.seconds(since: started)
+            return suite
         }
         return played + suites
     }

@@ -60,34 +60,15 @@ struct LaneRun: Sendable {
             case .blocked: nil
             }
         }
-        let results = await withTaskGroup(of: (Int, SuiteResult).self) { group in
-            var next = 0
-            var collected: [(Int, SuiteResult)] = []
-            func launch(_ index: Int) {
-                let work = runnable[index]
-                group.addTask {
-                    let started = ContinuousClock.now
-                    var suite: SuiteResult
-                    switch work {
-                    case .transcript(let loaded): suite = await play(loaded, properties)
-                    case .recording(let contents, let file): suite = await replay(contents, file, properties)
-                    }
-                    suite.time = CheckRun.seconds(since: started)
-                    return (index, suite)
-                }
+        let results = await CaseSchedule.run(count: runnable.count, jobs: jobs) { index in
+            let started = ContinuousClock.now
+            var suite: SuiteResult
+            switch runnable[index] {
+            case .transcript(let loaded): suite = await play(loaded, properties)
+            case .recording(let contents, let file): suite = await replay(contents, file, properties)
             }
-            while next < min(max(1, jobs), runnable.count) {
-                launch(next)
-                next += 1
-            }
-            for await result in group {
-                collected.append(result)
-                if next < runnable.count {
-                    launch(next)
-                    next += 1
-                }
-            }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+            suite.time = CheckRun.seconds(since: started)
+            return suite
         }
         return (results.map { knownFailing.apply(to: $0) } + blocked, Set(all.map(\.id)))
     }
