@@ -10,6 +10,7 @@ struct ConformanceTests {
 
     /// The case ids the demonstration needs, each with its transcript.
     static let caseIDs = [
+        "lifecycle/900-stale-schema-pull-with-rows-gets-empty-signal",
         "pull/900-bucket-count-and-limit-refused-22023",
         "push/900-not-null-violation-is-constraint",
         "push/901-column-denied-carries-readable-row",
@@ -37,21 +38,31 @@ struct ConformanceTests {
     func checkPasses() async throws {
         let result = try await AccordBinary.run(["check", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("7 suites (7 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 suites (8 passed, 0 failed"), "\(result.stdout)")
     }
 
     @Test("in the client lane, the reference client passes every case one client can play")
     func clientLanePasses() async throws {
         let result = try await AccordBinary.run(["run", "--client", "'\(AccordBinary.path)' driver", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("7 suites (5 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 suites (6 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
+    }
+
+    @Test("lifecycle/900 is played in the client lane, not skipped: the signal page soft-blocks and applies no row")
+    func staleSchemaPullInClientLane() async throws {
+        let result = try await AccordBinary.run([
+            "run", "--client", "'\(AccordBinary.path)' driver", Self.folder, "--filter", "lifecycle/900*",
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped)"), "\(result.stdout)")
+        #expect(!result.stdout.contains("not applicable"), "\(result.stdout)")
     }
 
     @Test("every case passes against the embedded server")
     func embeddedPasses() async throws {
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("7 suites (7 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 suites (8 passed, 0 failed"), "\(result.stdout)")
         #expect(result.stdout.contains(" 0 failed, "), "\(result.stdout)")
         #expect(!result.stdout.contains("FAIL "), "\(result.stdout)")
     }
@@ -65,7 +76,7 @@ struct ConformanceTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("FAIL push/904-mixed-rejections-with-applied › step 9 push: AC-GOLDEN"), "\(result.stdout)")
-        #expect(result.stdout.contains("7 suites (6 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 suites (7 passed, 1 failed"), "\(result.stdout)")
     }
 
     @Test("a wrong status on a 22023 error reply fails the run at that step")

@@ -22,13 +22,26 @@ struct SelftestTests {
         #expect(xml.contains("selftest/baseline-server"), "\(xml)")
     }
 
-    @Test("a surviving mutant fails the run and is reported, not dropped")
+    @Test("a surviving mutant fails the run and is reported, not dropped (signal-with-rows without Conformance/)")
     func survivor() async throws {
-        let result = try await AccordBinary.run(["selftest", "--filter", "signal-with-rows"], cwd: AccordBinary.packageRoot)
+        // Only the upstream corpus and one recording: no input pulls under RESET_REQUIRED with data pending.
+        let result = try await AccordBinary.run(
+            ["selftest", "--filter", "signal-with-rows", "Recordings/schema-reset.jsonl"], cwd: AccordBinary.packageRoot)
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("| `signal-with-rows` | server |"), "\(result.stdout)")
         #expect(result.stdout.contains("**SURVIVED**"), "\(result.stdout)")
         #expect(result.stdout.hasSuffix("mutation score: 0/1 killed\n"), "\(result.stdout)")
+    }
+
+    @Test("with the default inputs, signal-with-rows is killed by I-8 at lifecycle/900 step 2")
+    func signalWithRowsKilled() async throws {
+        let result = try await AccordBinary.run(["selftest", "--filter", "signal-with-rows"], cwd: AccordBinary.packageRoot)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "| I-8 | server: `lifecycle/900-stale-schema-pull-with-rows-gets-empty-signal` › step 2 pull |"),
+            "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("mutation score: 1/1 killed\n"), "\(result.stdout)")
     }
 
     @Test("usage: a filter that matches no mutant is exit 64")
