@@ -55,14 +55,14 @@ extension RecordingProxy {
 
     /// Builds the exchange as recorded, counts it and hands it to the writer.
     func record(_ capture: ExchangeCapture) {
-        let exchange = recordedExchange(capture)
+        let (exchange, encoded) = encodedExchange(capture)
         let client = exchange.client ?? exchange.user ?? capture.request.peer.host
         counters.withLock { counters in
             counters.exchanges += 1
             if capture.note != nil { counters.errors += 1 }
             if counters.clientIDs.count < 100_000, counters.clientIDs.insert(client).inserted { counters.clients += 1 }
         }
-        if !writer.append(exchange, durability: configuration.durability) {
+        if !writer.append(encodedPieces: encoded, durability: configuration.durability) {
             counters.withLock { $0.errors += 1 }
         }
     }
@@ -112,10 +112,10 @@ final class ResponseRelay: StreamingResponseSink {
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
         self.status = status
         self.headers = headers
-        let named = Set(
-            headers.filter { $0.name.lowercased() == "connection" }.flatMap { $0.value.split(separator: ",") }.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            })
+        var named: Set<String> = []
+        for field in headers where HTTPHeaders.sameName(field.name, "Connection") {
+            for token in field.value.split(separator: ",") { named.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
+        }
         var forwarded = HTTPHeaders()
         var length: Int?
         var chunked = false
@@ -123,7 +123,9 @@ final class ResponseRelay: StreamingResponseSink {
             let lowered = name.lowercased()
             if lowered == "content-length" { length = Int(value) }
             if lowered == "transfer-encoding" { chunked = true }
-            if RecordingProxy.hopByHop.contains(lowered) || named.contains(lowered) || lowered == "content-length" { continue }
+            if lowered == "content-length" || RecordingProxy.hopByHop.contains(lowered) || (!named.isEmpty && named.contains(lowered)) {
+                continue
+            }
             forwarded.add(name, value)
         }
         return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: chunked ? nil : length)

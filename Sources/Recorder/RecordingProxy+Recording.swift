@@ -3,10 +3,10 @@ import HTTP
 import KizunaWire
 
 extension RecordingProxy {
-    /// The exchange as recorded: identity from the JWT (unverified), rpc kind from the path,
-    /// bodies as JSON when they parse, redacted headers, query and bodies. Notes about the
+    /// The exchange as recorded, encoded: identity from the JWT (unverified), rpc kind from the
+    /// path, bodies as JSON when they parse, redacted headers, query and bodies. Notes about the
     /// exchange (an error, a truncated body) go in response header fields named `:accord-…`.
-    func recordedExchange(_ capture: ExchangeCapture) -> RecordedExchange {
+    func encodedExchange(_ capture: ExchangeCapture) -> (exchange: RecordedExchange, encoded: [[UInt8]]) {
         let request = capture.request
         let rpc: String
         switch request.path {
@@ -14,20 +14,21 @@ extension RecordingProxy {
         case "/rest/v1/rpc/push": rpc = "push"
         default: rpc = "http"
         }
-        let requestEncoding = request.headers["Content-Encoding"]
-        let (requestBody, parsedRequest) = body(request.body, encoding: requestEncoding, complete: true)
-        let responseEncoding = capture.headers.first { $0.name.lowercased() == "content-encoding" }?.value
+        let identity = Self.identity(request.headers["Authorization"])
+        let (requestBody, clientID) = redactor.encodedBody(
+            request.body, contentEncoding: request.headers["Content-Encoding"], complete: true,
+            capturing: identity.client == nil ? "client_id" : nil)
+        let responseEncoding = capture.headers.first { HTTPHeaders.sameName($0.name, "Content-Encoding") }?.value
         let complete = capture.body.count == capture.total
-        let (responseBody, _) = body(capture.body, encoding: responseEncoding, complete: complete)
+        let (responseBody, _) = redactor.encodedBody(capture.body, contentEncoding: responseEncoding, complete: complete)
 
-        var exchange = RecordedExchange(number: 0, rpc: rpc, request: requestBody, response: responseBody, status: capture.status)
+        var exchange = RecordedExchange(number: 0, rpc: rpc, request: .null, response: .null, status: capture.status)
         exchange.method = request.method
         exchange.path = request.query.map { "\(request.path)?\(redactor.query($0))" } ?? request.path
         exchange.atMilliseconds = Self.milliseconds(capture.begin - started)
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
-        let identity = Self.identity(request.headers["Authorization"])
         exchange.user = identity.user
-        exchange.client = identity.client ?? parsedRequest?.objectValue?["client_id"]?.stringValue
+        exchange.client = identity.client ?? clientID
         exchange.requestHeaders = headerObject(request.headers.map { ($0.name, $0.value) })
         var responseHeaders = headerObject(capture.headers)
         if !complete {
@@ -35,20 +36,7 @@ extension RecordingProxy {
         }
         if let note = capture.note { responseHeaders[":accord-error"] = .string(note) }
         exchange.responseHeaders = responseHeaders
-        return exchange
-    }
-
-    /// A body as recorded, and the parsed JSON before redaction (for the identity).
-    private func body(_ bytes: [UInt8], encoding: String?, complete: Bool) -> (JSONValue, JSONValue?) {
-        if bytes.isEmpty { return (.null, nil) }
-        if let encoding, encoding.lowercased() != "identity" {
-            return (.string("<\(bytes.count) bytes, content-encoding \(encoding), not recorded>"), nil)
-        }
-        if complete, let parsed = try? JSONParser.parse(bytes) { return (redactor.json(parsed), parsed) }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return (.string("<\(bytes.count) bytes, not UTF-8, not recorded>"), nil)
-        }
-        return (.string(redactor.text(text)), nil)
+        return (exchange, exchange.encodedPieces(request: requestBody, response: responseBody))
     }
 
     /// Header fields as a JSON object, redacted; a repeated name becomes an array of values.

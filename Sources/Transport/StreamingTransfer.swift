@@ -82,6 +82,7 @@ final class TransferState {
     private(set) var stopped = false
     private(set) var bodyBytes = 0
     private var headFlushed = false
+    private var bodyStarted = false
     private var pending: [UInt8] = []
     static let batch = 64 * 1024
 
@@ -97,34 +98,61 @@ final class TransferState {
         if headDelivered { return true }  // trailers
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
-            let parts = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            reason = parts.count > 2 ? String(parts[2]) : ""
-            headers.removeAll()
-            return true
-        }
         if end == 0 {
             guard status >= 200 || status == 101 else { return true }  // an interim head: wait for the final one
             headDelivered = true
             if !sink.receiveHead(status: status, reason: reason, headers: headers) { stopped = true }
             return !stopped
         }
-        if let first = text.unicodeScalars.first, first == " " || first == "\t", !headers.isEmpty {
-            headers[headers.count - 1].value += " " + text.trimmingSpaces
+        let text = UnsafeBufferPointer(rebasing: line[0..<end])
+        if end >= 5, text[0] == 0x48, text[1] == 0x54, text[2] == 0x54, text[3] == 0x50, text[4] == 0x2F {  // "HTTP/"
+            (status, reason) = Self.statusLine(text)
+            headers.removeAll()
             return true
         }
-        guard let colon = text.firstIndex(of: ":") else { return true }
-        headers.append((String(text[..<colon]), String(text[text.index(after: colon)...]).trimmingSpaces))
+        if text[0] == 0x20 || text[0] == 0x09 {
+            if !headers.isEmpty { headers[headers.count - 1].value += " " + Self.trimmed(text, from: 0) }
+            return true
+        }
+        guard let colon = text.firstIndex(of: 0x3A) else { return true }
+        headers.append(
+            (String(decoding: UnsafeBufferPointer(rebasing: text[0..<colon]), as: UTF8.self), Self.trimmed(text, from: colon + 1)))
         return true
+    }
+
+    /// The status code and reason phrase of a status line such as `HTTP/1.1 200 OK`.
+    static func statusLine(_ text: UnsafeBufferPointer<UInt8>) -> (Int, String) {
+        guard var index = text.firstIndex(of: 0x20) else { return (0, "") }
+        while index < text.count, text[index] == 0x20 { index += 1 }
+        var code = 0
+        var digits = 0
+        while index < text.count, (0x30...0x39).contains(text[index]), digits < 3 {
+            code = code * 10 + Int(text[index] - 0x30)
+            digits += 1
+            index += 1
+        }
+        guard digits == 3, index == text.count || text[index] == 0x20 else { return (0, "") }
+        while index < text.count, text[index] == 0x20 { index += 1 }
+        return (code, String(decoding: UnsafeBufferPointer(rebasing: text[index...]), as: UTF8.self))
+    }
+
+    /// The text after `start`, spaces and tabs trimmed at both ends.
+    static func trimmed(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
+        var lower = start
+        var upper = text.count
+        while lower < upper, text[lower] == 0x20 || text[lower] == 0x09 { lower += 1 }
+        while upper > lower, text[upper - 1] == 0x20 || text[upper - 1] == 0x09 { upper -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[lower..<upper]), as: UTF8.self)
     }
 
     /// Body bytes from libcurl; false stops the transfer.
     func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !stopped else { return false }
         pending.append(contentsOf: bytes)
-        return pending.count < Self.batch || flush()
+        // The first piece goes at once (the first byte should not wait for a batch); later
+        // ones gather until libcurl waits for the network or a batch is full.
+        defer { bodyStarted = true }
+        return (bodyStarted && pending.count < Self.batch) || flush()
     }
 
     /// Hands gathered body bytes to the sink; false when it stopped the transfer.
@@ -142,14 +170,5 @@ final class TransferState {
         pending.removeAll(keepingCapacity: true)
         if !accepted { stopped = true }
         return accepted
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
     }
 }

@@ -61,12 +61,13 @@ extension RecordedExchange {
         ]
     }
 
-    private static func format(_ milliseconds: Double) -> String {
+    static func format(_ milliseconds: Double) -> String {
         let thousandths = Int((milliseconds * 1000).rounded())
-        let whole = thousandths / 1000
-        let fraction = thousandths % 1000
-        if fraction == 0 { return String(whole) }
+        let sign = thousandths < 0 ? "-" : ""
+        let whole = thousandths.magnitude / 1000
+        let fraction = thousandths.magnitude % 1000
+        if fraction == 0 { return thousandths == 0 ? "0" : sign + String(whole) }
         let digits = String(fraction)
-        return "\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
+        return "\(sign)\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
     }
 }

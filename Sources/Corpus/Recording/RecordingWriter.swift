@@ -3,16 +3,18 @@ import Foundation
 import KizunaWire
 import Synchronization
 
-/// Appends a recording as JSON Lines, in order, for many writers at once. Each exchange is
-/// queued; a writer thread takes everything queued, numbers it (strictly increasing in file
-/// order) and writes it with one `write`; a sync thread follows with `fsync` whenever there is
-/// unsynced data (group commit). A crash can tear only the last line, which the reader
-/// tolerates. An `append` that waited for `.written` survives the process being killed; one
-/// that waited for `.synced` survives the machine losing power.
+/// Appends a recording as JSON Lines, in order, for many writers at once. Each `append` numbers
+/// its exchange and writes the whole line with one `writev(2)` on the caller's thread, under a
+/// lock, so numbers rise strictly in file order and no hand-off to another thread is paid per
+/// exchange. A sync thread follows with `fsync(2)` when unsynced lines remain, at most once per
+/// `syncInterval`. A crash can tear only the last line, which the reader tolerates. A line
+/// whose `append` returned survives the process being killed; with `.synced` it also survives
+/// the machine losing power.
 public final class RecordingWriter: Sendable {
     /// What `append` waits for before it returns.
     public enum Durability: Sendable {
-        /// Only the queueing: the line is written moments later.
+        /// The caller hands the exchange on and records it later (see `RecordingProxy`); at the
+        /// writer it is the same as `.written`.
         case queued
         /// The line is in the file (the kernel's page cache): safe from a process crash.
         case written
@@ -20,38 +22,32 @@ public final class RecordingWriter: Sendable {
         case synced
     }
 
-    private struct Entry {
-        var tail: [UInt8]
-        var done: DispatchSemaphore?
-        var synced: Bool
-    }
-
     private struct State {
-        var queue: [Entry] = []
         var closing = false
         var written = 0
         var dirty = false
-        var syncerStopping = false
         var error: RecordingWriteError?
     }
 
     /// The file written.
     public let path: String
+    /// The longest a written line waits for the background sync.
+    public let syncInterval: Duration
     private let fd: Int32
     private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
     private let syncWake = DispatchSemaphore(value: 0)
     private let syncerStopped = DispatchSemaphore(value: 0)
-    private let stopped = DispatchSemaphore(value: 0)
 
     /// Creates the file (it must not exist, or be empty), writes and syncs the header line, and
-    /// starts the writer and sync threads.
+    /// starts the sync thread.
     /// - Parameters:
     ///   - path: the file.
     ///   - header: the header line.
+    ///   - syncInterval: the longest written lines wait for the background `fsync`.
     /// - Throws: `RecordingWriteError` when the file exists with content or cannot be written.
-    public init(path: String, header: RecordingHeader) throws(RecordingWriteError) {
+    public init(path: String, header: RecordingHeader, syncInterval: Duration = .milliseconds(250)) throws(RecordingWriteError) {
         self.path = path
+        self.syncInterval = syncInterval
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .create(path, String(cString: strerror(errno))) }
         var status = stat()
@@ -63,13 +59,11 @@ public final class RecordingWriter: Sendable {
         var line: [UInt8] = []
         CanonicalJSON.writeCompact(header.json, into: &line)
         line.append(0x0A)
-        if let reason = Self.writeAll(fd, line) ?? (fsync(fd) == 0 ? nil : String(cString: strerror(errno))) {
+        let reason = line.withUnsafeBytes { Self.writeAll(fd, [$0]) } ?? (fsync(fd) == 0 ? nil : String(cString: strerror(errno)))
+        if let reason {
             Glibc.close(fd)
             throw .write(path, reason)
         }
-        let writer = Thread { [self] in run() }
-        writer.name = "accord-recording-writer"
-        writer.start()
         let syncer = Thread { [self] in sync() }
         syncer.name = "accord-recording-sync"
         syncer.start()
@@ -81,110 +75,139 @@ public final class RecordingWriter: Sendable {
     /// The first write failure, if any; later exchanges are dropped.
     public var failure: RecordingWriteError? { state.withLock { $0.error } }
 
-    /// Queues an exchange; its number is assigned at write time, in file order.
+    /// Numbers and writes an exchange; its `number` is assigned here, in file order.
     /// - Parameters:
     ///   - exchange: the exchange (its `number` is ignored).
     ///   - durability: what to wait for before returning.
     /// - Returns: false when the recording is closed or failed (then nothing is written).
     @discardableResult
     public func append(_ exchange: RecordedExchange, durability: Durability = .written) -> Bool {
-        var object = JSONObject()
-        if case .object(let whole) = exchange.json { object = whole }
-        object.members.removeAll { $0.key == "exchange" }
-        var tail: [UInt8] = []
-        CanonicalJSON.writeCompact(.object(object), into: &tail, sortingKeys: false)
-        let done = durability == .queued ? nil : DispatchSemaphore(value: 0)
-        let accepted = state.withLock { state in
-            guard !state.closing, state.error == nil else { return false }
-            state.queue.append(Entry(tail: tail, done: done, synced: durability == .synced))
-            return true
-        }
-        guard accepted else { return false }
-        wake.signal()
-        done?.wait()
-        return state.withLock { $0.error == nil }
+        append(encoded: exchange.encodedMembers(), durability: durability)
     }
 
-    /// Writes what is queued, syncs, stops the threads and closes the file. Call once every
-    /// `append` has returned; later appends are refused.
+    /// Numbers and writes an exchange already encoded: a compact JSON object of every member
+    /// but `exchange`, which is written first.
+    /// - Parameters:
+    ///   - encoded: the object's bytes, `{` first, at least one member, no newline.
+    ///   - durability: what to wait for before returning.
+    /// - Returns: false when the recording is closed or failed, or `encoded` does not start
+    ///   with `{` or holds a line feed (its JSON is not checked further).
+    @discardableResult
+    public func append(encoded: [UInt8], durability: Durability = .written) -> Bool {
+        append(encodedPieces: [encoded], durability: durability)
+    }
+
+    /// Numbers and writes an exchange already encoded in pieces, as
+    /// `RecordedExchange.encodedPieces(request:response:)` gives them; one `writev`.
+    /// - Parameters:
+    ///   - pieces: pieces whose concatenation is the object, `{` first, no newline.
+    ///   - durability: what to wait for before returning.
+    /// - Returns: false when the recording is closed or failed, or the pieces do not start with
+    ///   `{` or hold a line feed (their JSON is not checked further).
+    @discardableResult
+    public func append(encodedPieces pieces: [[UInt8]], durability: Durability = .written) -> Bool {
+        guard let head = pieces.first, head.first == 0x7B, pieces.reduce(0, { $0 + $1.count }) > 2,
+            !pieces.contains(where: { piece in
+                piece.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0x0A, piece.count) != nil } ?? false }
+            })
+        else { return false }
+        let (accepted, wakeSyncer) = Self.withBuffers(pieces) { buffers in
+            state.withLock { state -> (Bool, Bool) in
+                guard !state.closing, state.error == nil else { return (false, false) }
+                let prefix = Array("{\"exchange\":\(state.written + 1),".utf8)
+                let newline: [UInt8] = [0x0A]
+                let failure = prefix.withUnsafeBytes { start in
+                    newline.withUnsafeBytes { end in
+                        Self.writeAll(fd, [start, UnsafeRawBufferPointer(rebasing: buffers[0][1...])] + buffers[1...] + [end])
+                    }
+                }
+                if let failure {
+                    state.error = .write(path, failure)
+                    return (false, false)
+                }
+                // `.synced` syncs under the lock, so close() cannot close the file before it.
+                if durability == .synced, fsync(fd) != 0 {
+                    state.error = .write(path, String(cString: strerror(errno)))
+                    return (false, false)
+                }
+                state.written += 1
+                defer { state.dirty = true }
+                return (true, !state.dirty)
+            }
+        }
+        guard accepted else { return false }
+        if wakeSyncer { syncWake.signal() }
+        return true
+    }
+
+    /// Stops accepting exchanges, syncs and closes the file; waits for a write in progress.
     public func close() {
         let first = state.withLock { state in
             defer { state.closing = true }
             return !state.closing
         }
         guard first else { return }
-        wake.signal()
-        stopped.wait()
+        syncWake.signal()
+        syncerStopped.wait()
+        _ = fsync(fd)
+        Glibc.close(fd)
     }
 
-    private func run() {
-        var buffer: [UInt8] = []
-        while true {
-            wake.wait()
-            let (batch, closing, first) = state.withLock { state in
-                defer { state.queue.removeAll(keepingCapacity: true) }
-                return (state.queue, state.closing, state.written + 1)
-            }
-            if !batch.isEmpty {
-                buffer.removeAll(keepingCapacity: true)
-                for (offset, entry) in batch.enumerated() {
-                    buffer.append(contentsOf: "{\"exchange\":\(first + offset),".utf8)
-                    buffer.append(contentsOf: entry.tail.dropFirst())
-                    buffer.append(0x0A)
-                }
-                var failure = Self.writeAll(fd, buffer)
-                if failure == nil, batch.contains(where: \.synced), fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-                let signalSyncer = state.withLock { state in
-                    if let failure, state.error == nil { state.error = .write(path, failure) }
-                    guard failure == nil else { return false }
-                    state.written += batch.count
-                    defer { state.dirty = true }
-                    return !state.dirty
-                }
-                if signalSyncer { syncWake.signal() }
-                for entry in batch { entry.done?.signal() }
-            }
-            if closing && state.withLock({ $0.queue.isEmpty }) {
-                state.withLock { $0.syncerStopping = true }
-                syncWake.signal()
-                syncerStopped.wait()
-                _ = fsync(fd)
-                Glibc.close(fd)
-                stopped.signal()
-                return
-            }
-        }
-    }
-
-    /// Syncs the file whenever the writer left unsynced lines, until the writer stops it.
+    /// Syncs the file when the writers left unsynced lines, at most once per `syncInterval`,
+    /// until `close()` stops it.
     private func sync() {
+        let clock = ContinuousClock()
+        var last = clock.now - syncInterval
         while true {
             syncWake.wait()
-            let (dirty, stopping) = state.withLock { state in
-                defer { state.dirty = false }
-                return (state.dirty, state.syncerStopping)
+            if state.withLock({ $0.closing }) { break }
+            let due = last + syncInterval
+            if clock.now < due {
+                // Sleep out the interval, but wake at once for close().
+                let (seconds, attoseconds) = (due - clock.now).components
+                let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+                if syncWake.wait(timeout: .now() + .nanoseconds(max(0, nanoseconds))) == .success, state.withLock({ $0.closing }) { break }
             }
-            if dirty && fsync(fd) != 0 {
+            state.withLock { $0.dirty = false }
+            last = clock.now
+            if fsync(fd) != 0 {
                 let reason = String(cString: strerror(errno))
                 state.withLock { state in
                     if state.error == nil { state.error = .write(path, reason) }
                 }
             }
-            if stopping {
-                syncerStopped.signal()
-                return
-            }
         }
+        syncerStopped.signal()
     }
 
-    /// Writes every byte; the error text on failure.
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> String? {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+    /// Calls `body` with the bytes of every array, valid for the call.
+    private static func withBuffers<Result>(_ arrays: [[UInt8]], _ body: ([UnsafeRawBufferPointer]) -> Result) -> Result {
+        func nest(_ index: Int, _ gathered: [UnsafeRawBufferPointer]) -> Result {
+            guard index < arrays.count else { return body(gathered) }
+            return arrays[index].withUnsafeBytes { nest(index + 1, gathered + [$0]) }
+        }
+        return nest(0, [])
+    }
+
+    /// Writes every byte of the pieces, in order; the error text on failure.
+    private static func writeAll(_ fd: Int32, _ pieces: [UnsafeRawBufferPointer]) -> String? {
+        var vectors = pieces.filter { !$0.isEmpty }.map {
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+        }
+        var first = 0
+        while first < vectors.count {
+            let count = vectors[first...].withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return String(cString: strerror(errno)) }
-            offset += count
+            guard count > 0 else { return count == 0 ? "write returned 0" : String(cString: strerror(errno)) }
+            var left = count
+            while first < vectors.count, left >= vectors[first].iov_len {
+                left -= vectors[first].iov_len
+                first += 1
+            }
+            if left > 0, first < vectors.count {
+                vectors[first].iov_base = vectors[first].iov_base.map { $0 + left }
+                vectors[first].iov_len -= left
+            }
         }
         return nil
     }

@@ -30,31 +30,40 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// - Returns: true when its value is replaced by a placeholder.
     public func isSecret(_ name: String) -> Bool {
         var name = name
-        return name.withUTF8 { bytes in
-            if keptNames.contains(where: { Self.equalFolded(bytes, $0) }) { return false }
-            if Self.defaultNames.contains(where: { Self.equalFolded(bytes, $0) }) { return true }
-            if addedNames.contains(where: { Self.equalFolded(bytes, $0) }) { return true }
-            return Self.namePatterns.contains { Self.containsFolded(bytes, $0) }
-        }
+        return name.withUTF8 { isSecret(utf8: $0) }
     }
+
+    /// Whether a name, given as UTF-8 bytes, names a secret.
+    /// - Parameter bytes: the name as written.
+    /// - Returns: true when its value is replaced by a placeholder.
+    public func isSecret(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if !keptNames.isEmpty && keptNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return false }
+        if Self.defaultNameBytes.contains(where: { Self.equalFolded(bytes, $0) }) { return true }
+        if !addedNames.isEmpty && addedNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return true }
+        return Self.namePatternBytes.contains { Self.containsFolded(bytes, $0) }
+    }
+
+    private static let defaultNameBytes = defaultNames.map { Array($0.utf8) }
+    private static let namePatternBytes = namePatterns.map { Array($0.utf8) }
 
     @inline(__always) private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
     /// Whether `bytes`, ASCII-lowercased, equal the lowercase `name` (no allocation on this hot path).
-    private static func equalFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ name: String) -> Bool {
-        name.utf8.count == bytes.count && zip(bytes, name.utf8).allSatisfy { folded($0) == $1 }
+    private static func equalFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
+        guard name.count == bytes.count else { return false }
+        for index in 0..<name.count where folded(bytes[index]) != name[index] { return false }
+        return true
     }
 
-    /// Whether `bytes`, ASCII-lowercased, contain the lowercase `pattern`.
-    private static func containsFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ pattern: String) -> Bool {
-        let needle = pattern.utf8
+    /// Whether `bytes`, ASCII-lowercased, contain the lowercase `needle`.
+    private static func containsFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, bytes.count >= needle.count else { return false }
         var index = 0
         while index + needle.count <= bytes.count {
-            if folded(bytes[index]) == first
-                && zip(bytes[index..<(index + needle.count)], needle).allSatisfy({ folded($0) == $1 })
-            {
-                return true
+            if folded(bytes[index]) == first {
+                var offset = 1
+                while offset < needle.count, folded(bytes[index + offset]) == needle[offset] { offset += 1 }
+                if offset == needle.count { return true }
             }
             index += 1
         }
@@ -65,6 +74,13 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// - Parameter name: the name as written.
     /// - Returns: true when nothing under it is redacted.
     public func isKept(_ name: String) -> Bool { !keptNames.isEmpty && keptNames.contains(name.lowercased()) }
+
+    /// Whether a name, given as UTF-8 bytes, is exempted with `--keep`.
+    /// - Parameter bytes: the name as written.
+    /// - Returns: true when it is kept as it is.
+    public func isKept(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !keptNames.isEmpty && isKept(String(decoding: bytes, as: UTF8.self))
+    }
 
     /// The policy as recorded in a recording's header line.
     public var json: JSONValue {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Redaction of free text: bodies that are not JSON (NDJSON streams, truncated bodies, forms),
 /// header values and JSON strings. Two passes over the bytes: JWT-shaped tokens anywhere, then
 /// `"key": value` pairs and `key=value` pairs whose key names a secret.
@@ -16,53 +18,78 @@ extension Redactor {
     /// are then kept without copying.
     static func mayHoldSecret(_ string: String) -> Bool {
         var string = string
-        return string.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x3D, 0x3A: return true
-                case 0x65 where index + 2 < bytes.count && bytes[index + 1] == 0x79 && bytes[index + 2] == 0x4A: return true
-                default: index += 1
-                }
+        return string.withUTF8 { mayHoldSecret(bytes: $0) }
+    }
+
+    /// Whether UTF-8 text could hold a JWT or a pair.
+    static func mayHoldSecret(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x3D, 0x3A: return true
+            case 0x65 where index + 2 < bytes.count && bytes[index + 1] == 0x79 && bytes[index + 2] == 0x4A: return true
+            default: index += 1
             }
-            return false
         }
+        return false
     }
 
     /// Bytes of text with secrets replaced, or nil when nothing was.
     /// - Parameter bytes: UTF-8 text.
     /// - Returns: the redacted bytes, nil when unchanged.
     public func text(_ bytes: [UInt8]) -> [UInt8]? {
-        let afterTokens = replacingTokens(bytes)
-        let afterPairs = replacingPairs(afterTokens ?? bytes)
-        return afterPairs ?? afterTokens
+        bytes.withUnsafeBufferPointer { text(utf8: $0) }
     }
 
-    private func replacingTokens(_ bytes: [UInt8]) -> [UInt8]? {
+    /// Bytes of text with secrets replaced, or nil when nothing was.
+    /// - Parameter bytes: UTF-8 text.
+    /// - Returns: the redacted bytes, nil when unchanged.
+    public func text(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard let afterTokens = replacingTokens(bytes) else { return replacingPairs(bytes) }
+        return afterTokens.withUnsafeBufferPointer { replacingPairs($0) } ?? afterTokens
+    }
+
+    /// Whether redacting the text would change it, without handing out placeholders: the
+    /// same decision `text(utf8:)` takes, for a caller that must not number secrets yet.
+    /// - Parameter bytes: UTF-8 text.
+    /// - Returns: true when `text(utf8:)` would replace something.
+    public func textNeedsRedaction(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Self.mayHoldSecret(bytes: bytes) else { return false }
+        return Self.nextToken(in: bytes, from: 0) != nil || !pairEdits(bytes).isEmpty
+    }
+
+    private func replacingTokens(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         var copied = 0
-        var index = 0
-        while index + 3 <= bytes.count {
-            if bytes[index] == 0x65, let range = Self.jwtRange(in: bytes, from: index) {  // "e"
-                if out.isEmpty { out.reserveCapacity(bytes.count) }
-                out.append(contentsOf: bytes[copied..<range.lowerBound])
-                let token = String(decoding: bytes[range], as: UTF8.self)
-                out.append(contentsOf: placeholder(for: token, kind: "jwt").utf8)
-                copied = range.upperBound
-                index = range.upperBound
-            } else {
-                index += 1
-            }
+        while let range = Self.nextToken(in: bytes, from: copied) {
+            if out.isEmpty { out.reserveCapacity(bytes.count) }
+            out.append(contentsOf: bytes[copied..<range.lowerBound])
+            let token = String(decoding: bytes[range], as: UTF8.self)
+            out.append(contentsOf: placeholder(for: token, kind: "jwt").utf8)
+            copied = range.upperBound
         }
         guard copied > 0 else { return nil }
         out.append(contentsOf: bytes[copied...])
         return out
     }
 
+    /// The first JWT-shaped token at or after `start`.
+    static func nextToken(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
+        var index = start
+        while index + 3 <= bytes.count {
+            // Every token starts "eyJ": jump with memchr to the next "J" (rare in text), two on.
+            guard let base = bytes.baseAddress, let found = memchr(base + index + 2, 0x4A, bytes.count - index - 2) else { return nil }
+            index = UnsafeRawPointer(found) - UnsafeRawPointer(base) - 2
+            if let range = jwtRange(in: bytes, from: index) { return range }
+            index += 1
+        }
+        return nil
+    }
+
     /// The range of a JWT-shaped token starting at `start`: `eyJ…` base64url, a dot, base64url,
     /// a dot, optional base64url (and any further dot-separated segments), not inside a longer
     /// run of such characters.
-    static func jwtRange(in bytes: [UInt8], from start: Int) -> Range<Int>? {
+    static func jwtRange(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
         guard start + 3 <= bytes.count, bytes[start] == 0x65, bytes[start + 1] == 0x79, bytes[start + 2] == 0x4A else { return nil }
         if start > 0, isBase64URL(bytes[start - 1]) || bytes[start - 1] == 0x2E { return nil }
         var index = start
@@ -84,28 +111,59 @@ extension Redactor {
         return start..<index
     }
 
-    static func isBase64URL(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+    /// The high bit of each of eight bytes (little-endian) that may be a quote, a backslash or
+    /// a line feed (SWAR): zero when none is; the lowest set bit is exact.
+    @inline(__always) private static func stringEndFlags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let newline = word ^ (ones &* 0x0A)
+        let found = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((newline &- ones) & ~newline)
+        return found & highs
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool { isBase64URL(byte) || byte == 0x2E }
-
-    private static func isPairBoundary(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x26, 0x3F, 0x20, 0x0A, 0x0D, 0x09, 0x3B, 0x2C, 0x22, 0x27, 0x3C, 0x3E, 0x7B, 0x7D: true
-        default: false
-        }
+    /// Whether an ASCII byte is in the set given as two bit masks (bytes 0–63, 64–127); a
+    /// branch-free lookup, since these tests run once per byte of megabyte bodies.
+    @inline(__always) private static func inSet(_ byte: UInt8, _ low: UInt64, _ high: UInt64) -> Bool {
+        let mask = byte < 64 ? low : (byte < 128 ? high : 0)
+        return (mask >> UInt64(byte & 63)) & 1 == 1
     }
 
-    private static func endsScalar(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x2C, 0x7D, 0x5D, 0x20, 0x0A, 0x0D, 0x09: true
-        default: false
-        }
+    /// `A–Z a–z 0–9 - _`.
+    @inline(__always) static func isBase64URL(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_2000_0000_0000, 0x07FF_FFFE_87FF_FFFE) }
+
+    /// Base64url or `.`.
+    @inline(__always) private static func isNameByte(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_6000_0000_0000, 0x07FF_FFFE_87FF_FFFE) }
+
+    /// `& ? space LF CR TAB ; , " ' < > { }`.
+    @inline(__always) private static func isPairBoundary(_ byte: UInt8) -> Bool {
+        inSet(byte, 0xD800_10C5_0000_2600, 0x2800_0000_0000_0000)
     }
+
+    /// `, } ] space LF CR TAB`.
+    @inline(__always) private static func endsScalar(_ byte: UInt8) -> Bool { inSet(byte, 0x0000_1001_0000_2600, 0x2000_0000_2000_0000) }
 
     /// Replaces the values of secret-named `"key": value` and `key=value` pairs.
-    private func replacingPairs(_ bytes: [UInt8]) -> [UInt8]? {
+    private func replacingPairs(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let edits = pairEdits(bytes)
+        guard !edits.isEmpty else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 32 * edits.count)
+        var copied = 0
+        for (range, quoted) in edits where range.lowerBound >= copied {
+            out.append(contentsOf: bytes[copied..<range.lowerBound])
+            let value = String(decoding: bytes[range], as: UTF8.self)
+            let replacement = secret(value)
+            out.append(contentsOf: (quoted ? "\"\(replacement)\"" : replacement).utf8)
+            copied = range.upperBound
+        }
+        out.append(contentsOf: bytes[copied...])
+        return out
+    }
+
+    /// The values of secret-named pairs, in text order.
+    private func pairEdits(_ bytes: UnsafeBufferPointer<UInt8>) -> [(Range<Int>, quoted: Bool)] {
         var edits: [(Range<Int>, quoted: Bool)] = []
         var index = 0
         let count = bytes.count
@@ -123,11 +181,11 @@ extension Redactor {
                     index = close + 1
                     continue
                 }
-                let key = String(decoding: bytes[(index + 1)..<close], as: UTF8.self)
+                let key = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<close])
                 next += 1
                 while next < count, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0A || bytes[next] == 0x0D { next += 1 }
                 index = next
-                guard next < count, policy.isSecret(key) else { continue }
+                guard next < count, policy.isSecret(utf8: key) else { continue }
                 if bytes[next] == 0x22 {
                     guard let end = Self.closingQuote(bytes, after: next) else {
                         let lineEnd = Self.lineEnd(bytes, after: next)
@@ -153,24 +211,16 @@ extension Redactor {
             }
             index += 1
         }
-        guard !edits.isEmpty else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(count + 32 * edits.count)
-        var copied = 0
-        for (range, quoted) in edits where range.lowerBound >= copied {
-            out.append(contentsOf: bytes[copied..<range.lowerBound])
-            let value = String(decoding: bytes[range], as: UTF8.self)
-            let replacement = secret(value)
-            out.append(contentsOf: (quoted ? "\"\(replacement)\"" : replacement).utf8)
-            copied = range.upperBound
-        }
-        out.append(contentsOf: bytes[copied...])
-        return out
+        return edits
     }
 
     /// `key=value` pairs with a secret key inside `range`; with `single`, only one starting at its start.
-    private func pairs(in bytes: [UInt8], _ range: Range<Int>, single: Bool = false) -> [(Range<Int>, quoted: Bool)] {
+    private func pairs(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, single: Bool = false) -> [(Range<Int>, quoted: Bool)] {
         var found: [(Range<Int>, quoted: Bool)] = []
+        // A pair needs an "=": text without one (most JSON string values) has none to find.
+        if !single, let base = bytes.baseAddress, range.count > 0, memchr(base + range.lowerBound, 0x3D, range.count) == nil {
+            return found
+        }
         var index = range.lowerBound
         while index < range.upperBound {
             let atBoundary = index == range.lowerBound || Self.isPairBoundary(bytes[index - 1])
@@ -184,8 +234,9 @@ extension Redactor {
             if end < range.upperBound, bytes[end] == 0x3D {
                 var valueEnd = end + 1
                 while valueEnd < range.upperBound, !Self.isPairBoundary(bytes[valueEnd]) { valueEnd += 1 }
-                let name = String(decoding: bytes[index..<end], as: UTF8.self)
-                if valueEnd > end + 1, policy.isSecret(name) { found.append(((end + 1)..<valueEnd, false)) }
+                if valueEnd > end + 1, policy.isSecret(utf8: UnsafeBufferPointer(rebasing: bytes[index..<end])) {
+                    found.append(((end + 1)..<valueEnd, false))
+                }
                 index = valueEnd
             } else {
                 index = end
@@ -196,18 +247,29 @@ extension Redactor {
     }
 
     /// The index of the next line feed after `index`, or the end.
-    private static func lineEnd(_ bytes: [UInt8], after index: Int) -> Int {
+    private static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
         var next = index + 1
         while next < bytes.count, bytes[next] != 0x0A { next += 1 }
         return next
     }
 
     /// The index after the next line feed (or the end).
-    private static func nextLine(_ bytes: [UInt8], after index: Int) -> Int { min(lineEnd(bytes, after: index) + 1, bytes.count) }
+    private static func nextLine(_ bytes: UnsafeBufferPointer<UInt8>, after index: Int) -> Int {
+        min(lineEnd(bytes, after: index) + 1, bytes.count)
+    }
 
-    private static func closingQuote(_ bytes: [UInt8], after open: Int) -> Int? {
+    private static func closingQuote(_ bytes: UnsafeBufferPointer<UInt8>, after open: Int) -> Int? {
         var index = open + 1
         while index < bytes.count {
+            if index + 8 <= bytes.count, let base = bytes.baseAddress {
+                // The lowest flagged byte is exact: skip straight to it.
+                let flags = stringEndFlags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if flags == 0 {
+                    index += 8
+                    continue
+                }
+                index += flags.trailingZeroBitCount / 8
+            }
             switch bytes[index] {
             case 0x5C: index += 2
             case 0x22: return index

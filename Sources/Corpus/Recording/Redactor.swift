@@ -108,9 +108,8 @@ public final class Redactor: Sendable {
     public func secret(_ value: String) -> String {
         if value.isEmpty || Self.isPlaceholder(value) { return value }
         let bytes = Array(value.utf8)
-        if let range = Self.jwtRange(in: bytes, from: 0), range == 0..<bytes.count {
-            return placeholder(for: value, kind: "jwt")
-        }
+        let whole = bytes.withUnsafeBufferPointer { Self.jwtRange(in: $0, from: 0) == 0..<$0.count }
+        if whole { return placeholder(for: value, kind: "jwt") }
         return placeholder(for: value, kind: "secret")
     }
 

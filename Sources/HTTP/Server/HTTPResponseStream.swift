@@ -21,9 +21,13 @@ public final class HTTPResponseStream {
     /// The head, held back until the first body piece, `flush()` or `finish()`, so that a
     /// small response leaves in one send.
     private var pendingHead: [UInt8] = []
-    /// The last byte of a length-framed body, held back until `finish()`: the peer sees the
-    /// response complete only when the sender says it is (a recorder writes its line first).
+    /// The end of a length-framed body, held back until `finish()`: the peer sees the response
+    /// complete only when the sender says it is (a recorder writes its line first). The whole
+    /// last piece when it is small, so that a small response still leaves in one send, else
+    /// its last byte.
     private var heldTail: [UInt8] = []
+    /// The largest last piece held back whole.
+    static let heldPieceLimit = 64 * 1024
     /// Whether the head was sent.
     public private(set) var headSent = false
     /// Whether the response was completed with `finish()`.
@@ -122,19 +126,26 @@ public final class HTTPResponseStream {
             bodyBytesSent += count
             var end = count
             if remaining - count == 0 && count > 0 {
-                end = count - 1
-                heldTail = [bytes[end]]
+                end = count <= Self.heldPieceLimit ? 0 : count - 1
+                heldTail = Array(bytes[end..<count])
+                if end == 0 {
+                    // Nothing leaves now: the head, if still pending, goes with the held piece.
+                    pendingHead = scratch
+                    return true
+                }
             }
             guard !scratch.isEmpty else { return end == 0 || deliver(UnsafeRawBufferPointer(rebasing: bytes[0..<end])) }
             scratch.append(contentsOf: bytes[0..<end])
             return deliver(scratch)
         case .chunked:
+            // The piece leaves from where it is, framed by a gather write: no copy of the body.
             scratch.append(contentsOf: String(bytes.count, radix: 16).utf8)
             scratch.append(contentsOf: [0x0D, 0x0A])
-            scratch.append(contentsOf: bytes)
-            scratch.append(contentsOf: [0x0D, 0x0A])
             bodyBytesSent += bytes.count
-            return deliver(scratch)
+            let crlf: StaticString = "\r\n"
+            return scratch.withUnsafeBytes { framing in
+                deliver([framing, bytes, UnsafeRawBufferPointer(start: crlf.utf8Start, count: 2)])
+            }
         case .close:
             bodyBytesSent += bytes.count
             guard !scratch.isEmpty else { return deliver(bytes) }
@@ -190,6 +201,37 @@ public final class HTTPResponseStream {
         return send(response.body) && finish()
     }
 
+    /// Sends the pieces in order with as few `sendmsg` calls as the socket allows.
+    private func deliver(_ pieces: [UnsafeRawBufferPointer]) -> Bool {
+        var vectors = pieces.filter { !$0.isEmpty }.map {
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+        }
+        var first = 0
+        while first < vectors.count {
+            let sent = vectors[first...].withUnsafeMutableBufferPointer { buffer -> Int in
+                var message = msghdr()
+                message.msg_iov = buffer.baseAddress
+                message.msg_iovlen = buffer.count
+                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else {
+                failed = true
+                return false
+            }
+            var left = sent
+            while first < vectors.count, left >= vectors[first].iov_len {
+                left -= vectors[first].iov_len
+                first += 1
+            }
+            if left > 0, first < vectors.count {
+                vectors[first].iov_base = vectors[first].iov_base.map { $0 + left }
+                vectors[first].iov_len -= left
+            }
+        }
+        return true
+    }
+
     private func deliver(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { deliver($0) }
     }
@@ -209,6 +251,7 @@ public final class HTTPResponseStream {
     }
 
     private static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 }

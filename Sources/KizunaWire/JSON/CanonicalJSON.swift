@@ -92,36 +92,134 @@ public enum CanonicalJSON {
     ///   - out: the buffer to append to.
     public static func appendString(_ string: String, to out: inout [UInt8]) {
         var string = string
-        string.withUTF8 { bytes in
-            out.reserveCapacity(out.count + bytes.count + 2)
-            out.append(UInt8(ascii: "\""))
-            // Runs that need no escape are copied at once: recorded bodies can be megabytes.
-            var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
-                escape(byte, into: &out)
-                start = index + 1
-            }
-            if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
-            out.append(UInt8(ascii: "\""))
+        string.withUTF8 { appendString(utf8: $0, to: &out) }
+    }
+
+    /// Appends a JSON string literal with only the mandatory escapes (C-5), from UTF-8 bytes.
+    /// - Parameters:
+    ///   - bytes: the string's UTF-8 bytes (not checked).
+    ///   - out: the buffer to append to.
+    public static func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if bytes.count >= 4096 && out.isEmpty {
+            out = encodedString(utf8: bytes)
+            return
         }
+        out.reserveCapacity(out.count + bytes.count + 2)
+        out.append(UInt8(ascii: "\""))
+        // Runs that need no escape are copied at once.
+        var start = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            if start < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            escape(byte, into: &out)
+            start = index + 1
+        }
+        if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// A JSON string literal with only the mandatory escapes, for large text (recorded bodies
+    /// can be megabytes): written into a buffer sized for the worst case, eight bytes at a time
+    /// where no byte needs an escape.
+    /// - Parameter bytes: the string's UTF-8 bytes (not checked).
+    /// - Returns: the literal, quotes included.
+    public static func encodedString(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        // Worst case six bytes out per byte in, plus the quotes and eight bytes of slack for the
+        // word stores below.
+        [UInt8](unsafeUninitializedCapacity: bytes.count * 6 + 10) { buffer, count in
+            guard let target = buffer.baseAddress else { return }
+            let raw = UnsafeMutableRawPointer(target)
+            var written = 0
+            target[written] = 0x22
+            written += 1
+            var index = 0
+            if let source = bytes.baseAddress {
+                while index < bytes.count {
+                    if index + 8 <= bytes.count {
+                        // Store eight bytes as they are, then keep only the prefix that needs no
+                        // escape: the lowest flagged byte is exact.
+                        let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+                        raw.storeBytes(of: word, toByteOffset: written, as: UInt64.self)
+                        let flags = Self.escapeFlags(word)
+                        if flags == 0 {
+                            index += 8
+                            written += 8
+                            continue
+                        }
+                        let clean = flags.trailingZeroBitCount / 8
+                        index += clean
+                        written += clean
+                    }
+                    let byte = source[index]
+                    index += 1
+                    guard byte < 0x20 || byte == 0x22 || byte == 0x5C else {
+                        target[written] = byte
+                        written += 1
+                        continue
+                    }
+                    written += Self.writeEscape(byte, at: target + written)
+                }
+            }
+            target[written] = 0x22
+            count = written + 1
+        }
+    }
+
+    /// Writes the escape of a quote, a backslash or a control byte; returns its length.
+    @inline(__always) private static func writeEscape(_ byte: UInt8, at target: UnsafeMutablePointer<UInt8>) -> Int {
+        target[0] = 0x5C
+        switch byte {
+        case 0x22, 0x5C: target[1] = byte
+        case 0x08: target[1] = UInt8(ascii: "b")
+        case 0x09: target[1] = UInt8(ascii: "t")
+        case 0x0A: target[1] = UInt8(ascii: "n")
+        case 0x0C: target[1] = UInt8(ascii: "f")
+        case 0x0D: target[1] = UInt8(ascii: "r")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            target[1] = UInt8(ascii: "u")
+            target[2] = 0x30
+            target[3] = 0x30
+            target[4] = hex.utf8Start[Int(byte >> 4)]
+            target[5] = hex.utf8Start[Int(byte & 0xF)]
+            return 6
+        }
+        return 2
+    }
+
+    /// The high bit of each of eight bytes (little-endian) that may be a quote, a backslash or a
+    /// control byte (SWAR): zero when none is, and the lowest set bit marks the first such byte
+    /// exactly; higher bits may be false alarms.
+    @inline(__always) static func escapeFlags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        let hasControl = (word &- ones &* 0x20) & ~word & highs
+        return hasQuote | hasBackslash | hasControl
     }
 
     /// The mandatory escape of a quote, a backslash or a control byte.
     private static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+        out.append(0x5C)
         switch byte {
-        case 0x22: out.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-        case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x22: out.append(0x22)
+        case 0x5C: out.append(0x5C)
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x09: out.append(UInt8(ascii: "t"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            let nibbles = [byte >> 4, byte & 0xF].map { $0 < 10 ? 0x30 + $0 : 0x57 + $0 }
+            out.append(UInt8(ascii: "u"))
+            out.append(0x30)
+            out.append(0x30)
+            out.append(nibbles[0])
+            out.append(nibbles[1])
         }
     }
 

@@ -22,7 +22,7 @@ public struct JSONParser: Sendable {
     /// - Parameter buffer: the UTF-8 document.
     /// - Returns: the parsed value, or the error naming where parsing stopped.
     public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
-        var cursor = Scanner(buffer: buffer)
+        var cursor = JSONScanner(buffer: buffer)
         do throws(JSONParseError) {
             cursor.skipWhitespace()
             let value = try cursor.parseValue(depth: 0)
@@ -45,7 +45,7 @@ public struct JSONParser: Sendable {
     }
 }
 
-private struct Scanner {
+struct JSONScanner {
     let buffer: UnsafeBufferPointer<UInt8>
     var index = 0
     let end: Int
@@ -164,6 +164,12 @@ private struct Scanner {
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSONNumber {
+        let range = try scanNumber()
+        return JSONNumber(literal: String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self))
+    }
+
+    /// Moves past a number and returns where its literal lies.
+    mutating func scanNumber() throws(JSONParseError) -> Range<Int> {
         let start = index
         if buffer[index] == UInt8(ascii: "-") { index += 1 }
         guard index < end, isDigit(buffer[index]) else { throw failure("invalid number", at: start) }
@@ -184,8 +190,7 @@ private struct Scanner {
             guard index < end, isDigit(buffer[index]) else { throw failure("invalid number exponent", at: start) }
             while index < end && isDigit(buffer[index]) { index += 1 }
         }
-        let slice = UnsafeBufferPointer(rebasing: buffer[start..<index])
-        return JSONNumber(literal: String(decoding: slice, as: UTF8.self))
+        return start..<index
     }
 
     @inline(__always) func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
