@@ -44,12 +44,21 @@ final class StreamingHandle: @unchecked Sendable {
     init?() {
         guard Self.globalInit, let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        // What every transfer shares is set once; `perform` sets the rest each time.
+        _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)
+        _ = accord_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        _ = accord_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = accord_curl_setopt_string(handle, CURLOPT_NOPROXY, "*")
+        _ = accord_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
+        _ = accord_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, Self.header)
+        _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, Self.write)
+        _ = accord_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+        _ = accord_curl_setopt_pointer(handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Self.progress, to: UnsafeMutableRawPointer.self))
     }
 
     deinit { curl_easy_cleanup(handle) }
 
     func perform(_ request: StreamingRequest, sink: some StreamingResponseSink) -> StreamingOutcome {
-        curl_easy_reset(handle)
         let state = TransferState(sink: sink)
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers { list = curl_slist_append(list, "\(name): \(value)") }
@@ -63,13 +72,13 @@ final class StreamingHandle: @unchecked Sendable {
         let context = Unmanaged.passUnretained(state).toOpaque()
         let code: CURLcode = request.body.withUnsafeBytes { bytes in
             _ = accord_curl_setopt_string(handle, CURLOPT_URL, request.url)
-            _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)
-            _ = accord_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
             _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
-            _ = accord_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
             _ = accord_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
-            _ = accord_curl_setopt_string(handle, CURLOPT_NOPROXY, "*")
-            _ = accord_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
+            // Back to a plain GET first: the last transfer's method, body and HEAD flag must
+            // not carry over (HTTPGET clears the upload and no-body state).
+            _ = accord_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+            _ = accord_curl_setopt_long(handle, CURLOPT_NOBODY, 0)
+            _ = accord_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil)
             if method == "HEAD" {
                 _ = accord_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
             } else if method == "GET" && !sendsBody {
@@ -85,12 +94,8 @@ final class StreamingHandle: @unchecked Sendable {
                     _ = accord_curl_setopt_string(handle, CURLOPT_POSTFIELDS, "")
                 }
             }
-            _ = accord_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, Self.header)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
-            _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, Self.write)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-            _ = accord_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-            _ = accord_curl_setopt_pointer(handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Self.progress, to: UnsafeMutableRawPointer.self))
             _ = accord_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
             return curl_easy_perform(handle)
         }
