@@ -12,7 +12,7 @@ struct EncodedStringTests {
 
     @Test("encodedString(utf8:) equals the byte-at-a-time literal for random text of every length and mix")
     func matchesReference() {
-        var rng = RewriteRNG(state: 20_261_130)
+        var rng = SplitMix64(state: 20_261_130)
         let alphabet: [[UInt8]] = [
             Array("a".utf8), Array("Z".utf8), Array(" ".utf8), Array("\"".utf8), Array("\\".utf8), [0x0A], [0x0D], [0x09], [0x08],
             [0x0C], [0x00], [0x01], [0x1F], [0x7F], Array("é".utf8), Array("日".utf8), Array("😀".utf8), Array("/".utf8),

@@ -3,7 +3,7 @@ import Testing
 
 /// Writes random JSON with random whitespace and random but equivalent escapes.
 struct RewriteDocumentWriter {
-    var rng: RewriteRNG
+    var rng: SplitMix64
     var out: [UInt8] = []
 
     static let keys = ["a", "x", "tok", "token", "keep", "keeper", "id", "é", "日本", "a\"b", "k\\", "tab\t", "x", "a", "😀", ""]
@@ -108,7 +108,7 @@ struct JSONRewriterFuzzTests {
         [0x30], [0x65], [0x2D], [0x3A], Array(#"\ud800"#.utf8), Array(#"\udc00"#.utf8), Array(#"\u"#.utf8), [0x0A], [0x7B], [0x5B],
     ]
 
-    static func mutate(_ bytes: [UInt8], _ rng: inout RewriteRNG) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var bytes = bytes
         for _ in 0...rng.below(2) {
             let at = rng.below(bytes.count + 1)
@@ -127,11 +127,11 @@ struct JSONRewriterFuzzTests {
 
     @Test("random documents and their mutations: same validity, bytes, capture and rule calls as the tree path")
     func differential() {
-        var rng = RewriteRNG(state: 0x5EED_0F_2EC0DE)
+        var rng = SplitMix64(state: 0x5EED_0F_2EC0DE)
         var accepted = 0
         var refused = 0
         for round in 0..<3_000 {
-            var writer = RewriteDocumentWriter(rng: RewriteRNG(state: rng.next()))
+            var writer = RewriteDocumentWriter(rng: SplitMix64(state: rng.next()))
             writer.value(depth: 0)
             let key = rng.chance(70) ? rng.pick(RewriteDocumentWriter.keys) : nil
             let document = writer.out
@@ -162,7 +162,7 @@ struct JSONRewriterFuzzTests {
 
     @Test("deep documents around the depth limit, mixed objects and arrays, with treatments on the way")
     func deepDocuments() {
-        var rng = RewriteRNG(state: 42)
+        var rng = SplitMix64(state: 42)
         for _ in 0..<24 {
             let depth = JSONParser.maximumDepth + rng.below(3) - 1
             var open: [UInt8] = []

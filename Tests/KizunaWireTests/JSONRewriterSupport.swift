@@ -1,20 +1,5 @@
 import KizunaWire
 
-/// SplitMix64 under its own name (the suite's `SplitMix64` belongs to the parser fuzz).
-struct RewriteRNG {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
-
 /// Deterministic rules that log every call: keys containing "tok" are secret, containing "keep"
 /// copied, and strings containing "x" uppercased. A secret shows its material, so a wrong
 /// material (unsorted keys, undecoded escapes) changes the output.
