@@ -152,7 +152,7 @@ struct JSONRewriterFuzzTests {
                     continue
                 }
                 accepted += 1
-                if got.out != expected.bytes || got.captured != expected.captured || rules.log != reference.log {
+                if got.out != expected.bytes || got.captured != expected.captured || rules.log != askingEachKeyOnce(reference.log) {
                     Issue.record("differs for \(bytes) \(shown): got \(String(decoding: got.out, as: UTF8.self))")
                 }
             }

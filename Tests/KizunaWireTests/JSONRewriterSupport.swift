@@ -81,3 +81,16 @@ func runRewriter(_ bytes: [UInt8], _ rules: some JSONRewriteRules, capturing key
     let kept = out.starts(with: prefix)
     return (valid, Array(out.dropFirst(prefix.count)), captured, kept)
 }
+
+/// The reference's rule calls as the rewriter makes them: it asks about each key once (the
+/// first 32 distinct keys of at most 64 bytes are remembered), everything else in order.
+func askingEachKeyOnce(_ log: [String]) -> [String] {
+    var known: Set<String> = []
+    return log.filter { entry in
+        guard entry.hasPrefix("key ") else { return true }
+        let key = String(entry.dropFirst(4))
+        if known.contains(key) { return false }
+        if known.count < 32 && key.utf8.count <= 64 { known.insert(key) }
+        return true
+    }
+}

@@ -59,7 +59,11 @@ public final class RecordingWriter: Sendable {
         var line: [UInt8] = []
         CanonicalJSON.writeCompact(header.json, into: &line)
         line.append(0x0A)
-        let reason = line.withUnsafeBytes { Self.writeAll(fd, [$0]) } ?? (fsync(fd) == 0 ? nil : String(cString: strerror(errno)))
+        let reason =
+            line.withUnsafeBytes { bytes in
+                var vectors = [iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)]
+                return Self.writeAll(fd, &vectors)
+            } ?? (fsync(fd) == 0 ? nil : String(cString: strerror(errno)))
         if let reason {
             Glibc.close(fd)
             throw .write(path, reason)
@@ -111,28 +115,38 @@ public final class RecordingWriter: Sendable {
                 piece.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0x0A, piece.count) != nil } ?? false }
             })
         else { return false }
+        // Everything but the number is laid out before the lock is taken: under it, only the
+        // prefix is printed and the line written.
+        var prefix = [UInt8](repeating: 0, count: 40)
+        let newline: [UInt8] = [0x0A]
         let (accepted, wakeSyncer) = Self.withBuffers(pieces) { buffers in
-            state.withLock { state -> (Bool, Bool) in
-                guard !state.closing, state.error == nil else { return (false, false) }
-                let prefix = Array("{\"exchange\":\(state.written + 1),".utf8)
-                let newline: [UInt8] = [0x0A]
-                let failure = prefix.withUnsafeBytes { start in
-                    newline.withUnsafeBytes { end in
-                        Self.writeAll(fd, [start, UnsafeRawBufferPointer(rebasing: buffers[0][1...])] + buffers[1...] + [end])
+            var vectors: [iovec] = []
+            vectors.reserveCapacity(buffers.count + 2)
+            vectors.append(iovec())
+            let rest = UnsafeRawBufferPointer(rebasing: buffers[0][1...])
+            for buffer in [rest] + buffers[1...] where !buffer.isEmpty {
+                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count))
+            }
+            return newline.withUnsafeBytes { end in
+                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: end.baseAddress), iov_len: 1))
+                return prefix.withUnsafeMutableBytes { prefix in
+                    state.withLock { state -> (Bool, Bool) in
+                        guard !state.closing, state.error == nil else { return (false, false) }
+                        vectors[0] = iovec(iov_base: prefix.baseAddress, iov_len: Self.printPrefix(state.written + 1, into: prefix))
+                        if let failure = Self.writeAll(fd, &vectors) {
+                            state.error = .write(path, failure)
+                            return (false, false)
+                        }
+                        // `.synced` syncs under the lock, so close() cannot close the file before it.
+                        if durability == .synced, fsync(fd) != 0 {
+                            state.error = .write(path, String(cString: strerror(errno)))
+                            return (false, false)
+                        }
+                        state.written += 1
+                        defer { state.dirty = true }
+                        return (true, !state.dirty)
                     }
                 }
-                if let failure {
-                    state.error = .write(path, failure)
-                    return (false, false)
-                }
-                // `.synced` syncs under the lock, so close() cannot close the file before it.
-                if durability == .synced, fsync(fd) != 0 {
-                    state.error = .write(path, String(cString: strerror(errno)))
-                    return (false, false)
-                }
-                state.written += 1
-                defer { state.dirty = true }
-                return (true, !state.dirty)
             }
         }
         guard accepted else { return false }
@@ -189,11 +203,35 @@ public final class RecordingWriter: Sendable {
         return nest(0, [])
     }
 
-    /// Writes every byte of the pieces, in order; the error text on failure.
-    private static func writeAll(_ fd: Int32, _ pieces: [UnsafeRawBufferPointer]) -> String? {
-        var vectors = pieces.filter { !$0.isEmpty }.map {
-            iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
+    /// Prints `{"exchange":N,` into `buffer` (40 bytes are enough for any `Int`).
+    /// - Returns: the number of bytes printed.
+    static func printPrefix(_ number: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var count = 0
+        for byte in #"{"exchange":"#.utf8 {
+            buffer[count] = byte
+            count += 1
         }
+        // Least significant digit first, then turned round.
+        let first = count
+        var value = UInt64(max(0, number))
+        repeat {
+            buffer[count] = UInt8(0x30 + value % 10)
+            count += 1
+            value /= 10
+        } while value > 0
+        var low = first
+        var high = count - 1
+        while low < high {
+            buffer.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+        buffer[count] = UInt8(ascii: ",")
+        return count + 1
+    }
+
+    /// Writes every byte the vectors point at, in order; the error text on failure.
+    private static func writeAll(_ fd: Int32, _ vectors: inout [iovec]) -> String? {
         var first = 0
         while first < vectors.count {
             let count = vectors[first...].withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }

@@ -5,9 +5,11 @@ import Synchronization
 /// peer closes, asks to close, times out, sends something refused, or the server stops.
 struct Connection: Sendable {
     let id: Int
-    let fd: Int32
+    let slot: HTTPServer.Slot
     let peer: HTTPEndpoint
     let server: HTTPServer
+
+    var fd: Int32 { slot.fd }
 
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -71,7 +73,7 @@ struct Connection: Sendable {
 
     /// Answers one request; false when the connection must close.
     private func serve(_ request: HTTPRequest) -> Bool {
-        guard server.beginRequest(id) else { return false }
+        guard server.beginRequest(slot) else { return false }
         let handler: HTTPHandler
         switch server.responder {
         case .whole(let whole): handler = whole
@@ -79,14 +81,14 @@ struct Connection: Sendable {
         }
         let response = Self.invoke(handler, request)
         if response.dropsConnection {
-            _ = server.endRequest(id)
+            _ = server.endRequest(slot)
             return false
         }
         let keepAlive = request.keepAlive && !response.closesConnection && !server.isStopping
         let bytes = response.serialized(
             version: request.version, keepAlive: keepAlive, omitBody: request.method == "HEAD", date: HTTPDate.now())
         let sent = Socket.sendAll(fd, bytes)
-        let stopping = server.endRequest(id)
+        let stopping = server.endRequest(slot)
         return sent && keepAlive && !stopping
     }
 
@@ -100,7 +102,7 @@ struct Connection: Sendable {
         } else if stream.headSent && !stream.finished && !stream.failed {
             _ = stream.finish()
         }
-        let stopping = server.endRequest(id)
+        let stopping = server.endRequest(slot)
         return stream.keepsAlive && !stopping
     }
 

@@ -6,13 +6,18 @@ import Synchronization
 /// parses and answers requests in order (keep-alive and pipelining), up to a connection cap.
 /// Its threads keep it alive: call `stop()` to release the port and the threads.
 public final class HTTPServer: Sendable {
-    struct Slot {
-        var fd: Int32
-        var busy: Bool
+    /// One open connection: its socket and whether a request is in progress on it. The flag
+    /// is atomic so that a request's start and end take no lock: `beginRequest` sets it before
+    /// reading `stopping`, `stop()` sets `stopping` before reading it (both sequentially
+    /// consistent), so either the request sees the stop or the stop sees the request.
+    final class Slot: Sendable {
+        let fd: Int32
+        let busy = Atomic<Bool>(false)
+
+        init(fd: Int32) { self.fd = fd }
     }
 
     struct State {
-        var stopping = false
         var accepting = true
         var nextID = 0
         var connections: [Int: Slot] = [:]
@@ -24,6 +29,7 @@ public final class HTTPServer: Sendable {
     let responder: Responder
     private let listener: Int32
     private let state = Mutex(State())
+    private let stopping = Atomic<Bool>(false)
 
     /// How requests are answered: a whole response from an async handler, or a stream written
     /// from the connection's thread.
@@ -83,10 +89,11 @@ public final class HTTPServer: Sendable {
     /// progress finish within the grace period, then cuts whatever is left.
     public func stop() async {
         state.withLock { state in
-            guard !state.stopping else { return }
-            state.stopping = true
+            guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
             _ = shutdown(listener, Int32(SHUT_RDWR))
-            for slot in state.connections.values where !slot.busy { _ = shutdown(slot.fd, Int32(SHUT_RDWR)) }
+            for slot in state.connections.values where !slot.busy.load(ordering: .sequentiallyConsistent) {
+                _ = shutdown(slot.fd, Int32(SHUT_RDWR))
+            }
         }
         let clock = ContinuousClock()
         let graceEnd = clock.now + configuration.gracePeriod
@@ -100,7 +107,7 @@ public final class HTTPServer: Sendable {
 
     private var drained: Bool { state.withLock { !$0.accepting && $0.connections.isEmpty } }
 
-    var isStopping: Bool { state.withLock { $0.stopping } }
+    var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
     private func acceptLoop() {
         while !isStopping {
@@ -110,10 +117,11 @@ public final class HTTPServer: Sendable {
                 continue
             }
             Socket.configure(fd, writeTimeout: configuration.writeTimeout)
+            let slot = Slot(fd: fd)
             let id: Int? = state.withLock { state in
-                guard !state.stopping, state.connections.count < configuration.maxConnections else { return nil }
+                guard !isStopping, state.connections.count < configuration.maxConnections else { return nil }
                 state.nextID += 1
-                state.connections[state.nextID] = Slot(fd: fd, busy: false)
+                state.connections[state.nextID] = slot
                 return state.nextID
             }
             guard let id else {
@@ -122,7 +130,7 @@ public final class HTTPServer: Sendable {
                 close(fd)
                 continue
             }
-            let connection = Connection(id: id, fd: fd, peer: peer, server: self)
+            let connection = Connection(id: id, slot: slot, peer: peer, server: self)
             let thread = Thread { connection.run() }
             thread.name = "accord-http-connection"
             thread.start()
@@ -134,20 +142,19 @@ public final class HTTPServer: Sendable {
     }
 
     /// Marks a connection busy with a request; false when the server is stopping.
-    func beginRequest(_ id: Int) -> Bool {
-        state.withLock { state in
-            guard !state.stopping else { return false }
-            state.connections[id]?.busy = true
-            return true
+    func beginRequest(_ slot: Slot) -> Bool {
+        slot.busy.store(true, ordering: .sequentiallyConsistent)
+        guard !isStopping else {
+            slot.busy.store(false, ordering: .sequentiallyConsistent)
+            return false
         }
+        return true
     }
 
     /// Marks a connection idle again; returns whether the server is stopping.
-    func endRequest(_ id: Int) -> Bool {
-        state.withLock { state in
-            state.connections[id]?.busy = false
-            return state.stopping
-        }
+    func endRequest(_ slot: Slot) -> Bool {
+        slot.busy.store(false, ordering: .sequentiallyConsistent)
+        return isStopping
     }
 
     /// Forgets a connection and closes its socket (under the lock, so `stop()` never shuts down a reused descriptor).

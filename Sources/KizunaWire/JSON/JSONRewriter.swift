@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a `JSONRewriter` treats the value of one object member.
 public enum JSONMemberTreatment: Sendable, Hashable {
     /// Rewritten like the rest of the document: strings offered to the rules.
@@ -10,7 +12,8 @@ public enum JSONMemberTreatment: Sendable, Hashable {
 
 /// What a `JSONRewriter` asks while it re-encodes a document.
 public protocol JSONRewriteRules {
-    /// How the value of a member is treated.
+    /// How the value of a member is treated; it must depend on the key alone, since a rewrite
+    /// asks once per distinct key.
     /// - Parameter key: the member's key, decoded, as UTF-8 bytes.
     /// - Returns: the treatment.
     func treatment(ofMember key: UnsafeBufferPointer<UInt8>) -> JSONMemberTreatment
@@ -49,6 +52,7 @@ public enum JSONRewriter {
             try scanner.rewriteValue(depth: 0, copying: false, into: &out, pass: &pass)
             scanner.skipWhitespace()
             if scanner.index < scanner.end { throw scanner.failure("content after the document") }
+            scanner.flushRun(&pass, into: &out)
             return (true, pass.captured)
         } catch {
             out.removeSubrange(start...)
@@ -57,231 +61,53 @@ public enum JSONRewriter {
     }
 }
 
-/// The rules of one rewrite and what it captured.
-struct RewritePass<Rules: JSONRewriteRules> {
-    let rules: Rules
+/// The rules of one rewrite, what it captured, and the treatments of the keys it has met.
+/// Not generic: the rewriter runs unspecialized across modules, where a generic pass would
+/// look its type metadata up at every call.
+struct RewritePass {
+    let rules: any JSONRewriteRules
     let captureKey: String?
     var captured: String?
     var sawCaptureKey = false
-}
+    /// Input bytes that go to the output unchanged and are not copied yet: most of a compact
+    /// document is copied in a few long runs instead of token by token.
+    var runStart = 0
+    var runEnd = 0
+    /// Keys already treated, end to end (rows repeat their keys: each is asked about once).
+    private var knownKeys: [UInt8] = []
+    private var known: [(start: Int, count: Int, treatment: JSONMemberTreatment)] = []
+    private static var maximumKnown: Int { 32 }
+    private static var maximumKnownLength: Int { 64 }
 
-extension JSONScanner {
-    mutating func rewriteValue<Rules>(depth: Int, copying: Bool, into out: inout [UInt8], pass: inout RewritePass<Rules>)
-        throws(JSONParseError)
-    {
-        guard index < end else { throw failure("unexpected end of input, expected a value") }
-        switch buffer[index] {
-        case UInt8(ascii: "{"): try rewriteObject(depth: depth + 1, copying: copying, into: &out, pass: &pass)
-        case UInt8(ascii: "["): try rewriteArray(depth: depth + 1, copying: copying, into: &out, pass: &pass)
-        case UInt8(ascii: "\""): try rewriteString(copying: copying, into: &out, rules: pass.rules)
-        case UInt8(ascii: "t"):
-            try expectLiteral("true")
-            out.append(contentsOf: "true".utf8)
-        case UInt8(ascii: "f"):
-            try expectLiteral("false")
-            out.append(contentsOf: "false".utf8)
-        case UInt8(ascii: "n"):
-            try expectLiteral("null")
-            out.append(contentsOf: "null".utf8)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            let range = try scanNumber()
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[range]))
-        default:
-            throw failure("unexpected \(describeCurrent()), expected a value")
-        }
+    init(rules: any JSONRewriteRules, captureKey: String?) {
+        self.rules = rules
+        self.captureKey = captureKey
     }
 
-    /// A string value: copied when it has no escapes (its bytes are then its compact form),
-    /// else decoded and re-escaped; offered to the rules unless copying.
-    mutating func rewriteString(copying: Bool, into out: inout [UInt8], rules: some JSONRewriteRules) throws(JSONParseError) {
-        let open = index
-        if let range = try scanPlainString() {
-            let raw = UnsafeBufferPointer(rebasing: buffer[range])
-            if !copying, let replacement = rules.rewrite(string: raw) {
-                replacement.withUnsafeBufferPointer { CanonicalJSON.appendString(utf8: $0, to: &out) }
-            } else {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(open)..<index]))
+    /// The treatment of a member, asked of the rules once per distinct short key.
+    mutating func treatment(ofMember key: UnsafeBufferPointer<UInt8>) -> JSONMemberTreatment {
+        let found: JSONMemberTreatment? = knownKeys.withUnsafeBufferPointer { stored in
+            for entry in known where entry.count == key.count {
+                guard let base = stored.baseAddress, let keyBase = key.baseAddress else { return entry.treatment }
+                if memcmp(base + entry.start, keyBase, key.count) == 0 { return entry.treatment }
             }
-            return
+            return nil
         }
-        var decoded = try parseString()
-        decoded.withUTF8 { bytes in
-            if !copying, let replacement = rules.rewrite(string: bytes) {
-                replacement.withUnsafeBufferPointer { CanonicalJSON.appendString(utf8: $0, to: &out) }
-            } else {
-                CanonicalJSON.appendString(utf8: bytes, to: &out)
-            }
+        if let found { return found }
+        let treatment = rules.treatment(ofMember: key)
+        if known.count < Self.maximumKnown && key.count <= Self.maximumKnownLength {
+            known.append((knownKeys.count, key.count, treatment))
+            knownKeys.append(contentsOf: key)
         }
+        return treatment
     }
 
-    /// Moves past a string without escapes and returns where its content lies; nil, with the
-    /// index unmoved, when it has an escape.
-    mutating func scanPlainString() throws(JSONParseError) -> Range<Int>? {
-        let open = index
-        var cursor = index + 1
-        var ascii = true
-        while cursor < end {
-            let byte = buffer[cursor]
-            if byte == UInt8(ascii: "\"") {
-                let range = (open + 1)..<cursor
-                if !ascii && !Self.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[range])) {
-                    throw failure("invalid UTF-8 in a string", at: open)
-                }
-                index = cursor + 1
-                return range
-            }
-            if byte == UInt8(ascii: "\\") { return nil }
-            if byte < 0x20 {
-                index = cursor
-                throw failure("unescaped control character in a string")
-            }
-            if byte >= 0x80 { ascii = false }
-            cursor += 1
-        }
-        throw failure("unterminated string", at: open)
-    }
-
-    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var iterator = bytes.makeIterator()
-        var decoder = Unicode.UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
-    }
-}
-
-extension JSONScanner {
-    mutating func rewriteObject<Rules>(depth: Int, copying: Bool, into out: inout [UInt8], pass: inout RewritePass<Rules>)
-        throws(JSONParseError)
-    {
-        if depth > JSONParser.maximumDepth { throw failure("nesting deeper than \(JSONParser.maximumDepth) levels") }
-        index += 1
-        out.append(UInt8(ascii: "{"))
-        skipWhitespace()
-        if index < end && buffer[index] == UInt8(ascii: "}") {
-            index += 1
-            out.append(UInt8(ascii: "}"))
-            return
-        }
-        var first = true
-        while true {
-            skipWhitespace()
-            guard index < end, buffer[index] == UInt8(ascii: "\"") else {
-                throw failure("expected a string key, found \(describeCurrent())")
-            }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            var treatment = JSONMemberTreatment.copy
-            var captures = false
-            if copying {
-                try rewriteString(copying: true, into: &out, rules: pass.rules)
-            } else {
-                let open = index
-                var decoded: String?
-                let raw: Range<Int>
-                if let plain = try scanPlainString() {
-                    raw = plain
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[open..<index]))
-                } else {
-                    let key = try parseString()
-                    CanonicalJSON.appendString(key, to: &out)
-                    decoded = key
-                    raw = 0..<0
-                }
-                func decide(_ key: UnsafeBufferPointer<UInt8>) {
-                    treatment = pass.rules.treatment(ofMember: key)
-                    // The first member of that name counts, as `JSONObject`'s subscript reads it.
-                    if depth == 1, !pass.sawCaptureKey, let wanted = pass.captureKey {
-                        var wanted = wanted
-                        captures = wanted.withUTF8 { $0.elementsEqual(key) }
-                        if captures { pass.sawCaptureKey = true }
-                    }
-                }
-                if var decoded {
-                    decoded.withUTF8 { decide($0) }
-                } else {
-                    decide(UnsafeBufferPointer(rebasing: buffer[raw]))
-                }
-            }
-            skipWhitespace()
-            guard index < end, buffer[index] == UInt8(ascii: ":") else {
-                throw failure("expected ':' after an object key, found \(describeCurrent())")
-            }
-            index += 1
-            out.append(UInt8(ascii: ":"))
-            skipWhitespace()
-            if captures, index < end, buffer[index] == UInt8(ascii: "\"") {
-                let start = index
-                pass.captured = try parseString()
-                index = start
-            }
-            switch treatment {
-            case .copy: try rewriteValue(depth: depth, copying: true, into: &out, pass: &pass)
-            case .rewrite: try rewriteValue(depth: depth, copying: false, into: &out, pass: &pass)
-            case .secret: try rewriteSecret(depth: depth, into: &out, pass: &pass)
-            }
-            skipWhitespace()
-            guard index < end else { throw failure("unexpected end of input inside an object") }
-            let byte = buffer[index]
-            index += 1
-            if byte == UInt8(ascii: ",") { continue }
-            if byte == UInt8(ascii: "}") {
-                out.append(UInt8(ascii: "}"))
-                return
-            }
-            index -= 1
-            throw failure("expected ',' or '}' in an object, found \(describeCurrent())")
-        }
-    }
-
-    /// A secret member's value: null stays null; a string, or the compact JSON of anything
-    /// else, is replaced by the rules' placeholder.
-    mutating func rewriteSecret<Rules>(depth: Int, into out: inout [UInt8], pass: inout RewritePass<Rules>) throws(JSONParseError) {
-        guard index < end else { throw failure("unexpected end of input, expected a value") }
-        switch buffer[index] {
-        case UInt8(ascii: "n"):
-            try rewriteValue(depth: depth, copying: true, into: &out, pass: &pass)
-        case UInt8(ascii: "\""):
-            CanonicalJSON.appendString(pass.rules.secret(try parseString()), to: &out)
-        default:
-            let value = try parseValue(depth: depth)
-            CanonicalJSON.appendString(pass.rules.secret(CanonicalJSON.compact(value)), to: &out)
-        }
-    }
-
-    mutating func rewriteArray<Rules>(depth: Int, copying: Bool, into out: inout [UInt8], pass: inout RewritePass<Rules>)
-        throws(JSONParseError)
-    {
-        if depth > JSONParser.maximumDepth { throw failure("nesting deeper than \(JSONParser.maximumDepth) levels") }
-        index += 1
-        out.append(UInt8(ascii: "["))
-        skipWhitespace()
-        if index < end && buffer[index] == UInt8(ascii: "]") {
-            index += 1
-            out.append(UInt8(ascii: "]"))
-            return
-        }
-        var first = true
-        while true {
-            skipWhitespace()
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            try rewriteValue(depth: depth, copying: copying, into: &out, pass: &pass)
-            skipWhitespace()
-            guard index < end else { throw failure("unexpected end of input inside an array") }
-            let byte = buffer[index]
-            index += 1
-            if byte == UInt8(ascii: ",") { continue }
-            if byte == UInt8(ascii: "]") {
-                out.append(UInt8(ascii: "]"))
-                return
-            }
-            index -= 1
-            throw failure("expected ',' or ']' in an array, found \(describeCurrent())")
-        }
+    /// Whether `key` is the first top-level member named like the capture key (as
+    /// `JSONObject`'s subscript reads it); notes that it was seen.
+    mutating func claimsCapture(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !sawCaptureKey, var wanted = captureKey else { return false }
+        let equal = wanted.withUTF8 { $0.elementsEqual(key) }
+        if equal { sawCaptureKey = true }
+        return equal
     }
 }
