@@ -22,3 +22,24 @@ static inline CURLcode accord_curl_setopt_write(CURL *handle, CURLoption option,
 static inline CURLcode accord_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
+
+/* The multi interface driven by the caller's own poll: curl_multi_setopt is variadic too. */
+typedef int (*accord_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context, void *socketContext);
+typedef int (*accord_curl_timer_callback)(CURLM *multi, long timeout, void *context);
+
+static inline CURLMcode accord_curl_multi_setopt_pointer(CURLM *multi, CURLMoption option, void *value) {
+    return curl_multi_setopt(multi, option, value);
+}
+static inline CURLMcode accord_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+    return curl_multi_setopt(multi, option, value);
+}
+static inline CURLMcode accord_curl_multi_setopt_socket(CURLM *multi, accord_curl_socket_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, value);
+}
+static inline CURLMcode accord_curl_multi_setopt_timer(CURLM *multi, accord_curl_timer_callback value) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
+}
+/* The result of a finished transfer, read from the message's union. */
+static inline CURLcode accord_curl_message_result(CURLMsg *message) {
+    return message->data.result;
+}

@@ -39,11 +39,13 @@ public final class CurlStreamingClient: Sendable {
 /// One libcurl easy handle of the pool; used by one transfer at a time.
 final class StreamingHandle: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
+    private let loop: CurlSocketLoop
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     init?() {
-        guard Self.globalInit, let handle = curl_easy_init() else { return nil }
+        guard Self.globalInit, let loop = CurlSocketLoop(), let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        self.loop = loop
         // What every transfer shares is set once; `perform` sets the rest each time.
         _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)
         _ = accord_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
@@ -97,7 +99,8 @@ final class StreamingHandle: @unchecked Sendable {
             _ = accord_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
-            return curl_easy_perform(handle)
+            // Gathered body bytes go to the sink whenever libcurl waits for the network.
+            return loop.run(handle) { state.flush() }
         }
         return withExtendedLifetime(state) {
             let flushed = code == CURLE_OK ? state.flush() : false
