@@ -70,17 +70,28 @@ extension RecordingProxy {
     /// The request as sent upstream: the client's fields minus hop-by-hop ones, `Host`,
     /// `Content-Length` and `Expect`; the body as received (de-chunked).
     func upstreamRequest(_ request: HTTPRequest) -> StreamingRequest {
-        let named = Set(request.headers.tokens(for: "Connection"))
+        let named =
+            request.headers.contains { HTTPHeaders.sameName($0.name, "Connection") } ? Set(request.headers.tokens(for: "Connection")) : []
         var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(request.headers.count)
         for field in request.headers {
-            let lowered = field.name.lowercased()
-            if Self.hopByHop.contains(lowered) || named.contains(lowered) { continue }
-            if lowered == "host" || lowered == "content-length" || lowered == "expect" { continue }
-            headers.append((field.name, field.value))
+            let name = field.name
+            if Self.isHopByHop(name) || (!named.isEmpty && named.contains(name.lowercased())) { continue }
+            if HTTPHeaders.sameName(name, "Host") || HTTPHeaders.sameName(name, "Content-Length") || HTTPHeaders.sameName(name, "Expect") {
+                continue
+            }
+            headers.append((name, field.value))
         }
         let target = request.query.map { "\(request.path)?\($0)" } ?? request.path
         return StreamingRequest(method: request.method, url: configuration.upstream + target, headers: headers, body: request.body)
     }
+
+    /// Whether a header field is hop-by-hop (one of `hopByHop`), without lowercasing it.
+    static func isHopByHop(_ name: String) -> Bool {
+        hopByHopNames.contains { HTTPHeaders.sameName(name, $0) }
+    }
+
+    private static let hopByHopNames = Array(hopByHop)
 
     /// The PostgREST-shaped error body of a 502; names libcurl's reason, never the URL.
     static func gatewayError(_ error: TransportError) -> [UInt8] {
@@ -112,6 +123,7 @@ final class ResponseRelay: StreamingResponseSink {
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
         self.status = status
         self.headers = headers
+        // Names listed in `Connection` are hop-by-hop too; most answers have none.
         var named: Set<String> = []
         for field in headers where HTTPHeaders.sameName(field.name, "Connection") {
             for token in field.value.split(separator: ",") { named.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
@@ -120,12 +132,12 @@ final class ResponseRelay: StreamingResponseSink {
         var length: Int?
         var chunked = false
         for (name, value) in headers {
-            let lowered = name.lowercased()
-            if lowered == "content-length" { length = Int(value) }
-            if lowered == "transfer-encoding" { chunked = true }
-            if lowered == "content-length" || RecordingProxy.hopByHop.contains(lowered) || (!named.isEmpty && named.contains(lowered)) {
+            if HTTPHeaders.sameName(name, "Content-Length") {
+                length = Int(value)
                 continue
             }
+            if HTTPHeaders.sameName(name, "Transfer-Encoding") { chunked = true }
+            if RecordingProxy.isHopByHop(name) || (!named.isEmpty && named.contains(name.lowercased())) { continue }
             forwarded.add(name, value)
         }
         return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: chunked ? nil : length)

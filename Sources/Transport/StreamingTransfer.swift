@@ -83,12 +83,19 @@ final class TransferState {
     private(set) var bodyBytes = 0
     private var headFlushed = false
     private var bodyStarted = false
-    private var pending: [UInt8] = []
+    /// Body bytes not handed on yet; the pooled handle's buffer, lent for the transfer.
+    private(set) var pending: [UInt8]
     static let batch = 64 * 1024
 
-    init(sink: any StreamingResponseSink) {
+    /// Makes the state of one transfer.
+    /// - Parameters:
+    ///   - sink: receives the answer.
+    ///   - buffer: an empty buffer to gather body bytes in, kept by the caller between transfers
+    ///     so that no transfer allocates one.
+    init(sink: any StreamingResponseSink, buffer: [UInt8] = []) {
         self.sink = sink
-        pending.reserveCapacity(Self.batch)
+        pending = buffer
+        pending.removeAll(keepingCapacity: true)
     }
 
     var finalStatus: Int { headDelivered ? status : 0 }

@@ -15,6 +15,9 @@ public struct RedactionPolicy: Sendable, Hashable {
     public private(set) var addedNames: [String]
     /// Names exempted (`--keep`), lowercased; they win over every other rule.
     public private(set) var keptNames: [String]
+    /// The shortest name or pattern that makes a name secret: shorter names (most JSON keys,
+    /// such as `id` or `seq`) are told apart without comparing.
+    private var shortestSecret: Int
 
     /// Makes a policy.
     /// - Parameters:
@@ -23,6 +26,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     public init(redact: [String] = [], keep: [String] = []) {
         addedNames = Self.unique(redact.map { $0.lowercased() })
         keptNames = Self.unique(keep.map { $0.lowercased() })
+        shortestSecret = (Self.defaultNames + Self.namePatterns + addedNames).map(\.utf8.count).min() ?? 0
     }
 
     /// Whether a header, query parameter or JSON key names a secret.
@@ -37,6 +41,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// - Parameter bytes: the name as written.
     /// - Returns: true when its value is replaced by a placeholder.
     public func isSecret(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.count < shortestSecret { return false }
         if !keptNames.isEmpty && keptNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return false }
         if Self.defaultNameBytes.contains(where: { Self.equalFolded(bytes, $0) }) { return true }
         if !addedNames.isEmpty && addedNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return true }

@@ -15,6 +15,9 @@ struct Connection: Sendable {
 
     func run() {
         defer { server.release(id, fd: fd) }
+        // One receive buffer for the connection's life, not one allocation per read.
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        defer { scratch.deallocate() }
         let configuration = server.configuration
         let parser = HTTPRequestParser(limits: configuration.limits)
         let limits = configuration.limits
@@ -67,7 +70,7 @@ struct Connection: Sendable {
             }
             guard Socket.waitReadable(fd, milliseconds: Socket.milliseconds(remaining)) == .readable else { continue }
             if !partial { requestDeadline = clock.now + configuration.readTimeout }
-            guard Socket.receive(fd, into: &buffer) > 0 else { return }
+            guard Socket.receive(fd, into: &buffer, scratch: scratch) > 0 else { return }
         }
     }
 

@@ -101,20 +101,19 @@ enum Socket {
         }
     }
 
-    /// Appends up to `maximum` received bytes to `buffer`; returns the count, 0 at end of stream, -1 on error.
-    static func receive(_ fd: Int32, into buffer: inout [UInt8], maximum: Int = 64 * 1024) -> Int {
-        // Receive into scratch space and append only what arrived: growing the buffer by
-        // `maximum` zeros per read costs milliseconds per request in debug builds.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { scratch in
-            var received = -1
-            while true {
-                received = recv(fd, scratch.baseAddress, maximum, 0)
-                if received < 0 && errno == EINTR { continue }
-                break
-            }
-            if received > 0 { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[0..<received])) }
-            return received
+    /// Appends the bytes one `recv` gives (at most the scratch space's size) to `buffer`; returns
+    /// the count, 0 at end of stream, -1 on error.
+    static func receive(_ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer) -> Int {
+        // Receive into scratch space and append only what arrived: growing the buffer by a
+        // read's worth of zeros per read costs milliseconds per request in debug builds.
+        var received = -1
+        while true {
+            received = recv(fd, scratch.baseAddress, scratch.count, 0)
+            if received < 0 && errno == EINTR { continue }
+            break
         }
+        if received > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<received])) }
+        return received
     }
 
     /// Sends every byte; false when the peer is gone or the send timed out.
@@ -138,14 +137,15 @@ enum Socket {
         let clock = ContinuousClock()
         let end = clock.now + duration
         var discarded = 0
-        var scratch: [UInt8] = []
-        while discarded < maximum {
-            let remaining = end - clock.now
-            guard remaining > .zero, waitReadable(fd, milliseconds: milliseconds(remaining)) == .readable else { return }
-            scratch.removeAll(keepingCapacity: true)
-            let count = receive(fd, into: &scratch)
-            guard count > 0 else { return }
-            discarded += count
+        withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 16) { scratch in
+            while discarded < maximum {
+                let remaining = end - clock.now
+                guard remaining > .zero, waitReadable(fd, milliseconds: milliseconds(remaining)) == .readable else { return }
+                let count = recv(fd, scratch.baseAddress, scratch.count, 0)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                discarded += count
+            }
         }
     }
 
