@@ -172,6 +172,7 @@ public final class RecordingWriter: Sendable {
     private func sync() {
         let clock = ContinuousClock()
         var last = clock.now - syncInterval
+        var released = 0
         while true {
             syncWake.wait()
             if state.withLock({ $0.closing }) { break }
@@ -184,11 +185,20 @@ public final class RecordingWriter: Sendable {
             }
             state.withLock { $0.dirty = false }
             last = clock.now
+            var status = stat()
+            let size = fstat(fd, &status) == 0 ? Int(status.st_size) : 0
             if fsync(fd) != 0 {
                 let reason = String(cString: strerror(errno))
                 state.withLock { state in
                     if state.error == nil { state.error = .write(path, reason) }
                 }
+            } else if size > released {
+                // What is synced is never read back: hand its pages to the kernel at once, so the
+                // lines to come are copied into pages just freed rather than ones long unused (on
+                // a VM the difference is several times the copy's cost) and a long recording
+                // does not push everything else out of the page cache.
+                _ = posix_fadvise(fd, off_t(released), off_t(size - released), POSIX_FADV_DONTNEED)
+                released = size
             }
         }
         syncerStopped.signal()
