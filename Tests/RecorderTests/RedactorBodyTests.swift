@@ -150,6 +150,28 @@ struct RedactorBodyTests {
         }
     }
 
+    @Test("large text bodies (escaped on a second thread): the same bytes as text(_:), with and without secrets")
+    func largeTextBodies() {
+        var rng = RecorderRNG(state: 0x7E49)
+        var lines: [String] = []
+        var size = 0
+        while size < 300 * 1024 {
+            let line = #"{"seq":\#(lines.count),"event":"token","text":"lorem \"ipsum\" dolor\tsit é"}"#
+            lines.append(line)
+            size += line.utf8.count + 1
+        }
+        for secret in [nil, "password=hunter2", #""refresh_token": "r-1""#, "Bearer \(Self.jwt(&rng))"] {
+            var text = lines
+            if let secret { text.insert(secret, at: rng.below(text.count)) }
+            let body = Array(text.joined(separator: "\n").utf8)
+            #expect(body.count >= 256 * 1024)
+            let encoded = Redactor(policy: RedactionPolicy()).encodedBody(body, contentEncoding: nil, complete: true).encoded
+            let expected = Self.textExpectation(body, Redactor(policy: RedactionPolicy()))
+            #expect(encoded == expected, "secret \(secret ?? "none")")
+            if let secret { #expect(!String(decoding: encoded, as: UTF8.self).contains(secret)) }
+        }
+    }
+
     @Test("a complete body that fails to parse is numbered as text(_:) numbers it on a fresh redactor")
     func failedParseLeavesNoPlaceholders() {
         // The one-pass rewriter meets the array-valued password on line 1 before it fails on line 2.

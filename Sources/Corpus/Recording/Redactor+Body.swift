@@ -1,4 +1,6 @@
+import Dispatch
 import KizunaWire
+import Synchronization
 
 /// Bodies as recorded: JSON re-encoded compactly with its secrets replaced in one pass, other
 /// text redacted as a string, and what cannot be recorded as text described instead.
@@ -37,6 +39,9 @@ extension Redactor: JSONRewriteRules {
                 CanonicalJSON.appendString("<\(bytes.count) bytes, not UTF-8, not recorded>", to: &out)
                 return (out, nil)
             }
+            if buffer.count >= Self.parallelEscapeThreshold {
+                return (escapedWhileRedacting(buffer), nil)
+            }
             if let redacted = rewrite(string: buffer) {
                 redacted.withUnsafeBufferPointer { CanonicalJSON.appendString(utf8: $0, to: &out) }
             } else {
@@ -44,6 +49,31 @@ extension Redactor: JSONRewriteRules {
             }
             return (out, nil)
         }
+    }
+
+    /// Text from this size on is escaped on another thread while it is searched for secrets.
+    static var parallelEscapeThreshold: Int { 256 * 1024 }
+
+    /// Large text as a JSON string: escaped on another thread while this one searches it for
+    /// secrets, the escaped copy kept when nothing needs replacing (as is usual), so a large
+    /// streamed body costs the longer of the two, not their sum, before its client's last bytes.
+    /// - Parameter buffer: the text, UTF-8 (checked by the caller).
+    /// - Returns: the JSON string of the text, redacted.
+    func escapedWhileRedacting(_ buffer: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let escaped = EscapedText()
+        let text = BorrowedText(bytes: buffer)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            let bytes = CanonicalJSON.encodedString(utf8: text.bytes)
+            escaped.bytes.withLock { $0 = bytes }
+        }
+        let redacted = rewrite(string: buffer)
+        // The other thread reads `buffer`: it must be done before this call returns.
+        group.wait()
+        guard let redacted else { return escaped.bytes.withLock { $0 } }
+        var out: [UInt8] = []
+        redacted.withUnsafeBufferPointer { CanonicalJSON.appendString(utf8: $0, to: &out) }
+        return out
     }
 
     /// Whether every byte is ASCII, eight at a time.
@@ -99,4 +129,14 @@ final class RedactionProbe: JSONRewriteRules {
         if !material.isEmpty && !Redactor.isPlaceholder(material) { found = true }
         return material
     }
+}
+
+/// The escaped copy of a large text, handed back from the thread that made it.
+private final class EscapedText: Sendable {
+    let bytes = Mutex<[UInt8]>([])
+}
+
+/// Text lent to the escaping thread; the lender waits for that thread before the bytes go.
+private struct BorrowedText: @unchecked Sendable {
+    let bytes: UnsafeBufferPointer<UInt8>
 }
