@@ -1,13 +1,27 @@
 import Glibc
+import Synchronization
 
 /// The IMF-fixdate of RFC 9110 §5.6.7, e.g. "Mon, 30 Nov 2026 12:00:00 GMT".
 enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// The last second formatted: every answer within a second carries the same date.
+    private static let last = Mutex<(second: Int, text: String)>((-1, ""))
 
     /// The current time as an IMF-fixdate.
     static func now() -> String {
-        var seconds = time(nil)
+        let second = time(nil)
+        if let cached = last.withLock({ $0.second == second ? $0.text : nil }) { return cached }
+        let text = format(second)
+        last.withLock { $0 = (second, text) }
+        return text
+    }
+
+    /// A time as an IMF-fixdate.
+    /// - Parameter seconds: seconds since the epoch.
+    /// - Returns: the date text.
+    static func format(_ seconds: Int) -> String {
+        var seconds = seconds
         var parts = tm()
         _ = gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -65,35 +65,53 @@ public final class HTTPResponseStream {
         guard !headSent, !failed else { return false }
         headSent = true
         let phrase = reason.map(Self.clean) ?? HTTPResponse.reasonPhrase(status)
-        var head = "\(version.rawValue) \(status) \(phrase)\r\n"
-        let reserved = ["Content-Length", "Connection", "Keep-Alive", "Transfer-Encoding"]
-        for field in headers where !reserved.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            head += "\(Self.clean(field.name)): \(Self.clean(field.value))\r\n"
+        var head: [UInt8] = []
+        head.reserveCapacity(256)
+        func add(_ text: String) { head.append(contentsOf: text.utf8) }
+        add(version.rawValue)
+        add(" ")
+        add(String(status))
+        add(" ")
+        add(phrase)
+        add("\r\n")
+        var dated = false
+        for field in headers where !Self.reserved.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
+            if !dated && HTTPHeaders.sameName(field.name, "Date") { dated = true }
+            add(Self.clean(field.name))
+            add(": ")
+            add(Self.clean(field.value))
+            add("\r\n")
         }
-        if headers["Date"] == nil { head += "Date: \(HTTPDate.now())\r\n" }
+        if !dated {
+            add("Date: ")
+            add(HTTPDate.now())
+            add("\r\n")
+        }
         let bodyless = status == 204 || status == 304 || (100..<200).contains(status)
         var keepAlive = wantsKeepAlive
         if bodyless {
             framing = .none
         } else if let contentLength {
-            head += "Content-Length: \(contentLength)\r\n"
+            add("Content-Length: ")
+            add(String(contentLength))
+            add("\r\n")
             framing = omitBody ? .none : .length(remaining: contentLength)
         } else if omitBody {
             framing = .none
         } else if version == .http11 {
-            head += "Transfer-Encoding: chunked\r\n"
+            add("Transfer-Encoding: chunked\r\n")
             framing = .chunked
         } else {
             framing = .close
             keepAlive = false
         }
         if !keepAlive {
-            head += "Connection: close\r\n"
+            add("Connection: close\r\n")
         } else if version == .http10 {
-            head += "Connection: keep-alive\r\n"
+            add("Connection: keep-alive\r\n")
         }
-        head += "\r\n"
-        pendingHead = Array(head.utf8)
+        add("\r\n")
+        pendingHead = head
         return true
     }
 
@@ -249,6 +267,9 @@ public final class HTTPResponseStream {
         }
         return true
     }
+
+    /// Fields the stream sets itself.
+    private static let reserved = ["Content-Length", "Connection", "Keep-Alive", "Transfer-Encoding"]
 
     private static func clean(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
