@@ -56,8 +56,8 @@ final class StreamingHandle: @unchecked Sendable {
         _ = accord_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         _ = accord_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, Self.header)
         _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, Self.write)
-        _ = accord_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
-        _ = accord_curl_setopt_pointer(handle, CURLOPT_XFERINFOFUNCTION, unsafeBitCast(Self.progress, to: UnsafeMutableRawPointer.self))
+        // No progress callback: the socket loop hands gathered bytes on before each wait.
+        _ = accord_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 1)
     }
 
     deinit { curl_easy_cleanup(handle) }
@@ -102,7 +102,6 @@ final class StreamingHandle: @unchecked Sendable {
             }
             _ = accord_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
-            _ = accord_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
             // Gathered body bytes go to the sink whenever libcurl waits for the network.
             return loop.run(handle) { state.flush() }
         }
@@ -139,13 +138,5 @@ final class StreamingHandle: @unchecked Sendable {
             state.body(UnsafeBufferPointer(start: $0, count: length))
         }
         return accepted ? length : 0
-    }
-
-    /// Called by libcurl between reads: the moment to hand gathered body bytes on, so a slow
-    /// stream reaches the sink line by line while a fast one goes in large pieces.
-    private static let progress: curl_xferinfo_callback = { context, _, _, _, _ in
-        guard let context else { return 0 }
-        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
-        return state.flush() ? 0 : 1
     }
 }
