@@ -67,6 +67,8 @@ final class CurlSocketLoop {
                 if descriptor.revents & Int16(POLLIN | POLLHUP) != 0 { mask |= CURL_CSELECT_IN }
                 if descriptor.revents & Int16(POLLOUT) != 0 { mask |= CURL_CSELECT_OUT }
                 if descriptor.revents & Int16(POLLERR | POLLNVAL) != 0 { mask |= CURL_CSELECT_ERR }
+                // A descriptor no longer open is libcurl's no more: stop watching it.
+                if descriptor.revents & Int16(POLLNVAL) != 0 { sockets.removeAll { $0.fd == descriptor.fd } }
                 guard act(descriptor.fd, mask, &running) else { return CURLE_FAILED_INIT }
                 if running == 0 { break }
             }
@@ -80,7 +82,11 @@ final class CurlSocketLoop {
     }
 
     private func act(_ socket: curl_socket_t, _ mask: Int32, _ running: inout Int32) -> Bool {
-        curl_multi_socket_action(multi, socket, mask, &running) == CURLM_OK
+        // libcurl's timer fires once: after a timeout action it announces a timer still
+        // pending, and says nothing when none is, so the old value must not stay behind (a
+        // stale 0 would spin this loop without ever polling).
+        if socket == CURL_SOCKET_TIMEOUT { timeout = -1 }
+        return curl_multi_socket_action(multi, socket, mask, &running) == CURLM_OK
     }
 
     private static let socket: accord_curl_socket_callback = { _, socket, what, context, _ in

@@ -40,7 +40,7 @@ public final class CurlStreamingClient: Sendable {
 final class StreamingHandle: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
     private let loop: CurlSocketLoop
-    /// The body-gathering buffer of `TransferState`, kept between transfers (64 KiB at most).
+    /// The body-gathering buffer of `TransferState`, kept between transfers (up to about 128 KiB).
     private var gathered: [UInt8] = []
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
@@ -63,9 +63,8 @@ final class StreamingHandle: @unchecked Sendable {
     deinit { curl_easy_cleanup(handle) }
 
     func perform(_ request: StreamingRequest, sink: some StreamingResponseSink) -> StreamingOutcome {
-        let state = TransferState(sink: sink, buffer: gathered)
-        gathered = []
-        defer { gathered = state.pending }
+        let state = TransferState(sink: sink, buffer: &gathered)
+        defer { gathered = state.takeBuffer() }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers { list = curl_slist_append(list, "\(name): \(value)") }
         for name in ["Expect", "Accept", "Content-Type"]

@@ -92,10 +92,24 @@ final class TransferState {
     ///   - sink: receives the answer.
     ///   - buffer: an empty buffer to gather body bytes in, kept by the caller between transfers
     ///     so that no transfer allocates one.
-    init(sink: any StreamingResponseSink, buffer: [UInt8] = []) {
+    convenience init(sink: any StreamingResponseSink) {
+        var none: [UInt8] = []
+        self.init(sink: sink, buffer: &none)
+    }
+
+    init(sink: any StreamingResponseSink, buffer: inout [UInt8]) {
         self.sink = sink
-        pending = buffer
+        pending = []
+        swap(&pending, &buffer)
         pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the gathering buffer back, emptied, keeping its capacity.
+    func takeBuffer() -> [UInt8] {
+        var buffer: [UInt8] = []
+        swap(&buffer, &pending)
+        buffer.removeAll(keepingCapacity: true)
+        return buffer
     }
 
     var finalStatus: Int { headDelivered ? status : 0 }

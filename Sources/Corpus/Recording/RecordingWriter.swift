@@ -197,8 +197,12 @@ public final class RecordingWriter: Sendable {
                 // lines to come are copied into pages just freed rather than ones long unused (on
                 // a VM the difference is several times the copy's cost) and a long recording
                 // does not push everything else out of the page cache.
-                _ = posix_fadvise(fd, off_t(released), off_t(size - released), POSIX_FADV_DONTNEED)
-                released = size
+                // Whole pages only: the kernel keeps a page the range starts or ends inside.
+                let end = size & ~(Int(getpagesize()) - 1)
+                if end > released {
+                    _ = posix_fadvise(fd, off_t(released), off_t(end - released), POSIX_FADV_DONTNEED)
+                    released = end
+                }
             }
         }
         syncerStopped.signal()
