@@ -79,29 +79,13 @@ extension JSONScanner {
         let open = index
         var cursor = index + 1
         var ascii = true
-        if let base = buffer.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while cursor + 8 <= end {
-                let word = raw.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
-                if Self.isPlainWord(word) {
-                    cursor += 8
-                    continue
-                }
-                // Something in these eight bytes: look at each of them.
-                for _ in 0..<8 {
-                    let byte = buffer[cursor]
-                    if byte == UInt8(ascii: "\"") { return try closePlainString(open: open, close: cursor, ascii: ascii) }
-                    if byte == UInt8(ascii: "\\") { return nil }
-                    if byte < 0x20 {
-                        index = cursor
-                        throw failure("unescaped control character in a string")
-                    }
-                    if byte >= 0x80 { ascii = false }
-                    cursor += 1
-                }
-            }
-        }
+        let raw = buffer.baseAddress.map(UnsafeRawPointer.init)
         while cursor < end {
+            // Eight bytes at a time while none of them needs a look of its own.
+            if let raw, cursor + 8 <= end, Self.isPlainWord(raw.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)) {
+                cursor += 8
+                continue
+            }
             let byte = buffer[cursor]
             if byte == UInt8(ascii: "\"") { return try closePlainString(open: open, close: cursor, ascii: ascii) }
             if byte == UInt8(ascii: "\\") { return nil }
