@@ -70,8 +70,7 @@ extension RecordingProxy {
     /// The request as sent upstream: the client's fields minus hop-by-hop ones, `Host`,
     /// `Content-Length` and `Expect`; the body as received (de-chunked).
     func upstreamRequest(_ request: HTTPRequest) -> StreamingRequest {
-        let named =
-            request.headers.contains { HTTPHeaders.sameName($0.name, "Connection") } ? Set(request.headers.tokens(for: "Connection")) : []
+        let named = Set(request.headers.tokens(for: "Connection"))
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(request.headers.count)
         for field in request.headers {

@@ -4,8 +4,8 @@ import Glibc
 /// Runs one easy handle at a time through its own multi handle, waiting with `poll(2)` on
 /// exactly the sockets and timer libcurl asks for. Compared with `curl_easy_perform`, whose
 /// internal loop polls a wake-up socket and checks the connection with a zero-timeout poll
-/// before each send and each receive, a transfer costs two polls: libcurl's liveness check of a
-/// reused connection and the wait for the answer. The multi handle owns the connection cache,
+/// before each send and each receive, a transfer costs three polls: libcurl's liveness check of
+/// a reused connection, its check after sending, and the wait for the answer. The multi handle owns the connection cache,
 /// so connections are reused between transfers as before.
 final class CurlSocketLoop {
     private let multi: UnsafeMutableRawPointer

@@ -221,27 +221,11 @@ public final class RecordingWriter: Sendable {
     /// - Returns: the number of bytes printed.
     static func printPrefix(_ number: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var count = 0
-        for byte in #"{"exchange":"#.utf8 {
+        for byte in "{\"exchange\":\(number),".utf8 {
             buffer[count] = byte
             count += 1
         }
-        // Least significant digit first, then turned round.
-        let first = count
-        var value = UInt64(max(0, number))
-        repeat {
-            buffer[count] = UInt8(0x30 + value % 10)
-            count += 1
-            value /= 10
-        } while value > 0
-        var low = first
-        var high = count - 1
-        while low < high {
-            buffer.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
-        buffer[count] = UInt8(ascii: ",")
-        return count + 1
+        return count
     }
 
     /// Writes every byte the vectors point at, in order; the error text on failure.
