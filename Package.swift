@@ -37,8 +37,9 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .target(name: "Transport", dependencies: ["CCurl"], swiftSettings: strict),
-        .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire"], swiftSettings: strict),
+        .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire", "CEpoll"], swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),

@@ -32,6 +32,9 @@ public struct RecorderConfiguration: Sendable {
     /// the disk; `.queued` hands the exchange to a recording thread and goes on (fastest, but a
     /// SIGKILL can lose the exchanges still queued).
     public var durability: RecordingWriter.Durability
+    /// How many event loops (threads) serve client connections; by default one per processor,
+    /// at most four. With `.synced` durability a loop waits for the disk at each exchange.
+    public var eventLoops: Int
 
     /// Makes a configuration.
     /// - Parameters:
@@ -69,5 +72,6 @@ public struct RecorderConfiguration: Sendable {
         readTimeout = .seconds(10)
         gracePeriod = .seconds(5)
         durability = .written
+        eventLoops = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 }

@@ -12,17 +12,18 @@ extension RecordingProxy {
         "proxy-authenticate",
     ]
 
-    /// Forwards one request and streams the answer back, then records the exchange; runs on the
-    /// client connection's thread.
-    func forward(_ request: HTTPRequest, to stream: HTTPResponseStream) {
-        let clock = ContinuousClock()
-        let begin = clock.now
-        let relay = ResponseRelay(stream: stream, method: request.method, limit: configuration.recordedBodyLimit)
-        let outcome = client.transfer(upstreamRequest(request), to: relay)
+    /// Ends one exchange once its upstream transfer ended: queues what the client still has to
+    /// receive (the rest of the answer, a 502, or nothing when the answer is cut short) and
+    /// records the exchange. Recording comes first, so that every answer a client saw complete
+    /// is in the file (with `.written` or `.synced`), whatever instant the proxy is killed.
+    /// - Parameters:
+    ///   - outcome: how the transfer ended.
+    ///   - request: the client's request.
+    ///   - relay: the relay the answer went through.
+    ///   - begin: when the request was complete.
+    func conclude(_ outcome: StreamingOutcome, request: HTTPRequest, relay: ResponseRelay, begin: ContinuousClock.Instant) {
+        let stream = relay.stream
         var note: String?
-        // What the client still has to receive once the exchange is recorded: the 502, or the
-        // held-back end of the body. Recording first means every answer a client saw complete
-        // is in the file (with `.written` or `.synced`), whatever instant the proxy is killed.
         var completion: () -> Bool = { stream.finish() }
         if let error = outcome.error, !outcome.headReceived {
             let body = Self.gatewayError(error)
@@ -43,7 +44,7 @@ extension RecordingProxy {
         }
         let capture = ExchangeCapture(
             request: request, status: relay.status, headers: relay.headers, body: relay.recorded, total: relay.total, note: note,
-            begin: begin, duration: clock.now - begin)
+            begin: begin, duration: .now - begin)
         if configuration.durability == .queued {
             if !completion() { stream.abort() }
             queue.submit(capture)
@@ -112,6 +113,12 @@ final class ResponseRelay: StreamingResponseSink {
     var headers: [(name: String, value: String)] = []
     var recorded: [UInt8] = []
     var total = 0
+    /// Called after bytes were queued for the client, so its loop sends them this turn.
+    var queued: () -> Void = {}
+    /// The bytes waiting for the client; the transfer pauses while over `ProxyConnection.pauseMark` (nil: never).
+    var waitingBytes: (() -> Int)?
+    /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
+    var paused = false
 
     init(stream: HTTPResponseStream, method: String, limit: Int) {
         self.stream = stream
@@ -142,13 +149,23 @@ final class ResponseRelay: StreamingResponseSink {
         return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: chunked ? nil : length)
     }
 
-    func awaitingBody() -> Bool { stream.flush() }
+    func pauseRequested() -> Bool {
+        guard let waitingBytes, waitingBytes() > ProxyConnection.pauseMark else { return false }
+        paused = true
+        return true
+    }
+
+    func awaitingBody() -> Bool {
+        defer { queued() }
+        return stream.flush()
+    }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         total += bytes.count
         if recorded.count < limit {
             recorded.append(contentsOf: bytes.prefix(limit - recorded.count))
         }
+        defer { queued() }
         return stream.send(bytes)
     }
 }

@@ -1,4 +1,5 @@
 import Corpus
+import Dispatch
 import Foundation
 import HTTP
 import Synchronization
@@ -6,27 +7,34 @@ import Transport
 
 /// A recording reverse proxy for the PostgREST surface: every request is forwarded to the
 /// upstream over libcurl, the answer streams back as it arrives, and each exchange is appended,
-/// redacted, to a JSON Lines recording as it completes. Requests are served on the HTTP
-/// server's connection threads; nothing blocks the concurrency pool.
+/// redacted, to a JSON Lines recording as it completes. Connections are served by a few event
+/// loops (`ProxyLoop`), each on a thread of its own with its own epoll and libcurl multi
+/// handle; nothing blocks the concurrency pool.
 public final class RecordingProxy: Sendable {
     /// The configuration it runs with.
     public let configuration: RecorderConfiguration
-    let server: HTTPServer
+    /// The address actually bound.
+    public let endpoint: HTTPEndpoint
     let writer: RecordingWriter
-    let client: CurlStreamingClient
     let redactor: Redactor
     let started = ContinuousClock.now
     let counters = Mutex(RecorderStatistics())
     let queue: RecordingQueue
+    private let listener: Int32
+    private let signals: [LoopSignal]
+    private let open = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let peakOutput = Atomic<Int>(0)
 
     private init(
-        configuration: RecorderConfiguration, server: HTTPServer, writer: RecordingWriter, client: CurlStreamingClient, redactor: Redactor
+        configuration: RecorderConfiguration, endpoint: HTTPEndpoint, listener: Int32, writer: RecordingWriter, signals: [LoopSignal]
     ) {
         self.configuration = configuration
-        self.server = server
+        self.endpoint = endpoint
+        self.listener = listener
         self.writer = writer
-        self.client = client
-        self.redactor = redactor
+        self.signals = signals
+        redactor = Redactor(policy: configuration.redaction)
         queue = RecordingQueue(budget: max(64 * 1024 * 1024, configuration.recordedBodyLimit * 4))
     }
 
@@ -35,10 +43,9 @@ public final class RecordingProxy: Sendable {
     /// - Returns: the running proxy.
     /// - Throws: `RecorderError` when the file, the upstream client or the listener cannot be set up.
     public static func start(_ configuration: RecorderConfiguration) throws(RecorderError) -> RecordingProxy {
-        let client: CurlStreamingClient
-        do { client = try CurlStreamingClient(maximumIdle: configuration.maxConnections) } catch {
-            throw RecorderError.client(error.description)
-        }
+        let count = max(1, configuration.eventLoops)
+        let signals = (0..<count).compactMap { _ in LoopSignal() }
+        guard signals.count == count else { throw RecorderError.client("eventfd: \(String(cString: strerror(errno)))") }
         let header = RecordingHeader(
             tool: configuration.tool, startedAt: Date().ISO8601Format(), upstream: configuration.upstreamHost,
             redaction: configuration.redaction.json)
@@ -46,34 +53,38 @@ public final class RecordingProxy: Sendable {
         do { writer = try RecordingWriter(path: configuration.output, header: header) } catch {
             throw RecorderError.recording(error.description)
         }
-        var http = HTTPServerConfiguration(
-            host: configuration.listen.host, port: configuration.listen.port,
-            limits: HTTPLimits(body: configuration.requestBodyLimit), readTimeout: configuration.readTimeout, idleTimeout: .seconds(60),
-            writeTimeout: .seconds(30), maxConnections: configuration.maxConnections, gracePeriod: configuration.gracePeriod)
-        http.errorResponse = HTTPResponse.plain
-        let box = ProxyBox()
-        let server: HTTPServer
-        do {
-            server = try HTTPServer.start(http) { request, stream in box.proxy?.forward(request, to: stream) }
-        } catch {
+        let (listener, endpoint): (Int32, HTTPEndpoint)
+        do { (listener, endpoint) = try NonBlockingSocket.listen(host: configuration.listen.host, port: configuration.listen.port) } catch {
             writer.close()
             throw RecorderError.listen("\(configuration.listen): \(error)")
         }
-        let proxy = RecordingProxy(
-            configuration: configuration, server: server, writer: writer, client: client,
-            redactor: Redactor(policy: configuration.redaction))
+        let proxy = RecordingProxy(configuration: configuration, endpoint: endpoint, listener: listener, writer: writer, signals: signals)
         proxy.queue.start { capture in proxy.record(capture) }
-        box.proxy = proxy
+        let made = Mutex(0)
+        let ready = DispatchSemaphore(value: 0)
+        for (index, signal) in signals.enumerated() {
+            let thread = Thread {
+                let loop = ProxyLoop(proxy: proxy, listener: listener, signal: signal)
+                if loop != nil { made.withLock { $0 += 1 } }
+                ready.signal()
+                guard let loop else { return signal.markEnded() }
+                loop.run()
+            }
+            thread.name = "accord-record-loop-\(index)"
+            thread.start()
+        }
+        for _ in signals { ready.wait() }
+        guard made.withLock({ $0 }) == count else {
+            proxy.stopNow()
+            throw RecorderError.client("could not set up an event loop (epoll or libcurl multi handle)")
+        }
         return proxy
     }
-
-    /// The address actually bound.
-    public var endpoint: HTTPEndpoint { server.endpoint }
 
     /// Counts so far: exchanges recorded, distinct clients, open connections, errors.
     public var statistics: RecorderStatistics {
         var snapshot = counters.withLock { $0 }
-        snapshot.openConnections = server.connectionCount
+        snapshot.openConnections = open.load(ordering: .relaxed)
         snapshot.recorded = writer.written
         return snapshot
     }
@@ -81,22 +92,54 @@ public final class RecordingProxy: Sendable {
     /// The first failure to write the recording, if any (the proxy keeps forwarding).
     public var recordingFailure: RecordingWriteError? { writer.failure }
 
+    /// Whether `stop()` was called.
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Counts a new client connection in; false when the connection cap is reached.
+    func admit() -> Bool {
+        let now = open.add(1, ordering: .relaxed).newValue
+        guard now > configuration.maxConnections else { return true }
+        open.subtract(1, ordering: .relaxed)
+        return false
+    }
+
+    /// The most answer bytes that waited for one slow client at once, over the connections
+    /// closed so far (the upstream transfer pauses above `ProxyConnection.pauseMark`).
+    var largestWaitingOutput: Int { peakOutput.load(ordering: .relaxed) }
+
+    /// Keeps the largest waiting output seen.
+    func notePeakOutput(_ bytes: Int) {
+        var current = peakOutput.load(ordering: .relaxed)
+        while bytes > current {
+            let (exchanged, original) = peakOutput.compareExchange(expected: current, desired: bytes, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Counts a closed client connection out.
+    func release() { open.subtract(1, ordering: .relaxed) }
+
     /// Stops listening, lets exchanges in flight finish within the grace period, then records
     /// and writes what is queued, syncs and closes the recording.
     public func stop() async {
-        await server.stop()
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for signal in signals { signal.wake() }
+        let clock = ContinuousClock()
+        let end = clock.now + configuration.gracePeriod + .seconds(2)
+        while clock.now < end, !signals.allSatisfy(\.ended) { try? await Task.sleep(for: .milliseconds(5)) }
+        close(listener)
         queue.drain()
         writer.close()
     }
-}
 
-/// Hands the proxy to the server's handler, which is made before the proxy exists.
-final class ProxyBox: Sendable {
-    private let slot = Mutex<RecordingProxy?>(nil)
-
-    var proxy: RecordingProxy? {
-        get { slot.withLock { $0 } }
-        set { slot.withLock { $0 = newValue } }
+    private func stopNow() {
+        stopping.store(true, ordering: .releasing)
+        for signal in signals { signal.wake() }
+        while !signals.allSatisfy(\.ended) { usleep(1000) }
+        close(listener)
+        queue.drain()
+        writer.close()
     }
 }
 

@@ -122,7 +122,8 @@ public struct TransportError: Error, CustomStringConvertible, Sendable {
     private let code: Code
     private let detail: String
 
-    static func setup(_ detail: String) -> TransportError { TransportError(code: .setup, detail: detail) }
+    /// A client that could not be set up.
+    package static func setup(_ detail: String) -> TransportError { TransportError(code: .setup, detail: detail) }
 
     static func network(_ url: String, _ reason: String) -> TransportError { TransportError(code: .network, detail: "\(url): \(reason)") }
 

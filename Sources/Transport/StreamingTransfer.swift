@@ -1,4 +1,4 @@
-/// A request for `CurlStreamingClient`: sent whole, answered as a stream.
+/// A request for `CurlMulti`: sent whole, answered as a stream.
 public struct StreamingRequest: Sendable {
     /// The method, e.g. "POST"; "HEAD" asks for no body.
     public var method: String
@@ -29,7 +29,7 @@ public struct StreamingRequest: Sendable {
     }
 }
 
-/// Receives a streamed answer on the thread that runs the transfer.
+/// Receives a streamed answer on the thread of the event loop that drives the transfer.
 public protocol StreamingResponseSink: AnyObject {
     /// The final head arrived (interim 1xx heads are skipped).
     /// - Parameters:
@@ -40,7 +40,7 @@ public protocol StreamingResponseSink: AnyObject {
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool
 
     /// Body bytes, de-chunked but not decoded (a `Content-Encoding` is left as sent), handed over
-    /// whenever libcurl waits for the network or 64 KiB have gathered.
+    /// after each socket action of the multi handle, or whenever 64 KiB have gathered.
     /// - Parameter bytes: the bytes, valid during the call only.
     /// - Returns: false to abandon the transfer.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool
@@ -48,12 +48,21 @@ public protocol StreamingResponseSink: AnyObject {
     /// The head arrived and libcurl now waits for the body: the moment to send on a head held back.
     /// - Returns: false to abandon the transfer.
     func awaitingBody() -> Bool
+
+    /// Asked before more body bytes are taken: true pauses the transfer (libcurl keeps the bytes)
+    /// until its owner resumes it, for a sink whose reader is behind.
+    /// - Returns: whether to pause.
+    func pauseRequested() -> Bool
 }
 
 extension StreamingResponseSink {
     /// Does nothing: a sink that sends the head at once has nothing to do here.
     /// - Returns: true.
     public func awaitingBody() -> Bool { true }
+
+    /// Never pauses: a sink that sends as it receives waits in its own calls.
+    /// - Returns: false.
+    public func pauseRequested() -> Bool { false }
 }
 
 /// How a streamed transfer ended.
@@ -166,9 +175,25 @@ final class TransferState {
         return String(decoding: UnsafeBufferPointer(rebasing: text[lower..<upper]), as: UTF8.self)
     }
 
-    /// Body bytes from libcurl; false stops the transfer.
-    func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !stopped else { return false }
+    /// What to do with body bytes libcurl offers.
+    enum Taken {
+        case taken
+        case refused
+        case paused
+    }
+
+    /// Body bytes from libcurl: taken, refused (the transfer stops), or left with libcurl while
+    /// the sink asks for a pause.
+    func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Taken {
+        guard !stopped else { return .refused }
+        if sink.pauseRequested() {
+            // Hand on what is gathered first: the sink resumes once it has sent it.
+            return flush() ? .paused : .refused
+        }
+        return take(bytes) ? .taken : .refused
+    }
+
+    private func take(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         pending.append(contentsOf: bytes)
         // The first piece goes at once (the first byte should not wait for a batch); later
         // ones gather until libcurl waits for the network or a batch is full.
@@ -191,5 +216,14 @@ final class TransferState {
         pending.removeAll(keepingCapacity: true)
         if !accepted { stopped = true }
         return accepted
+    }
+}
+
+extension StreamingOutcome {
+    /// The outcome of a transfer libcurl would not start.
+    /// - Parameter reason: why.
+    /// - Returns: an outcome with no head and a setup error.
+    package static func notStarted(_ reason: String) -> StreamingOutcome {
+        StreamingOutcome(status: 0, bodyBytes: 0, stoppedBySink: false, error: .setup(reason))
     }
 }

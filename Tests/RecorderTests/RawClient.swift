@@ -24,13 +24,16 @@ enum RawClient {
     }
 
     /// Sends `chunks` (pausing `pause` seconds between them) and reads until the peer closes.
-    static func exchange(port: UInt16, _ chunks: [String], pause: Double = 0, timeout: Double = 15) async -> Reply {
+    /// With `slowRead`, it reads at most 16 KiB at a time and sleeps that many seconds after each read.
+    static func exchange(port: UInt16, _ chunks: [String], pause: Double = 0, timeout: Double = 15, slowRead: Double = 0) async -> Reply {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: blocking(port: port, chunks.map { Array($0.utf8) }, pause, timeout)) }
+            Thread.detachNewThread {
+                continuation.resume(returning: blocking(port: port, chunks.map { Array($0.utf8) }, pause, timeout, slowRead))
+            }
         }
     }
 
-    private static func blocking(port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double) -> Reply {
+    private static func blocking(port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double, _ slowRead: Double) -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -49,13 +52,14 @@ enum RawClient {
         var bytes: [UInt8] = []
         var firstLine: Double?
         var headDone: Double?
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        var buffer = [UInt8](repeating: 0, count: slowRead > 0 ? 16384 : 65536)
         while Date().timeIntervalSince(start) < timeout {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&descriptor, 1, 200) > 0 else { continue }
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             bytes.append(contentsOf: buffer[0..<count])
+            if slowRead > 0 { Thread.sleep(forTimeInterval: slowRead) }
             if headDone == nil, bytes.firstRange(of: Array("\r\n\r\n".utf8)) != nil { headDone = Date().timeIntervalSince(start) }
             if firstLine == nil, let head = bytes.firstRange(of: Array("\r\n\r\n".utf8)),
                 bytes[head.upperBound...].contains(UInt8(ascii: "}"))

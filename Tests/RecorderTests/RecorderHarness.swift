@@ -13,7 +13,7 @@ struct RecorderHarness {
 
     /// Paths the upstream answers: /echo (the request as JSON), /stream (three NDJSON lines 300 ms
     /// apart, chunked), /rest/v1/rpc/{pull,push} (a fixed body carrying a refresh token), /gzip (binary bytes
-    /// labelled gzip), /slow-body (the head, then the body 500 ms later).
+    /// labelled gzip), /slow-body (the head, then the body 500 ms later), /big (7.8 MiB of a byte pattern).
     static func startUpstream() throws -> HTTPServer {
         try HTTPServer.start(HTTPServerConfiguration(gracePeriod: .milliseconds(200))) { request, stream in
             switch request.path {
@@ -29,6 +29,18 @@ struct RecorderHarness {
                 stream.flush()
                 Thread.sleep(forTimeInterval: 0.5)
                 stream.send(Array("done".utf8))
+                stream.finish()
+            case "/big":
+                // 7.8 MiB of a byte pattern, as fast as the proxy takes it.
+                stream.sendHead(status: 200, headers: ["Content-Type": "application/octet-stream"], contentLength: Self.bigBody.count)
+                Self.bigBody.withUnsafeBytes { whole in
+                    var offset = 0
+                    while offset < whole.count,
+                        stream.send(UnsafeRawBufferPointer(rebasing: whole[offset..<min(offset + 65536, whole.count)]))
+                    {
+                        offset += 65536
+                    }
+                }
                 stream.finish()
             case "/gzip":
                 let bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0xFF, 0xFE, 0x00, 0x0D, 0x0A, 0x80, 0x81]
@@ -51,9 +63,17 @@ struct RecorderHarness {
         }
     }
 
+    /// The body of /big: 251 × 2^15 bytes (7.8 MiB), byte i is i % 251; doubled by copies, which
+    /// debug builds do fast.
+    static let bigBody: [UInt8] = {
+        var bytes = (0..<251).map { UInt8($0) }
+        for _ in 0..<15 { bytes.append(contentsOf: bytes) }
+        return bytes
+    }()
+
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
-        durability: RecordingWriter.Durability = .queued
+        durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -62,6 +82,7 @@ struct RecorderHarness {
         configuration.readTimeout = readTimeout
         configuration.durability = durability
         configuration.gracePeriod = .milliseconds(500)
+        if let maxConnections { configuration.maxConnections = maxConnections }
         proxy = try RecordingProxy.start(configuration)
     }
 

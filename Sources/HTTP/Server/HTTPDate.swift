@@ -2,14 +2,14 @@ import Glibc
 import Synchronization
 
 /// The IMF-fixdate of RFC 9110 §5.6.7, e.g. "Mon, 30 Nov 2026 12:00:00 GMT".
-enum HTTPDate {
+package enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     /// The last second formatted: every answer within a second carries the same date.
     private static let last = Mutex<(second: Int, text: String)>((-1, ""))
 
     /// The current time as an IMF-fixdate.
-    static func now() -> String {
+    package static func now() -> String {
         let second = time(nil)
         if let cached = last.withLock({ $0.second == second ? $0.text : nil }) { return cached }
         let text = format(second)

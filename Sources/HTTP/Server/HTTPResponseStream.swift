@@ -3,7 +3,8 @@ import Glibc
 /// Writes one response on a connection as it is produced: the head, then body pieces, then the
 /// end. The body is framed by `Content-Length` when the length is known, else chunked for an
 /// HTTP/1.1 request, else delimited by closing the connection. Used only on the connection's
-/// thread, by the streaming handler the server called there.
+/// thread, by the streaming handler the server called there; or, for a non-blocking connection,
+/// by its event loop, the bytes then queued in an `HTTPOutput` for the loop to send.
 public final class HTTPResponseStream {
     private enum Framing {
         case none
@@ -12,7 +13,12 @@ public final class HTTPResponseStream {
         case close
     }
 
-    private let fd: Int32
+    private enum Target {
+        case socket(Int32)
+        case output(HTTPOutput)
+    }
+
+    private let target: Target
     private let version: HTTPVersion
     private let omitBody: Bool
     private let wantsKeepAlive: Bool
@@ -38,14 +44,27 @@ public final class HTTPResponseStream {
     public private(set) var bodyBytesSent = 0
 
     init(fd: Int32, version: HTTPVersion, omitBody: Bool, keepAlive: Bool) {
-        self.fd = fd
+        target = .socket(fd)
+        self.version = version
+        self.omitBody = omitBody
+        self.wantsKeepAlive = keepAlive
+    }
+
+    /// Makes a stream that queues its bytes in `output` instead of sending them.
+    /// - Parameters:
+    ///   - output: the connection's output queue.
+    ///   - version: the request's HTTP version.
+    ///   - omitBody: whether the request was HEAD.
+    ///   - keepAlive: whether the connection may stay open after the response.
+    package init(output: HTTPOutput, version: HTTPVersion, omitBody: Bool, keepAlive: Bool) {
+        target = .output(output)
         self.version = version
         self.omitBody = omitBody
         self.wantsKeepAlive = keepAlive
     }
 
     /// Whether the connection may serve another request after this response.
-    var keepsAlive: Bool {
+    package var keepsAlive: Bool {
         guard finished, !failed, wantsKeepAlive else { return false }
         if case .close = framing { return false }
         return true
@@ -221,6 +240,14 @@ public final class HTTPResponseStream {
 
     /// Sends the pieces in order with as few `sendmsg` calls as the socket allows.
     private func deliver(_ pieces: [UnsafeRawBufferPointer]) -> Bool {
+        let fd: Int32
+        switch target {
+        case .socket(let socket): fd = socket
+        case .output(let output):
+            for piece in pieces { output.append(piece) }
+            failed = failed || output.failed
+            return !failed
+        }
         var vectors = pieces.filter { !$0.isEmpty }.map {
             iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress), iov_len: $0.count)
         }
@@ -255,6 +282,14 @@ public final class HTTPResponseStream {
     }
 
     private func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let fd: Int32
+        switch target {
+        case .socket(let socket): fd = socket
+        case .output(let output):
+            output.append(bytes)
+            failed = failed || output.failed
+            return !failed
+        }
         var offset = 0
         while offset < bytes.count {
             let sent = Glibc.send(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))

@@ -23,9 +23,10 @@ enum RecordCommand {
             OptionSpec(long: "out", valueName: "file", help: "The recording to write; it must not exist or be empty."),
             OptionSpec(long: "redact", valueName: "name", help: "Also redact this header, query or JSON key name (repeatable)."),
             OptionSpec(long: "keep", valueName: "name", help: "Do not redact this header, query or JSON key name (repeatable)."),
+            OptionSpec(long: "loops", valueName: "n", help: "Event-loop threads serving clients (default: one per processor, at most 4)."),
             OptionSpec(long: "quiet", valueName: nil, help: "No live status line on stderr."),
         ],
-        usage: "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--quiet]")
+        usage: "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--quiet]")
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         guard let upstream = arguments.values["upstream"] else { throw RunError.usage("missing --upstream <url>") }
@@ -34,11 +35,19 @@ enum RecordCommand {
         guard let endpoint = HTTPEndpoint(listen: listen) else {
             throw RunError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:0), found '\(listen)'")
         }
+        var loops: Int?
+        if let text = arguments.values["loops"] {
+            guard let count = Int(text), (1...64).contains(count) else {
+                throw RunError.usage("--loops takes a number from 1 to 64, found '\(text)'")
+            }
+            loops = count
+        }
         let policy = RedactionPolicy(redact: arguments.repeated["redact"] ?? [], keep: arguments.repeated["keep"] ?? [])
         let proxy: RecordingProxy
         do {
-            let configuration = try RecorderConfiguration(
+            var configuration = try RecorderConfiguration(
                 upstream: upstream, output: output, listen: endpoint, redaction: policy, tool: "accord \(CheckRun.accordVersion)")
+            if let loops { configuration.eventLoops = loops }
             proxy = try RecordingProxy.start(configuration)
         } catch {
             throw RunError.usage(error.description)

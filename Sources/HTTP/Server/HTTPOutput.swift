@@ -1,0 +1,60 @@
+import Glibc
+
+/// The bytes waiting to go out on one non-blocking connection, in order: a response stream
+/// appends to it, the connection's event loop sends from its front as the socket takes them.
+package final class HTTPOutput {
+    private var bytes: [UInt8] = []
+    private var start = 0
+    /// Whether a send failed (the peer is gone); later appends are dropped.
+    package private(set) var failed = false
+
+    /// Makes an empty output.
+    package init() {}
+
+    /// The bytes not sent yet.
+    package var count: Int { bytes.count - start }
+
+    /// Queues bytes behind those already waiting.
+    /// - Parameter piece: the bytes, copied.
+    package func append(_ piece: UnsafeRawBufferPointer) {
+        guard !failed, !piece.isEmpty else { return }
+        bytes.append(contentsOf: piece)
+    }
+
+    /// Marks the output failed and drops what waits: the peer will never read it.
+    package func fail() {
+        failed = true
+        bytes.removeAll()
+        start = 0
+    }
+
+    /// Sends as much as the socket takes without blocking.
+    /// - Parameter fd: a non-blocking socket.
+    /// - Returns: the bytes sent; a failed send marks the output failed.
+    @discardableResult
+    package func send(to fd: Int32) -> Int {
+        var total = 0
+        while !failed, start < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + start }, raw.count - start, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                fail()
+                break
+            }
+            start += sent
+            total += sent
+        }
+        if start == bytes.count {
+            // Emptied: keep the capacity, reuse it from the front.
+            bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+            start = 0
+        } else if start >= 1 << 20 {
+            bytes.removeFirst(start)
+            start = 0
+        }
+        return total
+    }
+}

@@ -1,0 +1,272 @@
+import Glibc
+import HTTP
+import Transport
+
+/// One client connection of a `ProxyLoop`: reads and parses its requests in order, forwards
+/// each through the loop's multi handle, and queues the answer in its output. Lives on the
+/// loop's thread.
+final class ProxyConnection {
+    enum Phase {
+        /// Waiting for (the rest of) a request.
+        case reading
+        /// A request is with the upstream; input waits.
+        case forwarding
+        /// A refusal is queued; input is read and dropped until the peer closes or time runs out.
+        case refusing
+        /// The last answer is queued; the connection closes once it is sent.
+        case closing
+        /// Closed.
+        case closed
+    }
+
+    /// One forwarded request.
+    struct Exchange {
+        let request: HTTPRequest
+        let relay: ResponseRelay
+        let begin: ContinuousClock.Instant
+        var transfer: CurlMulti.Transfer?
+    }
+
+    let fd: Int32
+    let peer: HTTPEndpoint
+    unowned let loop: ProxyLoop
+    private(set) var phase = Phase.reading
+    let output = HTTPOutput()
+    var isDirty = false
+    private var input: [UInt8] = []
+    private var start = 0
+    private var sentContinue = false
+    private var exchange: Exchange?
+    private var shutDown = false
+    private var interest = EventPoll.readable
+    private var requestDeadline: ContinuousClock.Instant
+    private var idleDeadline: ContinuousClock.Instant
+    private var writeDeadline: ContinuousClock.Instant?
+    private var refuseDeadline: ContinuousClock.Instant
+    private var discarded = 0
+    /// The most output that waited at once, reported to the proxy when the connection closes.
+    private var peakOutput = 0
+
+    private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    /// Output above this pauses the upstream transfer; below `resumeMark` it goes on.
+    static let pauseMark = 1 << 20
+    static let resumeMark = 256 * 1024
+    static let idleTimeout = Duration.seconds(60)
+    static let writeTimeout = Duration.seconds(30)
+
+    init(fd: Int32, peer: HTTPEndpoint, loop: ProxyLoop) {
+        self.fd = fd
+        self.peer = peer
+        self.loop = loop
+        let now = loop.clock.now
+        requestDeadline = now + loop.proxy.configuration.readTimeout
+        idleDeadline = now + Self.idleTimeout
+        refuseDeadline = now
+    }
+
+    /// Whether nothing is in progress: no request arriving, none forwarded, nothing to send.
+    var isIdle: Bool {
+        switch phase {
+        case .reading: start == input.count && output.count == 0
+        case .refusing, .closed: true
+        case .forwarding, .closing: false
+        }
+    }
+
+    /// The socket is ready for what the loop watches it for.
+    func ready(_ events: UInt32) {
+        if events & (EventPoll.failed | EventPoll.hungUp) != 0 && events & EventPoll.readable == 0 {
+            guard phase == .forwarding else { return loop.close(self) }
+            output.fail()
+            loop.markDirty(self)
+            return
+        }
+        if events & EventPoll.writable != 0 { loop.markDirty(self) }
+        guard events & (EventPoll.readable | EventPoll.hungUp) != 0 else { return }
+        switch phase {
+        case .reading:
+            let partial = start < input.count
+            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch) {
+            case .bytes:
+                if !partial { requestDeadline = loop.clock.now + loop.proxy.configuration.readTimeout }
+                process()
+            case .wouldBlock: break
+            case .closed: loop.close(self)
+            }
+        case .refusing:
+            switch NonBlockingSocket.discard(fd, scratch: loop.scratch) {
+            case .bytes(let count):
+                discarded += count
+                if discarded > 8 * 1024 * 1024 { loop.close(self) }
+            case .wouldBlock: break
+            case .closed: loop.close(self)
+            }
+        case .forwarding, .closing, .closed:
+            break
+        }
+    }
+
+    /// Parses what has arrived: forwards a whole request, refuses a bad one, or waits for more.
+    private func process() {
+        let configuration = loop.proxy.configuration
+        let limits = HTTPLimits(body: configuration.requestBodyLimit)
+        while phase == .reading, start < input.count {
+            switch HTTPRequestParser(limits: limits).parse(input[start...]) {
+            case .complete(var request, let consumed):
+                start += consumed
+                sentContinue = false
+                if start == input.count {
+                    input.removeAll(keepingCapacity: input.capacity <= 1 << 20)
+                    start = 0
+                } else if start > 64 * 1024 {
+                    input.removeFirst(start)
+                    start = 0
+                }
+                request.listener = loop.proxy.endpoint
+                request.peer = peer
+                begin(request)
+            case .failed(let error):
+                refuse(error)
+            case .incomplete(let expectsContinue):
+                if expectsContinue && !sentContinue {
+                    Self.continueLine.withUnsafeBytes { output.append($0) }
+                    sentContinue = true
+                    loop.markDirty(self)
+                }
+                let maximum = limits.body * 8 + limits.headerBlock + limits.requestLine + 64 * 1024
+                if input.count - start > maximum {
+                    refuse(.bodyTooLarge("request framing over \(maximum) bytes"))
+                }
+                return
+            }
+        }
+    }
+
+    /// Forwards a request to the upstream; its answer is queued as it arrives.
+    private func begin(_ request: HTTPRequest) {
+        let proxy = loop.proxy
+        guard !proxy.isStopping else {
+            phase = .closing
+            loop.markDirty(self)
+            return
+        }
+        phase = .forwarding
+        let stream = HTTPResponseStream(
+            output: output, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !proxy.isStopping)
+        let relay = ResponseRelay(stream: stream, method: request.method, limit: proxy.configuration.recordedBodyLimit)
+        relay.queued = { [unowned self] in loop.markDirty(self) }
+        relay.waitingBytes = { [unowned self] in output.count }
+        exchange = Exchange(request: request, relay: relay, begin: loop.clock.now, transfer: nil)
+        let transfer = loop.multi.start(proxy.upstreamRequest(request), sink: relay) { [unowned self] outcome in
+            complete(outcome)
+        }
+        guard let transfer else {
+            complete(.notStarted("libcurl refused the transfer"))
+            return
+        }
+        exchange?.transfer = transfer
+        loop.markDirty(self)
+    }
+
+    /// The upstream transfer ended: the exchange is recorded, the answer completed, and the
+    /// connection goes on to its next request or closes.
+    private func complete(_ outcome: StreamingOutcome) {
+        guard let exchange else { return }
+        self.exchange = nil
+        let stream = exchange.relay.stream
+        loop.proxy.conclude(outcome, request: exchange.request, relay: exchange.relay, begin: exchange.begin)
+        guard phase == .forwarding else { return }
+        loop.markDirty(self)
+        guard stream.keepsAlive, !output.failed, !loop.proxy.isStopping else {
+            phase = .closing
+            return
+        }
+        phase = .reading
+        let now = loop.clock.now
+        requestDeadline = now + loop.proxy.configuration.readTimeout
+        idleDeadline = now + Self.idleTimeout
+        process()
+    }
+
+    /// Queues the refusal of a bad request; the connection then drains its input and closes.
+    private func refuse(_ error: HTTPError) {
+        let response = HTTPResponse.plain(error).serialized(keepAlive: false, date: HTTPDate.now())
+        response.withUnsafeBytes { output.append($0) }
+        input.removeAll()
+        start = 0
+        phase = .refusing
+        refuseDeadline = loop.clock.now + .seconds(1)
+        loop.markDirty(self)
+    }
+
+    /// Sends what the socket takes, then pauses or resumes the transfer by what still waits,
+    /// and watches the socket for what comes next.
+    func flush() {
+        isDirty = false
+        guard phase != .closed else { return }
+        peakOutput = max(peakOutput, output.count)
+        if output.count > 0 {
+            let sent = output.send(to: fd)
+            if sent > 0 || writeDeadline == nil { writeDeadline = loop.clock.now + Self.writeTimeout }
+        }
+        if output.count == 0 { writeDeadline = nil }
+        if output.failed {
+            // The client is gone: the transfer stops (recorded as such) and the connection closes.
+            if phase == .forwarding, let transfer = exchange?.transfer { loop.multi.cancel(transfer) }
+            return loop.close(self)
+        }
+        switch phase {
+        case .closing where output.count == 0:
+            return loop.close(self)
+        case .refusing where output.count == 0 && !shutDown:
+            shutDown = true
+            _ = shutdown(fd, Int32(SHUT_WR))
+        case .forwarding:
+            // The transfer paused itself when too much waited (`ResponseRelay.pauseRequested`).
+            if let exchange, let transfer = exchange.transfer, exchange.relay.paused, output.count < Self.resumeMark {
+                exchange.relay.paused = false
+                watch()
+                return loop.multi.pause(transfer, false)
+            }
+        default:
+            break
+        }
+        watch()
+    }
+
+    /// Watches the socket for input while a request may come, and for room while output waits.
+    private func watch() {
+        guard phase != .closed else { return }
+        var mask: UInt32 = 0
+        if phase == .reading || phase == .refusing { mask |= EventPoll.readable }
+        if output.count > 0 { mask |= EventPoll.writable }
+        guard mask != interest else { return }
+        interest = mask
+        loop.poll.modify(fd, mask)
+    }
+
+    /// Times out a request that arrives too slowly (408), an idle connection, a refusal's
+    /// drain, and a peer that reads nothing.
+    func checkDeadlines(_ now: ContinuousClock.Instant) {
+        if let writeDeadline, now >= writeDeadline { return loop.close(self) }
+        switch phase {
+        case .reading where start < input.count && now >= requestDeadline:
+            refuse(.timeout("request not received within \(loop.proxy.configuration.readTimeout)"))
+        case .reading where start == input.count && now >= idleDeadline:
+            loop.close(self)
+        case .refusing where now >= refuseDeadline:
+            loop.close(self)
+        default:
+            break
+        }
+    }
+
+    /// Marks the connection closed and abandons its transfer (called by the loop as it closes it).
+    func closeDown() {
+        let forwarding = phase == .forwarding
+        phase = .closed
+        loop.proxy.notePeakOutput(peakOutput)
+        output.fail()
+        if forwarding, let transfer = exchange?.transfer { loop.multi.cancel(transfer) }
+    }
+}

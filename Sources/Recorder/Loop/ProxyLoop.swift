@@ -1,0 +1,169 @@
+import Glibc
+import HTTP
+import Transport
+
+/// One event loop of the recording proxy, on a thread of its own: it accepts client
+/// connections from the shared listener, reads and parses their requests, forwards them
+/// through its libcurl multi handle, queues the answers and sends them as the sockets take
+/// them. One `epoll_wait` serves every connection and upstream socket the loop has ready, so
+/// a busy loop handles many requests per wake-up. Nothing here is touched by another thread;
+/// the proxy reaches the loop only through its `LoopSignal`.
+final class ProxyLoop {
+    let proxy: RecordingProxy
+    let poll: EventPoll
+    private let listener: Int32
+    private let signal: LoopSignal
+    private(set) var multi: CurlMulti
+    private var connections: [Int32: ProxyConnection] = [:]
+    private var curlSockets: Set<Int32> = []
+    private var dirty: [ProxyConnection] = []
+    private var listening = true
+    private var graceEnd: ContinuousClock.Instant?
+    /// Receive space shared by the loop's connections (one receive at a time).
+    let scratch: UnsafeMutableRawBufferPointer
+    let clock = ContinuousClock()
+    static let sweepInterval = Duration.milliseconds(100)
+
+    init?(proxy: RecordingProxy, listener: Int32, signal: LoopSignal) {
+        guard let poll = EventPoll() else { return nil }
+        let watcher = CurlWatcher()
+        guard let multi = CurlMulti(maximumIdle: proxy.configuration.maxConnections, watch: { watcher.loop?.watch($0, $1) }) else {
+            return nil
+        }
+        self.proxy = proxy
+        self.poll = poll
+        self.listener = listener
+        self.signal = signal
+        self.multi = multi
+        scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
+        watcher.loop = self
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// Runs until the proxy stops and the loop's connections are closed.
+    func run() {
+        defer { signal.markEnded() }
+        poll.add(listener, EventPoll.readable | EventPoll.exclusive)
+        poll.add(signal.wakeFD, EventPoll.readable)
+        var nextSweep = clock.now + Self.sweepInterval
+        while true {
+            var wait = nextSweep - clock.now
+            if let deadline = multi.deadline { wait = min(wait, deadline - clock.now) }
+            if !dirty.isEmpty { wait = .zero }
+            poll.wait(milliseconds: Self.milliseconds(wait)) { fd, events in dispatch(fd, events) }
+            if let deadline = multi.deadline, deadline <= clock.now { multi.timerExpired() }
+            flushDirty()
+            let now = clock.now
+            if now >= nextSweep {
+                nextSweep = now + Self.sweepInterval
+                for connection in Array(connections.values) { connection.checkDeadlines(now) }
+                flushDirty()
+            }
+            if proxy.isStopping && stopStep(now) { break }
+        }
+        for connection in Array(connections.values) { close(connection) }
+        poll.remove(listener)
+    }
+
+    /// Whole milliseconds to wait, rounded up so that a deadline under a millisecond away is
+    /// waited for rather than spun on.
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        guard duration > .zero else { return 0 }
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
+    private func dispatch(_ fd: Int32, _ events: UInt32) {
+        if fd == listener {
+            acceptWaiting()
+        } else if fd == signal.wakeFD {
+            signal.consume()
+        } else if curlSockets.contains(fd) {
+            multi.socketReady(
+                fd, readable: events & (EventPoll.readable | EventPoll.hungUp) != 0, writable: events & EventPoll.writable != 0,
+                failed: events & EventPoll.failed != 0)
+        } else if let connection = connections[fd] {
+            connection.ready(events)
+        }
+    }
+
+    /// Accepts the connections waiting (a bounded number per turn, so the other loops get some).
+    private func acceptWaiting() {
+        var accepted = 0
+        while listening, accepted < 64, let (fd, peer) = NonBlockingSocket.accept(listener) {
+            accepted += 1
+            curlSockets.remove(fd)
+            guard proxy.admit() else {
+                let limit = proxy.configuration.maxConnections
+                let refusal = HTTPResponse.plain(.unavailable("\(limit) connections already open"))
+                let bytes = refusal.serialized(keepAlive: false, date: HTTPDate.now())
+                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                Glibc.close(fd)
+                continue
+            }
+            let connection = ProxyConnection(fd: fd, peer: peer, loop: self)
+            connections[fd] = connection
+            poll.add(fd, EventPoll.readable)
+        }
+    }
+
+    /// libcurl wants one of its sockets watched differently.
+    private func watch(_ fd: Int32, _ interest: CurlMulti.Interest) {
+        var mask: UInt32
+        switch interest {
+        case .remove:
+            if curlSockets.remove(fd) != nil { poll.remove(fd) }
+            return
+        case .read: mask = EventPoll.readable
+        case .write: mask = EventPoll.writable
+        case .readWrite: mask = EventPoll.readable | EventPoll.writable
+        }
+        if curlSockets.insert(fd).inserted {
+            if !poll.add(fd, mask) { poll.modify(fd, mask) }
+        } else {
+            poll.modify(fd, mask)
+        }
+    }
+
+    /// Asks for the connection's output to be sent at the end of this turn.
+    func markDirty(_ connection: ProxyConnection) {
+        guard !connection.isDirty else { return }
+        connection.isDirty = true
+        dirty.append(connection)
+    }
+
+    private func flushDirty() {
+        while !dirty.isEmpty {
+            let batch = dirty
+            dirty.removeAll(keepingCapacity: true)
+            for connection in batch { connection.flush() }
+        }
+    }
+
+    /// Closes a connection: its transfer, if any, is abandoned (and recorded as such).
+    func close(_ connection: ProxyConnection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        connection.closeDown()
+        poll.remove(connection.fd)
+        Glibc.close(connection.fd)
+        proxy.release()
+    }
+
+    /// One step of stopping; true when the loop may end. Stops accepting, closes idle
+    /// connections, lets exchanges in progress finish within the grace period, then cuts them.
+    private func stopStep(_ now: ContinuousClock.Instant) -> Bool {
+        if graceEnd == nil {
+            graceEnd = now + proxy.configuration.gracePeriod
+            listening = false
+            poll.remove(listener)
+        }
+        for connection in Array(connections.values) where connection.isIdle { close(connection) }
+        return connections.isEmpty || now >= (graceEnd ?? now)
+    }
+}
+
+/// Lets libcurl's socket callback reach the loop, which is made after the multi handle.
+private final class CurlWatcher {
+    weak var loop: ProxyLoop?
+}

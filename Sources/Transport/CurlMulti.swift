@@ -1,0 +1,175 @@
+internal import CCurl
+import Glibc
+
+/// Many streamed transfers at once through one libcurl multi handle, driven by the caller's
+/// event loop: libcurl says which sockets to watch (`watch`) and when to call back
+/// (`deadline`); the loop reports readiness (`socketReady`) and expiry (`timerExpired`).
+/// Answers reach each transfer's sink from inside those calls, and its completion after them.
+/// Used only on the loop's thread.
+package final class CurlMulti {
+    /// What libcurl wants a socket watched for.
+    package enum Interest: Sendable, Equatable {
+        /// Stop watching the socket (libcurl is done with it).
+        case remove
+        /// Readable.
+        case read
+        /// Writable.
+        case write
+        /// Readable or writable.
+        case readWrite
+    }
+
+    /// One transfer in progress, as the caller holds it.
+    package struct Transfer: Hashable, Sendable {
+        fileprivate let easy: UInt
+    }
+
+    private struct Active {
+        let handle: StreamingHandle
+        let done: (StreamingOutcome) -> Void
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let watch: (Int32, Interest) -> Void
+    private var active: [UInt: Active] = [:]
+    private var idle: [StreamingHandle] = []
+    private let maximumIdle: Int
+    /// When libcurl wants `timerExpired()` called, nil for never.
+    package private(set) var deadline: ContinuousClock.Instant?
+
+    /// Makes a multi handle.
+    /// - Parameters:
+    ///   - maximumIdle: the most idle easy handles kept for reuse.
+    ///   - watch: called when libcurl wants a socket watched differently.
+    package init?(maximumIdle: Int = 64, watch: @escaping (Int32, Interest) -> Void) {
+        guard let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        self.watch = watch
+        self.maximumIdle = max(1, maximumIdle)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = accord_curl_multi_setopt_socket(multi, Self.socket)
+        _ = accord_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
+        _ = accord_curl_multi_setopt_timer(multi, Self.timer)
+        _ = accord_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
+    }
+
+    deinit {
+        for (_, transfer) in active { _ = curl_multi_remove_handle(multi, transfer.handle.handle) }
+        idle.removeAll()
+        active.removeAll()
+        curl_multi_cleanup(multi)
+    }
+
+    /// The transfers in progress.
+    package var count: Int { active.count }
+
+    /// Starts a transfer; its answer goes to `sink` and, when it ends, its outcome to `done`.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - sink: receives the head and the body pieces.
+    ///   - done: called once, from a later `socketReady`, `timerExpired` or `cancel` call.
+    /// - Returns: the transfer, or nil when libcurl could not take it (`done` is not called).
+    package func start(
+        _ request: StreamingRequest, sink: any StreamingResponseSink, done: @escaping (StreamingOutcome) -> Void
+    ) -> Transfer? {
+        guard let handle = idle.popLast() ?? StreamingHandle() else { return nil }
+        _ = handle.begin(request, sink: sink)
+        guard curl_multi_add_handle(multi, handle.handle) == CURLM_OK else {
+            _ = handle.end(CURLE_FAILED_INIT)
+            return nil
+        }
+        let key = UInt(bitPattern: handle.handle)
+        active[key] = Active(handle: handle, done: done)
+        return Transfer(easy: key)
+    }
+
+    /// Stops receiving for a transfer (its sink has enough waiting) or starts again.
+    /// - Parameters:
+    ///   - transfer: the transfer.
+    ///   - paused: true to stop receiving, false to go on.
+    package func pause(_ transfer: Transfer, _ paused: Bool) {
+        guard let entry = active[transfer.easy] else { return }
+        _ = curl_easy_pause(entry.handle.handle, paused ? CURLPAUSE_RECV : CURLPAUSE_CONT)
+        if !paused { settle() }
+    }
+
+    /// Abandons a transfer for its sink (the client went away): its `done` is called at once
+    /// with an outcome stopped by the sink.
+    /// - Parameter transfer: the transfer.
+    package func cancel(_ transfer: Transfer) {
+        finish(transfer.easy, CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+    }
+
+    /// Reports a watched socket ready.
+    /// - Parameters:
+    ///   - fd: the socket.
+    ///   - readable: readable or hung up.
+    ///   - writable: writable.
+    ///   - failed: in error.
+    package func socketReady(_ fd: Int32, readable: Bool, writable: Bool, failed: Bool) {
+        var mask: Int32 = 0
+        if readable { mask |= CURL_CSELECT_IN }
+        if writable { mask |= CURL_CSELECT_OUT }
+        if failed { mask |= CURL_CSELECT_ERR }
+        act(fd, mask)
+    }
+
+    /// Tells libcurl its timer expired (call when `deadline` has passed).
+    package func timerExpired() {
+        // libcurl's timer fires once: clear it so a stale value never brings us back.
+        deadline = nil
+        act(CURL_SOCKET_TIMEOUT, 0)
+    }
+
+    private func act(_ socket: curl_socket_t, _ mask: Int32) {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi, socket, mask, &running)
+        settle()
+    }
+
+    /// Hands gathered body bytes on, then ends the transfers libcurl finished.
+    private func settle() {
+        for (key, entry) in active {
+            guard let state = entry.handle.state, !state.flush() else { continue }
+            finish(key, CURLE_ABORTED_BY_CALLBACK)
+        }
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            finish(UInt(bitPattern: easy), accord_curl_message_result(message))
+        }
+    }
+
+    private func finish(_ key: UInt, _ code: CURLcode, cancelled: Bool = false) {
+        guard let entry = active.removeValue(forKey: key) else { return }
+        _ = curl_multi_remove_handle(multi, entry.handle.handle)
+        var outcome = entry.handle.end(code)
+        if cancelled {
+            outcome.stoppedBySink = true
+            outcome.error = nil
+        }
+        if idle.count < maximumIdle { idle.append(entry.handle) }
+        entry.done(outcome)
+    }
+
+    private static let socket: accord_curl_socket_callback = { _, socket, what, context, _ in
+        guard let context else { return 0 }
+        let multi = Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue()
+        let interest: Interest
+        switch what {
+        case CURL_POLL_IN: interest = .read
+        case CURL_POLL_OUT: interest = .write
+        case CURL_POLL_INOUT: interest = .readWrite
+        default: interest = .remove
+        }
+        multi.watch(socket, interest)
+        return 0
+    }
+
+    private static let timer: accord_curl_timer_callback = { _, milliseconds, context in
+        guard let context else { return 0 }
+        let multi = Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue()
+        multi.deadline = milliseconds < 0 ? nil : ContinuousClock.now + .milliseconds(milliseconds)
+        return 0
+    }
+}

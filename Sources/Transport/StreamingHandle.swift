@@ -1,0 +1,125 @@
+internal import CCurl
+
+/// One libcurl easy handle of a `CurlMulti`'s pool; used by one transfer at a time and kept for
+/// the next (the multi handle keeps the upstream connections alive between transfers).
+final class StreamingHandle {
+    let handle: UnsafeMutableRawPointer
+    /// The body-gathering buffer of `TransferState`, kept between transfers (up to about 128 KiB).
+    private var gathered: [UInt8] = []
+    /// The transfer in progress: its state and its header list.
+    private(set) var state: TransferState?
+    private var list: UnsafeMutablePointer<curl_slist>?
+    private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    init?() {
+        guard Self.globalInit, let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        // What every transfer shares is set once; `begin` sets the rest each time.
+        _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)
+        _ = accord_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        _ = accord_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        _ = accord_curl_setopt_string(handle, CURLOPT_NOPROXY, "*")
+        _ = accord_curl_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
+        _ = accord_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, Self.header)
+        _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, Self.write)
+        // No progress callback: the multi handle hands gathered bytes on after each action.
+        _ = accord_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 1)
+    }
+
+    deinit {
+        curl_slist_free_all(list)
+        curl_easy_cleanup(handle)
+    }
+
+    /// Sets the handle up for a transfer; the caller then runs it and calls `end`.
+    /// - Returns: the transfer's state, whose `flush()` hands gathered body bytes on.
+    func begin(_ request: StreamingRequest, sink: any StreamingResponseSink) -> TransferState {
+        let state = TransferState(sink: sink, buffer: &gathered)
+        self.state = state
+        curl_slist_free_all(list)
+        list = nil
+        for (name, value) in request.headers { list = curl_slist_append(list, "\(name): \(value)") }
+        for name in ["Expect", "Accept", "Content-Type"]
+        where !request.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
+            list = curl_slist_append(list, "\(name):")
+        }
+        let method = request.method
+        let sendsBody = !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(method)
+        let context = Unmanaged.passUnretained(state).toOpaque()
+        _ = accord_curl_setopt_string(handle, CURLOPT_URL, request.url)
+        _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+        _ = accord_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        // Back to a plain GET first: the last transfer's method, body and HEAD flag must
+        // not carry over (HTTPGET clears the upload and no-body state).
+        _ = accord_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+        _ = accord_curl_setopt_long(handle, CURLOPT_NOBODY, 0)
+        _ = accord_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil)
+        if method == "HEAD" {
+            _ = accord_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
+        } else if method != "GET" || sendsBody {
+            _ = accord_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+        }
+        if sendsBody {
+            // libcurl keeps its own copy: the request may go away before the transfer ends.
+            _ = accord_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, request.body.count)
+            request.body.withUnsafeBytes { bytes in
+                let base = bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) }
+                _ = accord_curl_setopt_pointer(
+                    handle, CURLOPT_COPYPOSTFIELDS, base ?? UnsafeMutableRawPointer(mutating: Self.empty.utf8Start))
+            }
+        }
+        _ = accord_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+        return state
+    }
+
+    /// Ends the transfer begun with `begin`: hands on what is gathered and says how it went.
+    /// - Parameter code: libcurl's result for the transfer.
+    /// - Returns: the outcome; a failure is described without the URL.
+    func end(_ code: CURLcode) -> StreamingOutcome {
+        guard let state else { return StreamingOutcome(status: 0, bodyBytes: 0, stoppedBySink: false, error: .setup("no transfer")) }
+        defer {
+            gathered = state.takeBuffer()
+            self.state = nil
+            curl_slist_free_all(list)
+            list = nil
+        }
+        let flushed = code == CURLE_OK ? state.flush() : false
+        if state.stopped || (code == CURLE_OK && !flushed) {
+            return StreamingOutcome(status: state.finalStatus, bodyBytes: state.bodyBytes, stoppedBySink: true, error: nil)
+        }
+        guard code == CURLE_OK else {
+            _ = state.flush()
+            let reason = String(cString: curl_easy_strerror(code))
+            return StreamingOutcome(
+                status: state.finalStatus, bodyBytes: state.bodyBytes, stoppedBySink: state.stopped, error: .transfer(reason))
+        }
+        return StreamingOutcome(status: state.finalStatus, bodyBytes: state.bodyBytes, stoppedBySink: false, error: nil)
+    }
+
+    private static let empty: StaticString = ""
+
+    private static let header: accord_curl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let accepted = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            state.headerLine(UnsafeBufferPointer(start: $0, count: length))
+        }
+        return accepted ? length : 0
+    }
+
+    private static let write: accord_curl_write_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+        let length = size * count
+        let taken = data.withMemoryRebound(to: UInt8.self, capacity: length) {
+            state.body(UnsafeBufferPointer(start: $0, count: length))
+        }
+        switch taken {
+        case .taken: return length
+        case .refused: return 0
+        case .paused: return Int(CURL_WRITEFUNC_PAUSE)
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Recorder
+
+@Suite("Recording proxy: event loops, back-pressure, limits and stopping")
+struct ProxyLoopTests {
+    @Test("a slow reader gets a 7.8 MiB answer whole: the upstream transfer is paused and resumed, not buffered whole")
+    func slowReaderBackPressure() async throws {
+        let harness = try RecorderHarness()
+        let reply = await RawClient.exchange(
+            port: harness.port, ["GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 60, slowRead: 0.0005)
+        // Only the front is searched: firstRange(of:) over 8 MiB is slow in debug builds.
+        let front = Array(reply.bytes.prefix(4096))
+        let head = try #require(front.firstRange(of: Array("\r\n\r\n".utf8)))
+        #expect(String(decoding: front, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let body = reply.bytes[head.upperBound...]
+        #expect(body.count == RecorderHarness.bigBody.count)
+        let same = body.withUnsafeBytes { received in
+            RecorderHarness.bigBody.withUnsafeBytes { sent in
+                guard let received = received.baseAddress, let sent = sent.baseAddress else { return false }
+                return memcmp(received, sent, RecorderHarness.bigBody.count) == 0
+            }
+        }
+        #expect(same)
+        // Paused at 1 MiB waiting: never the whole answer held for the client.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(harness.proxy.largestWaitingOutput > ProxyConnection.pauseMark)
+        #expect(harness.proxy.largestWaitingOutput < 3 * ProxyConnection.pauseMark)
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 1)
+        #expect(exchanges.first?.responseHeaders[":accord-error"] == nil)
+    }
+
+    @Test("two requests sent in one write are answered in order on the same connection")
+    func pipelined() async throws {
+        let harness = try RecorderHarness()
+        let reply = await RawClient.exchange(
+            port: harness.port,
+            ["GET /echo?n=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /echo?n=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
+        let text = reply.text
+        let first = try #require(text.range(of: "n=1"))
+        let second = try #require(text.range(of: "n=2"))
+        #expect(first.lowerBound < second.lowerBound)
+        #expect(text.components(separatedBy: "HTTP/1.1 200").count == 3)
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.map(\.path) == ["/echo?n=1", "/echo?n=2"])
+    }
+
+    @Test("a connection over the cap gets 503 at once; the open ones keep working")
+    func connectionCap() async throws {
+        let harness = try RecorderHarness(maxConnections: 2)
+        let first = try RawSocket(port: harness.port)
+        let second = try RawSocket(port: harness.port)
+        try await Task.sleep(for: .milliseconds(200))
+        let refused = await RawClient.exchange(port: harness.port, ["GET /echo HTTP/1.1\r\nHost: x\r\n\r\n"], timeout: 5)
+        #expect(refused.status == 503)
+        first.send("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(first.readAll().hasPrefix("HTTP/1.1 200"))
+        second.close()
+        _ = try await harness.finish()
+    }
+
+    @Test("stop() lets an exchange in flight finish and records it; an idle connection is closed")
+    func stopWithExchangeInFlight() async throws {
+        let harness = try RecorderHarness()
+        let idle = try RawSocket(port: harness.port)
+        let busy = try RawSocket(port: harness.port)
+        busy.send("GET /slow-body HTTP/1.1\r\nHost: x\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(150))
+        let bytes = try await harness.finish()
+        let answer = busy.readAll()
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        #expect(answer.hasSuffix("done"))
+        #expect(idle.readAll().isEmpty)
+        let (_, exchanges) = try RecorderHarness.read(bytes)
+        #expect(exchanges.map(\.path) == ["/slow-body"])
+    }
+}
+
+/// A connected blocking socket for tests that hold connections open.
+final class RawSocket {
+    let fd: Int32
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Reads until the peer closes (or 5 s pass without a byte).
+    func readAll() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func close() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+}
