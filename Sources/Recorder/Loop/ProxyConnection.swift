@@ -154,7 +154,7 @@ final class ProxyConnection {
         let stream = HTTPResponseStream(
             output: output, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !proxy.isStopping)
         let relay = ResponseRelay(stream: stream, method: request.method, limit: proxy.configuration.recordedBodyLimit)
-        relay.queued = { [unowned self] in loop.markDirty(self) }
+        relay.queued = { [unowned self] in sendNow() }
         relay.waitingBytes = { [unowned self] in output.count }
         exchange = Exchange(request: request, relay: relay, begin: loop.clock.now, transfer: nil)
         let transfer = loop.multi.start(proxy.upstreamRequest(request), sink: relay) { [unowned self] outcome in
@@ -196,6 +196,17 @@ final class ProxyConnection {
         start = 0
         phase = .refusing
         refuseDeadline = loop.clock.now + .seconds(1)
+        loop.markDirty(self)
+    }
+
+    /// Sends queued answer bytes at once, from inside libcurl's callbacks: one socket action can
+    /// read a fast upstream for a long while, and the first streamed byte should not wait for
+    /// it. The rest (failure, watching for room) is left to `flush()` at the end of the turn.
+    private func sendNow() {
+        if output.count > 0, phase == .forwarding {
+            let sent = output.send(to: fd)
+            if sent > 0 { writeDeadline = loop.clock.now + Self.writeTimeout }
+        }
         loop.markDirty(self)
     }
 
