@@ -51,6 +51,9 @@ package final class CurlMulti {
         _ = accord_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
         _ = accord_curl_multi_setopt_timer(multi, Self.timer)
         _ = accord_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
+        // libcurl's default cache is four connections per easy handle added at the moment, so
+        // it shrinks as transfers end and closes upstream connections a moment later needed.
+        _ = accord_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, self.maximumIdle)
     }
 
     deinit {

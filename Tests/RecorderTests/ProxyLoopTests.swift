@@ -48,6 +48,20 @@ struct ProxyLoopTests {
         #expect(exchanges.map(\.path) == ["/echo?n=1", "/echo?n=2"])
     }
 
+    @Test("a client that half-closes after its request still gets the whole answer, then the connection ends")
+    func halfClose() async throws {
+        let harness = try RecorderHarness()
+        let client = try RawSocket(port: harness.port)
+        client.send("GET /slow-body HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.finishSending()
+        let answer = client.readAll()
+        #expect(answer.hasPrefix("HTTP/1.1 200"))
+        #expect(answer.hasSuffix("done"))
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 1)
+        #expect(exchanges.first?.responseHeaders[":accord-error"] == nil)
+    }
+
     @Test("a connection over the cap gets 503 at once; the open ones keep working")
     func connectionCap() async throws {
         let harness = try RecorderHarness(maxConnections: 2)
@@ -116,4 +130,7 @@ final class RawSocket {
     }
 
     func close() { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Shuts the write side: the peer reads the end of the stream.
+    func finishSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
 }

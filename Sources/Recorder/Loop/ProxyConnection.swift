@@ -38,6 +38,9 @@ final class ProxyConnection {
     private var sentContinue = false
     private var exchange: Exchange?
     private var shutDown = false
+    /// The peer closed its side while a request was forwarded; the connection ends after the
+    /// requests already received are answered.
+    private var inputClosed = false
     private var interest = EventPoll.readable
     private var requestDeadline: ContinuousClock.Instant
     private var idleDeadline: ContinuousClock.Instant
@@ -101,9 +104,27 @@ final class ProxyConnection {
             case .wouldBlock: break
             case .closed: loop.close(self)
             }
-        case .forwarding, .closing, .closed:
+        case .forwarding:
+            // Input stays watched while a request is forwarded (no epoll change per request);
+            // what arrives waits in the buffer, up to the framing limit, for its turn.
+            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch) {
+            case .bytes:
+                if input.count - start > maximumBuffered { watch() }
+            case .wouldBlock: break
+            case .closed:
+                inputClosed = true
+                watch()
+            }
+        case .closing, .closed:
             break
         }
+    }
+
+    /// The most request bytes buffered ahead of the parser before the connection is refused
+    /// (while reading) or stops reading (while forwarding).
+    private var maximumBuffered: Int {
+        let limits = HTTPLimits(body: loop.proxy.configuration.requestBodyLimit)
+        return limits.body * 8 + limits.headerBlock + limits.requestLine + 64 * 1024
     }
 
     /// Parses what has arrived: forwards a whole request, refuses a bad one, or waits for more.
@@ -133,7 +154,7 @@ final class ProxyConnection {
                     sentContinue = true
                     loop.markDirty(self)
                 }
-                let maximum = limits.body * 8 + limits.headerBlock + limits.requestLine + 64 * 1024
+                let maximum = maximumBuffered
                 if input.count - start > maximum {
                     refuse(.bodyTooLarge("request framing over \(maximum) bytes"))
                 }
@@ -186,6 +207,7 @@ final class ProxyConnection {
         requestDeadline = now + loop.proxy.configuration.readTimeout
         idleDeadline = now + Self.idleTimeout
         process()
+        if phase == .reading && inputClosed { phase = .closing }
     }
 
     /// Queues the refusal of a bad request; the connection then drains its input and closes.
@@ -249,7 +271,11 @@ final class ProxyConnection {
     private func watch() {
         guard phase != .closed else { return }
         var mask: UInt32 = 0
-        if phase == .reading || phase == .refusing { mask |= EventPoll.readable }
+        switch phase {
+        case .reading, .refusing: mask |= EventPoll.readable
+        case .forwarding where !inputClosed && input.count - start <= maximumBuffered: mask |= EventPoll.readable
+        default: break
+        }
         if output.count > 0 { mask |= EventPoll.writable }
         guard mask != interest else { return }
         interest = mask
