@@ -203,6 +203,13 @@ struct BadInputTests {
         expectUsageError(result, mentioning: "--junit")
     }
 
+    @Test("accord record with --loops out of range")
+    func recordLoopsOutOfRange() async throws {
+        let result = try await AccordBinary.run(
+            ["record", "--upstream", "http://127.0.0.1:9", "--out", NSTemporaryDirectory() + "accord-unused.jsonl", "--loops", "0"])
+        expectUsageError(result, mentioning: "--loops")
+    }
+
     @Test("an unknown subcommand")
     func unknownSubcommand() async throws {
         let result = try await AccordBinary.run(["frobnicate"])
