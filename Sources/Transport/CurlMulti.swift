@@ -130,16 +130,18 @@ package final class CurlMulti {
         settle()
     }
 
-    /// Hands gathered body bytes on, then ends the transfers libcurl finished.
+    /// Ends the transfers libcurl finished, then hands gathered body bytes on.
     private func settle() {
-        for (key, entry) in active {
-            guard let state = entry.handle.state, !state.flush() else { continue }
-            finish(key, CURLE_ABORTED_BY_CALLBACK)
-        }
+        // Finished transfers first: `end` hands their last bytes on, and a handle finished here
+        // may be reused (under the same key) by a transfer its completion starts.
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             finish(UInt(bitPattern: easy), accord_curl_message_result(message))
+        }
+        for (key, entry) in active {
+            guard let state = entry.handle.state, !state.flush() else { continue }
+            finish(key, CURLE_ABORTED_BY_CALLBACK)
         }
     }
 

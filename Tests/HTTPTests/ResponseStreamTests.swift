@@ -162,3 +162,33 @@ struct ResponseStreamTests {
         peer.finish()
     }
 }
+
+@Suite("HTTPResponseStream into an HTTPOutput queue")
+struct ResponseStreamOutputTests {
+    @Test("a head that is the whole response (204, HEAD, zero length) is held by flush() until finish()")
+    func wholeHeadHeldUntilFinish() {
+        for (status, omitBody, length) in [(204, false, 0), (200, true, 5), (200, false, 0)] {
+            let output = HTTPOutput()
+            let stream = HTTPResponseStream(output: output, version: .http11, omitBody: omitBody, keepAlive: true)
+            stream.sendHead(status: status, headers: ["Date": "x"], contentLength: length)
+            #expect(stream.flush())
+            #expect(output.count == 0, "status \(status), HEAD \(omitBody): nothing may leave before finish()")
+            #expect(stream.finish())
+            #expect(output.count > 0)
+        }
+    }
+
+    @Test("a head with a body to come is queued by flush(); the body's last piece waits for finish()")
+    func headWithBodyQueued() {
+        let output = HTTPOutput()
+        let stream = HTTPResponseStream(output: output, version: .http11, omitBody: false, keepAlive: true)
+        stream.sendHead(status: 200, headers: ["Date": "x"], contentLength: 4)
+        #expect(stream.flush())
+        let head = output.count
+        #expect(head > 0)
+        stream.send(Array("done".utf8))
+        #expect(output.count == head)
+        #expect(stream.finish())
+        #expect(output.count == head + 4)
+    }
+}

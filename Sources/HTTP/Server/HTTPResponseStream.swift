@@ -134,10 +134,20 @@ public final class HTTPResponseStream {
         return true
     }
 
-    /// Sends the head now if it is still held back (for a body that is slow to come).
+    /// Sends the head now if it is still held back (for a body that is slow to come). A head that
+    /// is the whole response (a bodyless status, HEAD, a zero length) stays held until `finish()`.
     /// - Returns: false when the peer is gone.
     @discardableResult
     public func flush() -> Bool {
+        // A head that is the whole response (no body, or a zero length) waits for `finish()`:
+        // sent now, the peer would see the response complete before its sender says it is.
+        switch framing {
+        case .none, .length(remaining: 0): return !failed
+        default: return sendPendingHead()
+        }
+    }
+
+    private func sendPendingHead() -> Bool {
         guard !pendingHead.isEmpty, !failed else { return !failed }
         defer { pendingHead.removeAll() }
         return deliver(pendingHead)
@@ -217,7 +227,7 @@ public final class HTTPResponseStream {
             heldTail.removeAll()
             guard last.isEmpty || deliver(last) else { return false }
         default:
-            guard flush() else { return false }
+            guard sendPendingHead() else { return false }
         }
         finished = true
         return true

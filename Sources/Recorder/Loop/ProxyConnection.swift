@@ -94,7 +94,12 @@ final class ProxyConnection {
                 if !partial { requestDeadline = loop.clock.now + loop.proxy.configuration.readTimeout }
                 process()
             case .wouldBlock: break
-            case .closed: loop.close(self)
+            case .closed:
+                // The peer is done sending; what is queued for it still goes out first.
+                guard output.count > 0 else { return loop.close(self) }
+                inputClosed = true
+                phase = .closing
+                loop.markDirty(self)
             }
         case .refusing:
             switch NonBlockingSocket.discard(fd, scratch: loop.scratch) {
@@ -167,6 +172,9 @@ final class ProxyConnection {
     private func begin(_ request: HTTPRequest) {
         let proxy = loop.proxy
         guard !proxy.isStopping else {
+            // Answered, so the client knows it was not forwarded; not recorded, like any refusal.
+            let refusal = HTTPResponse.plain(.unavailable("accord record is stopping; the request was not forwarded"))
+            refusal.serialized(version: request.version, keepAlive: false, date: HTTPDate.now()).withUnsafeBytes { output.append($0) }
             phase = .closing
             loop.markDirty(self)
             return
@@ -217,7 +225,9 @@ final class ProxyConnection {
         input.removeAll()
         start = 0
         phase = .refusing
-        refuseDeadline = loop.clock.now + .seconds(1)
+        // The drain's second starts once the refusal is out (`flush`); until then the write
+        // timeout governs, so an answer still queued ahead of it is not cut.
+        refuseDeadline = loop.clock.now + Self.writeTimeout
         loop.markDirty(self)
     }
 
@@ -242,7 +252,11 @@ final class ProxyConnection {
             let sent = output.send(to: fd)
             if sent > 0 || writeDeadline == nil { writeDeadline = loop.clock.now + Self.writeTimeout }
         }
-        if output.count == 0 { writeDeadline = nil }
+        if output.count == 0 && writeDeadline != nil {
+            writeDeadline = nil
+            // Idle time counts from when the last answer was out.
+            if phase == .reading { idleDeadline = loop.clock.now + Self.idleTimeout }
+        }
         if output.failed {
             // The client is gone: the transfer stops (recorded as such) and the connection closes.
             if phase == .forwarding, let transfer = exchange?.transfer { loop.multi.cancel(transfer) }
@@ -253,6 +267,7 @@ final class ProxyConnection {
             return loop.close(self)
         case .refusing where output.count == 0 && !shutDown:
             shutDown = true
+            refuseDeadline = loop.clock.now + .seconds(1)
             _ = shutdown(fd, Int32(SHUT_WR))
         case .forwarding:
             // The transfer paused itself when too much waited (`ResponseRelay.pauseRequested`).
@@ -289,7 +304,7 @@ final class ProxyConnection {
         switch phase {
         case .reading where start < input.count && now >= requestDeadline:
             refuse(.timeout("request not received within \(loop.proxy.configuration.readTimeout)"))
-        case .reading where start == input.count && now >= idleDeadline:
+        case .reading where start == input.count && output.count == 0 && now >= idleDeadline:
             loop.close(self)
         case .refusing where now >= refuseDeadline:
             loop.close(self)

@@ -18,6 +18,7 @@ final class ProxyLoop {
     private var curlSockets: Set<Int32> = []
     private var dirty: [ProxyConnection] = []
     private var listening = true
+    private var listenerPaused = false
     private var graceEnd: ContinuousClock.Instant?
     /// Receive space shared by the loop's connections (one receive at a time).
     let scratch: UnsafeMutableRawBufferPointer
@@ -27,7 +28,9 @@ final class ProxyLoop {
     init?(proxy: RecordingProxy, listener: Int32, signal: LoopSignal) {
         guard let poll = EventPoll() else { return nil }
         let watcher = CurlWatcher()
-        guard let multi = CurlMulti(maximumIdle: proxy.configuration.maxConnections, watch: { watcher.loop?.watch($0, $1) }) else {
+        // Each loop keeps its share of idle upstream connections, not the whole cap's worth.
+        let idle = max(8, proxy.configuration.maxConnections / max(1, proxy.configuration.eventLoops))
+        guard let multi = CurlMulti(maximumIdle: idle, watch: { watcher.loop?.watch($0, $1) }) else {
             return nil
         }
         self.proxy = proxy
@@ -58,6 +61,10 @@ final class ProxyLoop {
             if now >= nextSweep {
                 nextSweep = now + Self.sweepInterval
                 for connection in Array(connections.values) { connection.checkDeadlines(now) }
+                if listenerPaused && listening {
+                    listenerPaused = false
+                    poll.add(listener, EventPoll.readable | EventPoll.exclusive)
+                }
                 flushDirty()
             }
             if proxy.isStopping && stopStep(now) { break }
@@ -91,7 +98,16 @@ final class ProxyLoop {
     /// Accepts the connections waiting (a bounded number per turn, so the other loops get some).
     private func acceptWaiting() {
         var accepted = 0
-        while listening, accepted < 64, let (fd, peer) = NonBlockingSocket.accept(listener) {
+        while listening, accepted < 64 {
+            guard let (fd, peer) = NonBlockingSocket.accept(listener) else {
+                // Out of descriptors: the listener stays readable, so stop watching it until
+                // the next sweep instead of spinning on it.
+                if errno == EMFILE || errno == ENFILE {
+                    listenerPaused = true
+                    poll.remove(listener)
+                }
+                return
+            }
             accepted += 1
             curlSockets.remove(fd)
             guard proxy.admit() else {
@@ -119,10 +135,12 @@ final class ProxyLoop {
         case .write: mask = EventPoll.writable
         case .readWrite: mask = EventPoll.readable | EventPoll.writable
         }
+        // Either call may find the descriptor in the other state (a number closed and reused
+        // without a removal): try the other one then.
         if curlSockets.insert(fd).inserted {
             if !poll.add(fd, mask) { poll.modify(fd, mask) }
-        } else {
-            poll.modify(fd, mask)
+        } else if !poll.modify(fd, mask) {
+            poll.add(fd, mask)
         }
     }
 
