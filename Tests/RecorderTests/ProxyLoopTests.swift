@@ -62,6 +62,22 @@ struct ProxyLoopTests {
         #expect(exchanges.first?.responseHeaders[":accord-error"] == nil)
     }
 
+    @Test("a request completed after stop() began is answered 503, not forwarded, not recorded")
+    func requestDuringStop() async throws {
+        let harness = try RecorderHarness()
+        let client = try RawSocket(port: harness.port)
+        client.send("GET /echo HTTP/1.1\r\nHost: x\r\n")
+        try await Task.sleep(for: .milliseconds(100))
+        let finishing = Task { try await harness.finish() }
+        try await Task.sleep(for: .milliseconds(100))
+        client.send("\r\n")
+        let answer = client.readAll()
+        #expect(answer.hasPrefix("HTTP/1.1 503"))
+        #expect(answer.contains("Connection: close"))
+        let (_, exchanges) = try RecorderHarness.read(try await finishing.value)
+        #expect(exchanges.isEmpty)
+    }
+
     @Test("a connection over the cap gets 503 at once; the open ones keep working")
     func connectionCap() async throws {
         let harness = try RecorderHarness(maxConnections: 2)
