@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @testable import Recorder
@@ -54,7 +55,7 @@ struct ProxyLoopTests {
         let client = try RawSocket(port: harness.port)
         client.send("GET /slow-body HTTP/1.1\r\nHost: x\r\n\r\n")
         client.finishSending()
-        let answer = client.readAll()
+        let answer = await client.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 200"))
         #expect(answer.hasSuffix("done"))
         let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
@@ -64,17 +65,27 @@ struct ProxyLoopTests {
 
     @Test("a request completed after stop() began is answered 503, not forwarded, not recorded")
     func requestDuringStop() async throws {
-        let harness = try RecorderHarness()
+        // A long read timeout: under a loaded test run the stop may begin seconds later.
+        let harness = try RecorderHarness(readTimeout: .seconds(120))
         let client = try RawSocket(port: harness.port)
-        client.send("GET /echo HTTP/1.1\r\nHost: x\r\n")
+        let proxy = harness.proxy
+        // The client runs on a thread of its own and finishes its request once the stop has
+        // begun, however late the test's tasks get scheduled under load.
+        let reply = ThreadReply()
+        Thread.detachNewThread {
+            client.send("GET /echo HTTP/1.1\r\nHost: x\r\n")
+            let clock = ContinuousClock()
+            let end = clock.now + .seconds(30)
+            while !proxy.isStopping && clock.now < end { usleep(1000) }
+            client.send("\r\n")
+            reply.deliver(client.readBlocking())
+        }
         try await Task.sleep(for: .milliseconds(100))
-        let finishing = Task { try await harness.finish() }
-        try await Task.sleep(for: .milliseconds(100))
-        client.send("\r\n")
-        let answer = client.readAll()
-        #expect(answer.hasPrefix("HTTP/1.1 503"))
-        #expect(answer.contains("Connection: close"))
-        let (_, exchanges) = try RecorderHarness.read(try await finishing.value)
+        let recording = try await harness.finish()
+        let text = await reply.value()
+        #expect(text.hasPrefix("HTTP/1.1 503"))
+        #expect(text.contains("Connection: close"))
+        let (_, exchanges) = try RecorderHarness.read(recording)
         #expect(exchanges.isEmpty)
     }
 
@@ -87,7 +98,7 @@ struct ProxyLoopTests {
         let refused = await RawClient.exchange(port: harness.port, ["GET /echo HTTP/1.1\r\nHost: x\r\n\r\n"], timeout: 5)
         #expect(refused.status == 503)
         first.send("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        #expect(first.readAll().hasPrefix("HTTP/1.1 200"))
+        #expect(await first.readAll().hasPrefix("HTTP/1.1 200"))
         second.close()
         _ = try await harness.finish()
     }
@@ -100,17 +111,17 @@ struct ProxyLoopTests {
         busy.send("GET /slow-body HTTP/1.1\r\nHost: x\r\n\r\n")
         try await Task.sleep(for: .milliseconds(150))
         let bytes = try await harness.finish()
-        let answer = busy.readAll()
+        let answer = await busy.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 200"))
         #expect(answer.hasSuffix("done"))
-        #expect(idle.readAll().isEmpty)
+        #expect(await idle.readAll().isEmpty)
         let (_, exchanges) = try RecorderHarness.read(bytes)
         #expect(exchanges.map(\.path) == ["/slow-body"])
     }
 }
 
 /// A connected blocking socket for tests that hold connections open.
-final class RawSocket {
+final class RawSocket: Sendable {
     let fd: Int32
 
     init(port: UInt16) throws {
@@ -133,8 +144,16 @@ final class RawSocket {
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads until the peer closes (or 5 s pass without a byte).
-    func readAll() -> String {
+    /// Reads until the peer closes (or 5 s pass without a byte), on a thread of its own: a
+    /// blocking read on the concurrency pool would starve the proxy's own tasks under load.
+    func readAll() async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: self.readBlocking()) }
+        }
+    }
+
+    /// Reads until the peer closes (or 5 s pass without a byte), blocking the calling thread.
+    func readBlocking() -> String {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -149,4 +168,24 @@ final class RawSocket {
 
     /// Shuts the write side: the peer reads the end of the stream.
     func finishSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
+}
+
+/// A string produced on a thread of its own, awaited without blocking the concurrency pool.
+final class ThreadReply: Sendable {
+    private let text = Mutex<String?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func deliver(_ value: String) {
+        text.withLock { $0 = value }
+        ready.signal()
+    }
+
+    func value() async -> String {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                self.ready.wait()
+                continuation.resume(returning: self.text.withLock { $0 } ?? "")
+            }
+        }
+    }
 }
