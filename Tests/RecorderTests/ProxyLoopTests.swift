@@ -89,6 +89,16 @@ struct ProxyLoopTests {
         #expect(exchanges.isEmpty)
     }
 
+    @Test("a client that half-closes after a malformed request still reads the 400")
+    func halfCloseAfterBadRequest() async throws {
+        let harness = try RecorderHarness()
+        let client = try RawSocket(port: harness.port)
+        client.send("NOT A REQUEST\r\n\r\n")
+        client.finishSending()
+        #expect(await client.readAll().hasPrefix("HTTP/1.1 400"))
+        _ = try await harness.finish()
+    }
+
     @Test("a connection over the cap gets 503 at once; the open ones keep working")
     func connectionCap() async throws {
         let harness = try RecorderHarness(maxConnections: 2)
@@ -126,14 +136,10 @@ final class RawSocket: Sendable {
 
     init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard RawClient.connect(fd, port: port) else {
+            Glibc.close(fd)
+            throw POSIXError(.ECONNREFUSED)
         }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }

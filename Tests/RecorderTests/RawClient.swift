@@ -33,18 +33,23 @@ enum RawClient {
         }
     }
 
-    private static func blocking(port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double, _ slowRead: Double) -> Reply {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+    /// Connects `fd` to 127.0.0.1:`port`; false when the connection was refused.
+    static func connect(_ fd: Int32, port: UInt16) -> Bool {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
+    private static func blocking(port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double, _ slowRead: Double) -> Reply {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        let connected = connect(fd, port: port)
         let start = Date()
-        guard connected == 0 else { return Reply(bytes: [], firstLineAfter: nil, headAfter: nil, total: 0) }
+        guard connected else { return Reply(bytes: [], firstLineAfter: nil, headAfter: nil, total: 0) }
         for (index, chunk) in chunks.enumerated() {
             if index > 0 && pause > 0 { Thread.sleep(forTimeInterval: pause) }
             _ = chunk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

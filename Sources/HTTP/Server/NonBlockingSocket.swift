@@ -29,17 +29,12 @@ package enum NonBlockingSocket {
     /// - Parameter listener: a non-blocking listening descriptor.
     /// - Returns: the connection and its peer, or nil when none waits (or accept failed).
     package static func accept(_ listener: Int32) -> (Int32, HTTPEndpoint)? {
-        var storage = sockaddr_storage()
-        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let fd = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
-        }
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        // `Socket.accept` leaves errno as accept(2) set it when it fails (the caller reads it).
+        guard let (fd, peer) = Socket.accept(listener) else { return nil }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        return (fd, Socket.endpoint(storage))
+        return (fd, peer)
     }
 
     /// Appends what one `recv` gives (at most the scratch space's size) to `buffer`.

@@ -107,7 +107,11 @@ final class ProxyConnection {
                 discarded += count
                 if discarded > 8 * 1024 * 1024 { loop.close(self) }
             case .wouldBlock: break
-            case .closed: loop.close(self)
+            case .closed:
+                // A peer that half-closed after its bad request still reads the refusal.
+                guard output.count > 0 else { return loop.close(self) }
+                phase = .closing
+                loop.markDirty(self)
             }
         case .forwarding:
             // Input stays watched while a request is forwarded (no epoll change per request);
