@@ -107,7 +107,8 @@ extension RecordingProxy {
 /// for the recording.
 final class ResponseRelay: StreamingResponseSink {
     let stream: HTTPResponseStream
-    let method: String
+    /// The connection's output queue, which `stream` writes to.
+    let output: HTTPOutput
     let limit: Int
     var status = 0
     var headers: [(name: String, value: String)] = []
@@ -115,14 +116,12 @@ final class ResponseRelay: StreamingResponseSink {
     var total = 0
     /// Called after bytes were queued for the client, so its loop sends them this turn.
     var queued: () -> Void = {}
-    /// The bytes waiting for the client; the transfer pauses while over `ProxyConnection.pauseMark` (nil: never).
-    var waitingBytes: (() -> Int)?
     /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
     var paused = false
 
-    init(stream: HTTPResponseStream, method: String, limit: Int) {
+    init(stream: HTTPResponseStream, output: HTTPOutput, limit: Int) {
         self.stream = stream
-        self.method = method
+        self.output = output
         self.limit = limit
     }
 
@@ -150,7 +149,8 @@ final class ResponseRelay: StreamingResponseSink {
     }
 
     func pauseRequested() -> Bool {
-        guard let waitingBytes, waitingBytes() > ProxyConnection.pauseMark else { return false }
+        // Too much already waits for the client: libcurl keeps the rest until resumed.
+        guard output.count > ProxyConnection.pauseMark else { return false }
         paused = true
         return true
     }

@@ -63,9 +63,6 @@ package final class CurlMulti {
         curl_multi_cleanup(multi)
     }
 
-    /// The transfers in progress.
-    package var count: Int { active.count }
-
     /// Starts a transfer; its answer goes to `sink` and, when it ends, its outcome to `done`.
     /// - Parameters:
     ///   - request: the request.

@@ -186,9 +186,8 @@ final class ProxyConnection {
         phase = .forwarding
         let stream = HTTPResponseStream(
             output: output, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !proxy.isStopping)
-        let relay = ResponseRelay(stream: stream, method: request.method, limit: proxy.configuration.recordedBodyLimit)
+        let relay = ResponseRelay(stream: stream, output: output, limit: proxy.configuration.recordedBodyLimit)
         relay.queued = { [unowned self] in sendNow() }
-        relay.waitingBytes = { [unowned self] in output.count }
         exchange = Exchange(request: request, relay: relay, begin: loop.clock.now, transfer: nil)
         let transfer = loop.multi.start(proxy.upstreamRequest(request), sink: relay) { [unowned self] outcome in
             complete(outcome)
