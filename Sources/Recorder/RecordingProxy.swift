@@ -24,6 +24,7 @@ public final class RecordingProxy: Sendable {
     private let signals: [LoopSignal]
     private let open = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    private let finished = Atomic<Bool>(false)
     private let peakOutput = Atomic<Int>(0)
 
     private init(
@@ -123,8 +124,8 @@ public final class RecordingProxy: Sendable {
     /// Stops listening, lets exchanges in flight finish within the grace period, then records
     /// and writes what is queued, syncs and closes the recording.
     public func stop() async {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        for signal in signals { signal.wake() }
+        guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        beginStop()
         let clock = ContinuousClock()
         let end = clock.now + configuration.gracePeriod + .seconds(2)
         while clock.now < end, !signals.allSatisfy(\.ended) { try? await Task.sleep(for: .milliseconds(5)) }
@@ -133,9 +134,16 @@ public final class RecordingProxy: Sendable {
         writer.close()
     }
 
-    private func stopNow() {
+    /// Starts stopping without waiting: the loops stop accepting and close idle connections,
+    /// and the exchanges in progress get the grace period. `stop()` then waits and closes.
+    func beginStop() {
         stopping.store(true, ordering: .releasing)
         for signal in signals { signal.wake() }
+    }
+
+    private func stopNow() {
+        finished.store(true, ordering: .releasing)
+        beginStop()
         while !signals.allSatisfy(\.ended) { usleep(1000) }
         close(listener)
         queue.drain()
