@@ -24,6 +24,11 @@ public struct RecorderConfiguration: Sendable {
     public var requestBodyLimit: Int
     /// How long a client request may take to arrive (then 408).
     public var readTimeout: Duration
+    /// The longest the upstream may stay silent while an exchange waits for it (before the
+    /// answer's head, or between two pieces of it) before the exchange is ended: 504 for the
+    /// client when no head had come, a cut answer after; nil waits for ever. Time the proxy
+    /// itself paused the transfer (a client reading slowly) does not count.
+    public var upstreamTimeout: Duration?
     /// How long `stop()` lets exchanges in flight finish.
     public var gracePeriod: Duration
     /// What each connection waits for before reading its next request. By default (`.written`)
@@ -70,6 +75,7 @@ public struct RecorderConfiguration: Sendable {
         recordedBodyLimit = 16 * 1024 * 1024
         requestBodyLimit = 32 * 1024 * 1024
         readTimeout = .seconds(10)
+        upstreamTimeout = .seconds(60)
         gracePeriod = .seconds(5)
         durability = .written
         eventLoops = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))

@@ -26,12 +26,14 @@ extension RecordingProxy {
         var note: String?
         var completion: () -> Bool = { stream.finish() }
         if let error = outcome.error, !outcome.headReceived {
+            // A silent upstream is a gateway timeout (504); any other failure a bad gateway (502).
+            let status = error.isSilence ? 504 : 502
             let body = Self.gatewayError(error)
-            relay.status = 502
+            relay.status = status
             relay.headers = [("Content-Type", "application/json")]
             relay.recorded = body
             relay.total = body.count
-            completion = { stream.respond(HTTPResponse(status: 502, headers: ["Content-Type": "application/json"], body: body)) }
+            completion = { stream.respond(HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)) }
             note = "upstream failed before answering: \(error)"
         } else if let error = outcome.error {
             stream.abort()
@@ -93,11 +95,14 @@ extension RecordingProxy {
 
     private static let hopByHopNames = Array(hopByHop)
 
-    /// The PostgREST-shaped error body of a 502; names libcurl's reason, never the URL.
+    /// The PostgREST-shaped error body of a 502 or 504; names libcurl's reason, never the URL.
     static func gatewayError(_ error: TransportError) -> [UInt8] {
         let object: JSONValue = [
             "code": "ACCORD_UPSTREAM", "message": .string("the upstream did not answer: \(error)"), "details": nil,
-            "hint": "is the --upstream server running and reachable?",
+            "hint": .string(
+                error.isSilence
+                    ? "the upstream answered nothing in time; raise --upstream-timeout if it is slow on purpose"
+                    : "is the --upstream server running and reachable?"),
         ]
         return Array(CanonicalJSON.compact(object).utf8)
     }
@@ -118,6 +123,8 @@ final class ResponseRelay: StreamingResponseSink {
     var queued: () -> Void = {}
     /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
     var paused = false
+    /// Counts the upstream's head and body pieces, so the owner can tell a silent upstream.
+    private(set) var progress = 0
 
     init(stream: HTTPResponseStream, output: HTTPOutput, limit: Int) {
         self.stream = stream
@@ -126,6 +133,7 @@ final class ResponseRelay: StreamingResponseSink {
     }
 
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
+        progress += 1
         self.status = status
         self.headers = headers
         // Names listed in `Connection` are hop-by-hop too; most answers have none.
@@ -161,6 +169,7 @@ final class ResponseRelay: StreamingResponseSink {
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        progress += 1
         total += bytes.count
         if recorded.count < limit {
             recorded.append(contentsOf: bytes.prefix(limit - recorded.count))

@@ -97,7 +97,16 @@ package final class CurlMulti {
     /// with an outcome stopped by the sink.
     /// - Parameter transfer: the transfer.
     package func cancel(_ transfer: Transfer) {
-        finish(transfer.easy, CURLE_ABORTED_BY_CALLBACK, cancelled: true)
+        finish(transfer.easy, CURLE_ABORTED_BY_CALLBACK, ending: .cancelled)
+    }
+
+    /// Ends a transfer whose upstream stayed silent too long: its `done` is called at once with
+    /// a `TransportError` for which `isSilence` holds.
+    /// - Parameters:
+    ///   - transfer: the transfer.
+    ///   - detail: what went silent for how long, for the error.
+    package func expire(_ transfer: Transfer, _ detail: String) {
+        finish(transfer.easy, CURLE_OPERATION_TIMEDOUT, ending: .expired(detail))
     }
 
     /// Reports a watched socket ready.
@@ -142,13 +151,25 @@ package final class CurlMulti {
         }
     }
 
-    private func finish(_ key: UInt, _ code: CURLcode, cancelled: Bool = false) {
+    /// Why the owner ended a transfer libcurl had not finished.
+    private enum Ending {
+        case cancelled
+        case expired(String)
+    }
+
+    private func finish(_ key: UInt, _ code: CURLcode, ending: Ending? = nil) {
         guard let entry = active.removeValue(forKey: key) else { return }
         _ = curl_multi_remove_handle(multi, entry.handle.handle)
         var outcome = entry.handle.end(code)
-        if cancelled {
+        switch ending {
+        case .cancelled:
             outcome.stoppedBySink = true
             outcome.error = nil
+        case .expired(let detail):
+            outcome.stoppedBySink = false
+            outcome.error = .silence(detail)
+        case nil:
+            break
         }
         if idle.count < maximumIdle { idle.append(entry.handle) }
         entry.done(outcome)

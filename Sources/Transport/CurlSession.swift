@@ -118,7 +118,7 @@ final class ResponseBuffer {
 
 /// A request that did not complete: the client could not be set up, or the network failed.
 public struct TransportError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case setup, network, transfer }
+    private enum Code: Sendable { case setup, network, transfer, silence }
     private let code: Code
     private let detail: String
 
@@ -130,12 +130,19 @@ public struct TransportError: Error, CustomStringConvertible, Sendable {
     /// A failed streamed transfer, described without its URL (which may carry a secret).
     static func transfer(_ reason: String) -> TransportError { TransportError(code: .transfer, detail: reason) }
 
+    /// A streamed transfer ended because the upstream sent nothing for too long.
+    package static func silence(_ detail: String) -> TransportError { TransportError(code: .silence, detail: detail) }
+
+    /// Whether the transfer was ended because the upstream went silent (a gateway timeout).
+    public var isSilence: Bool { code == .silence }
+
     /// What happened.
     public var description: String {
         switch code {
         case .setup: "HTTP client setup failed: \(detail)"
         case .network: "HTTP request failed: \(detail)"
         case .transfer: "HTTP transfer failed: \(detail)"
+        case .silence: "HTTP transfer timed out: \(detail)"
         }
     }
 }

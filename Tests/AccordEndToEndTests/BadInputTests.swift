@@ -210,6 +210,16 @@ struct BadInputTests {
         expectUsageError(result, mentioning: "--loops")
     }
 
+    @Test("accord record with --upstream-timeout that is not a number of seconds", arguments: ["-1", "soon", "90000", "nan"])
+    func recordUpstreamTimeoutOutOfRange(value: String) async throws {
+        let result = try await AccordBinary.run(
+            [
+                "record", "--upstream", "http://127.0.0.1:9", "--out", NSTemporaryDirectory() + "accord-unused.jsonl", "--upstream-timeout",
+                value,
+            ])
+        expectUsageError(result, mentioning: "--upstream-timeout")
+    }
+
     @Test("an unknown subcommand")
     func unknownSubcommand() async throws {
         let result = try await AccordBinary.run(["frobnicate"])

@@ -24,11 +24,14 @@ enum RawClient {
     }
 
     /// Sends `chunks` (pausing `pause` seconds between them) and reads until the peer closes.
-    /// With `slowRead`, it reads at most 16 KiB at a time and sleeps that many seconds after each read.
-    static func exchange(port: UInt16, _ chunks: [String], pause: Double = 0, timeout: Double = 15, slowRead: Double = 0) async -> Reply {
+    /// With `slowRead`, it reads at most 16 KiB at a time and sleeps that many seconds after each read;
+    /// with `stall`, it sleeps that many seconds once, after its first read.
+    static func exchange(
+        port: UInt16, _ chunks: [String], pause: Double = 0, timeout: Double = 15, slowRead: Double = 0, stall: Double = 0
+    ) async -> Reply {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: blocking(port: port, chunks.map { Array($0.utf8) }, pause, timeout, slowRead))
+                continuation.resume(returning: blocking(port: port, chunks.map { Array($0.utf8) }, pause, timeout, slowRead, stall))
             }
         }
     }
@@ -44,7 +47,9 @@ enum RawClient {
         } == 0
     }
 
-    private static func blocking(port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double, _ slowRead: Double) -> Reply {
+    private static func blocking(
+        port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double, _ slowRead: Double, _ stall: Double
+    ) -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         let connected = connect(fd, port: port)
@@ -63,6 +68,7 @@ enum RawClient {
             guard poll(&descriptor, 1, 200) > 0 else { continue }
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { break }
+            if bytes.isEmpty && stall > 0 { Thread.sleep(forTimeInterval: stall) }
             bytes.append(contentsOf: buffer[0..<count])
             if slowRead > 0 { Thread.sleep(forTimeInterval: slowRead) }
             if headDone == nil, bytes.firstRange(of: Array("\r\n\r\n".utf8)) != nil { headDone = Date().timeIntervalSince(start) }

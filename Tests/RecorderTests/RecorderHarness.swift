@@ -13,7 +13,8 @@ struct RecorderHarness {
 
     /// Paths the upstream answers: /echo (the request as JSON), /stream (three NDJSON lines 300 ms
     /// apart, chunked), /rest/v1/rpc/{pull,push} (a fixed body carrying a refresh token), /gzip (binary bytes
-    /// labelled gzip), /slow-body (the head, then the body 500 ms later), /big (7.8 MiB of a byte pattern).
+    /// labelled gzip), /slow-body (the head, then the body 500 ms later), /big (7.8 MiB of a byte pattern),
+    /// /silent (nothing for 8 s), /silent-after-head (a chunked head and one line, then nothing for 8 s).
     static func startUpstream() throws -> HTTPServer {
         try HTTPServer.start(HTTPServerConfiguration(gracePeriod: .milliseconds(200))) { request, stream in
             switch request.path {
@@ -41,6 +42,15 @@ struct RecorderHarness {
                         offset += 65536
                     }
                 }
+                stream.finish()
+            case "/silent":
+                Thread.sleep(forTimeInterval: 8)
+                stream.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8)))
+            case "/silent-after-head":
+                stream.sendHead(status: 200, headers: ["Content-Type": "application/x-ndjson"], contentLength: nil)
+                stream.send(Array("{\"line\":1}\n".utf8))
+                stream.flush()
+                Thread.sleep(forTimeInterval: 8)
                 stream.finish()
             case "/gzip":
                 let bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0xFF, 0xFE, 0x00, 0x0D, 0x0A, 0x80, 0x81]
@@ -73,7 +83,7 @@ struct RecorderHarness {
 
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
-        durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil
+        durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60)
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -82,6 +92,7 @@ struct RecorderHarness {
         configuration.readTimeout = readTimeout
         configuration.durability = durability
         configuration.gracePeriod = .milliseconds(500)
+        configuration.upstreamTimeout = upstreamTimeout
         if let maxConnections { configuration.maxConnections = maxConnections }
         proxy = try RecordingProxy.start(configuration)
     }

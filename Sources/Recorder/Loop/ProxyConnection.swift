@@ -25,6 +25,9 @@ final class ProxyConnection {
         let relay: ResponseRelay
         let begin: ContinuousClock.Instant
         var transfer: CurlMulti.Transfer?
+        /// The relay's progress when last looked at, and since when it has not moved.
+        var progressSeen = 0
+        var silentSince: ContinuousClock.Instant
     }
 
     let fd: Int32
@@ -188,7 +191,8 @@ final class ProxyConnection {
             output: output, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !proxy.isStopping)
         let relay = ResponseRelay(stream: stream, output: output, limit: proxy.configuration.recordedBodyLimit)
         relay.queued = { [unowned self] in sendNow() }
-        exchange = Exchange(request: request, relay: relay, begin: loop.clock.now, transfer: nil)
+        let now = loop.clock.now
+        exchange = Exchange(request: request, relay: relay, begin: now, transfer: nil, silentSince: now)
         let transfer = loop.multi.start(proxy.upstreamRequest(request), sink: relay) { [unowned self] outcome in
             complete(outcome)
         }
@@ -311,9 +315,26 @@ final class ProxyConnection {
             loop.close(self)
         case .refusing where now >= refuseDeadline:
             loop.close(self)
+        case .forwarding:
+            checkSilence(now)
         default:
             break
         }
+    }
+
+    /// Ends the exchange when its upstream sent nothing for `upstreamTimeout`; time the
+    /// transfer spent paused for a slow client does not count.
+    private func checkSilence(_ now: ContinuousClock.Instant) {
+        guard let limit = loop.proxy.configuration.upstreamTimeout, var current = exchange, let transfer = current.transfer else { return }
+        if current.relay.paused || current.relay.progress != current.progressSeen {
+            current.progressSeen = current.relay.progress
+            current.silentSince = now
+            exchange = current
+            return
+        }
+        guard now - current.silentSince >= limit else { return }
+        let waited = current.relay.progress == 0 ? "an answer" : "the rest of the answer"
+        loop.multi.expire(transfer, "no byte from the upstream for \(limit) while waiting for \(waited)")
     }
 
     /// Marks the connection closed and abandons its transfer (called by the loop as it closes it).

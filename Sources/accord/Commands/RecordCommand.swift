@@ -24,9 +24,14 @@ enum RecordCommand {
             OptionSpec(long: "redact", valueName: "name", help: "Also redact this header, query or JSON key name (repeatable)."),
             OptionSpec(long: "keep", valueName: "name", help: "Do not redact this header, query or JSON key name (repeatable)."),
             OptionSpec(long: "loops", valueName: "n", help: "Event-loop threads serving clients (default: one per processor, at most 4)."),
+            OptionSpec(
+                long: "upstream-timeout", valueName: "seconds",
+                help: "End an exchange whose upstream sends nothing for this long: 504, or a cut answer (default 60; 0 waits for ever)."),
             OptionSpec(long: "quiet", valueName: nil, help: "No live status line on stderr."),
         ],
-        usage: "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--quiet]")
+        usage:
+            "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--upstream-timeout <seconds>] [--quiet]"
+    )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         guard let upstream = arguments.values["upstream"] else { throw RunError.usage("missing --upstream <url>") }
@@ -42,12 +47,20 @@ enum RecordCommand {
             }
             loops = count
         }
+        var upstreamTimeout: Duration? = .seconds(60)
+        if let text = arguments.values["upstream-timeout"] {
+            guard let seconds = Double(text), seconds.isFinite, (0...86_400).contains(seconds) else {
+                throw RunError.usage("--upstream-timeout takes seconds from 0 (wait for ever) to 86400, found '\(text)'")
+            }
+            upstreamTimeout = seconds == 0 ? nil : .seconds(seconds)
+        }
         let policy = RedactionPolicy(redact: arguments.repeated["redact"] ?? [], keep: arguments.repeated["keep"] ?? [])
         let proxy: RecordingProxy
         do {
             var configuration = try RecorderConfiguration(
                 upstream: upstream, output: output, listen: endpoint, redaction: policy, tool: "accord \(CheckRun.accordVersion)")
             if let loops { configuration.eventLoops = loops }
+            configuration.upstreamTimeout = upstreamTimeout
             proxy = try RecordingProxy.start(configuration)
         } catch {
             throw RunError.usage(error.description)
