@@ -22,6 +22,9 @@ static inline CURLcode accord_curl_setopt_write(CURL *handle, CURLoption option,
 static inline CURLcode accord_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }
+static inline CURLcode accord_curl_size_uploaded(CURL *handle, curl_off_t *bytes) {
+    return curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, bytes);
+}
 
 /* The multi interface driven by the caller's own poll: curl_multi_setopt is variadic too. */
 typedef int (*accord_curl_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *context, void *socketContext);

@@ -123,8 +123,6 @@ final class ResponseRelay: StreamingResponseSink {
     var queued: () -> Void = {}
     /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
     var paused = false
-    /// Counts the upstream's head and body pieces, so the owner can tell a silent upstream.
-    private(set) var progress = 0
 
     init(stream: HTTPResponseStream, output: HTTPOutput, limit: Int) {
         self.stream = stream
@@ -133,7 +131,6 @@ final class ResponseRelay: StreamingResponseSink {
     }
 
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
-        progress += 1
         self.status = status
         self.headers = headers
         // Names listed in `Connection` are hop-by-hop too; most answers have none.
@@ -169,7 +166,6 @@ final class ResponseRelay: StreamingResponseSink {
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        progress += 1
         total += bytes.count
         if recorded.count < limit {
             recorded.append(contentsOf: bytes.prefix(limit - recorded.count))

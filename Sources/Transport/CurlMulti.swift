@@ -100,6 +100,18 @@ package final class CurlMulti {
         finish(transfer.easy, CURLE_ABORTED_BY_CALLBACK, ending: .cancelled)
     }
 
+    /// What a transfer has moved so far: request bytes sent, header and body bytes received. It
+    /// grows while the upstream shows any sign of life, so an owner that sees it unchanged for
+    /// long knows the upstream went silent.
+    /// - Parameter transfer: the transfer.
+    /// - Returns: the count, or nil when the transfer has ended.
+    package func activity(_ transfer: Transfer) -> Int? {
+        guard let entry = active[transfer.easy], let state = entry.handle.state else { return nil }
+        var uploaded: curl_off_t = 0
+        _ = accord_curl_size_uploaded(entry.handle.handle, &uploaded)
+        return state.received + Int(uploaded)
+    }
+
     /// Ends a transfer whose upstream stayed silent too long: its `done` is called at once with
     /// a `TransportError` for which `isSilence` holds.
     /// - Parameters:

@@ -90,6 +90,9 @@ final class TransferState {
     private(set) var headDelivered = false
     private(set) var stopped = false
     private(set) var bodyBytes = 0
+    /// Header lines (interim heads and trailers included) and body bytes received so far: any
+    /// sign of life from the upstream.
+    private(set) var received = 0
     private var headFlushed = false
     private var bodyStarted = false
     /// Body bytes not handed on yet; the pooled handle's buffer, lent for the transfer.
@@ -125,6 +128,7 @@ final class TransferState {
 
     /// One header line from libcurl, CRLF included; false stops the transfer.
     func headerLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        received += line.count
         if headDelivered { return true }  // trailers
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
@@ -186,6 +190,7 @@ final class TransferState {
     /// the sink asks for a pause.
     func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Taken {
         guard !stopped else { return .refused }
+        received += bytes.count
         if sink.pauseRequested() {
             // Hand on what is gathered first: the sink resumes once it has sent it.
             return flush() ? .paused : .refused

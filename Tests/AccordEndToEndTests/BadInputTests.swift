@@ -210,7 +210,9 @@ struct BadInputTests {
         expectUsageError(result, mentioning: "--loops")
     }
 
-    @Test("accord record with --upstream-timeout that is not a number of seconds", arguments: ["-1", "soon", "90000", "nan"])
+    @Test(
+        "accord record with --upstream-timeout that is not a number of seconds",
+        arguments: ["-1", "soon", "90000", "nan", "inf", "0.05", "1e-300"])
     func recordUpstreamTimeoutOutOfRange(value: String) async throws {
         let result = try await AccordBinary.run(
             [

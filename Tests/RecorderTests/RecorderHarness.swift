@@ -14,7 +14,8 @@ struct RecorderHarness {
     /// Paths the upstream answers: /echo (the request as JSON), /stream (three NDJSON lines 300 ms
     /// apart, chunked), /rest/v1/rpc/{pull,push} (a fixed body carrying a refresh token), /gzip (binary bytes
     /// labelled gzip), /slow-body (the head, then the body 500 ms later), /big (7.8 MiB of a byte pattern),
-    /// /silent (nothing for 8 s), /silent-after-head (a chunked head and one line, then nothing for 8 s).
+    /// /silent (nothing for 8 s), /silent-after-head (a chunked head and one line, then nothing for 8 s),
+    /// /long-stream (eight NDJSON lines 300 ms apart).
     static func startUpstream() throws -> HTTPServer {
         try HTTPServer.start(HTTPServerConfiguration(gracePeriod: .milliseconds(200))) { request, stream in
             switch request.path {
@@ -41,6 +42,13 @@ struct RecorderHarness {
                     {
                         offset += 65536
                     }
+                }
+                stream.finish()
+            case "/long-stream":
+                stream.sendHead(status: 200, headers: ["Content-Type": "application/x-ndjson"], contentLength: nil)
+                for index in 1...8 {
+                    stream.send(Array("{\"line\":\(index)}\n".utf8))
+                    if index < 8 { Thread.sleep(forTimeInterval: 0.3) }
                 }
                 stream.finish()
             case "/silent":

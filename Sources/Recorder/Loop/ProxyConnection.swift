@@ -25,8 +25,8 @@ final class ProxyConnection {
         let relay: ResponseRelay
         let begin: ContinuousClock.Instant
         var transfer: CurlMulti.Transfer?
-        /// The relay's progress when last looked at, and since when it has not moved.
-        var progressSeen = 0
+        /// The transfer's activity when last looked at, and since when it has not changed.
+        var activitySeen = 0
         var silentSince: ContinuousClock.Instant
     }
 
@@ -322,19 +322,22 @@ final class ProxyConnection {
         }
     }
 
-    /// Ends the exchange when its upstream sent nothing for `upstreamTimeout`; time the
-    /// transfer spent paused for a slow client does not count.
+    /// Ends the exchange when its transfer moved nothing for `upstreamTimeout`: no request byte
+    /// sent, no header or body byte received. Time the transfer spent paused for a slow client
+    /// does not count.
     private func checkSilence(_ now: ContinuousClock.Instant) {
-        guard let limit = loop.proxy.configuration.upstreamTimeout, var current = exchange, let transfer = current.transfer else { return }
-        if current.relay.paused || current.relay.progress != current.progressSeen {
-            current.progressSeen = current.relay.progress
+        guard let limit = loop.proxy.configuration.upstreamTimeout, var current = exchange, let transfer = current.transfer,
+            let activity = loop.multi.activity(transfer)
+        else { return }
+        if current.relay.paused || activity != current.activitySeen {
+            current.activitySeen = activity
             current.silentSince = now
             exchange = current
             return
         }
         guard now - current.silentSince >= limit else { return }
-        let waited = current.relay.progress == 0 ? "an answer" : "the rest of the answer"
-        loop.multi.expire(transfer, "no byte from the upstream for \(limit) while waiting for \(waited)")
+        let waited = current.relay.status == 0 ? "its answer" : "the rest of its answer"
+        loop.multi.expire(transfer, "the upstream sent nothing for \(limit) while the exchange waited for \(waited)")
     }
 
     /// Marks the connection closed and abandons its transfer (called by the loop as it closes it).

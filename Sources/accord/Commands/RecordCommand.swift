@@ -26,7 +26,9 @@ enum RecordCommand {
             OptionSpec(long: "loops", valueName: "n", help: "Event-loop threads serving clients (default: one per processor, at most 4)."),
             OptionSpec(
                 long: "upstream-timeout", valueName: "seconds",
-                help: "End an exchange whose upstream sends nothing for this long: 504, or a cut answer (default 60; 0 waits for ever)."),
+                help:
+                    "End an exchange whose upstream sends nothing for this long: 504, or a cut answer (default 60; 0 waits for ever; at least 0.1)."
+            ),
             OptionSpec(long: "quiet", valueName: nil, help: "No live status line on stderr."),
         ],
         usage:
@@ -49,8 +51,9 @@ enum RecordCommand {
         }
         var upstreamTimeout: Duration? = .seconds(60)
         if let text = arguments.values["upstream-timeout"] {
-            guard let seconds = Double(text), seconds.isFinite, (0...86_400).contains(seconds) else {
-                throw RunError.usage("--upstream-timeout takes seconds from 0 (wait for ever) to 86400, found '\(text)'")
+            // The proxy looks at its exchanges every 100 ms: a shorter limit could not be kept.
+            guard let seconds = Double(text), seconds == 0 || (0.1...86_400).contains(seconds) else {
+                throw RunError.usage("--upstream-timeout takes seconds from 0.1 to 86400, or 0 to wait for ever; found '\(text)'")
             }
             upstreamTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
