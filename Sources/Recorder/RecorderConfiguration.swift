@@ -29,6 +29,9 @@ public struct RecorderConfiguration: Sendable {
     /// client when no head had come, a cut answer after; nil waits for ever. Time the proxy
     /// itself paused the transfer (a client reading slowly) does not count.
     public var upstreamTimeout: Duration?
+    /// A PEM file of the certificate authorities to trust for an https upstream, in place of
+    /// the system's bundle (an internal or self-signed certificate); nil for the system's.
+    public var upstreamCAFile: String?
     /// How long `stop()` lets exchanges in flight finish.
     public var gracePeriod: Duration
     /// What each connection waits for before reading its next request. By default (`.written`)

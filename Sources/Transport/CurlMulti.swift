@@ -34,16 +34,20 @@ package final class CurlMulti {
     private var active: [UInt: Active] = [:]
     private var idle: [StreamingHandle] = []
     private let maximumIdle: Int
+    private let caFile: String?
     /// When libcurl wants `timerExpired()` called, nil for never.
     package private(set) var deadline: ContinuousClock.Instant?
 
     /// Makes a multi handle.
     /// - Parameters:
     ///   - maximumIdle: the most idle easy handles kept for reuse.
+    ///   - caFile: a PEM file of the certificate authorities to trust for https, in place of the
+    ///     system's bundle; nil for the system's.
     ///   - watch: called when libcurl wants a socket watched differently.
-    package init?(maximumIdle: Int = 64, watch: @escaping (Int32, Interest) -> Void) {
+    package init?(maximumIdle: Int = 64, caFile: String? = nil, watch: @escaping (Int32, Interest) -> Void) {
         guard let multi = curl_multi_init() else { return nil }
         self.multi = multi
+        self.caFile = caFile
         self.watch = watch
         self.maximumIdle = max(1, maximumIdle)
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -72,7 +76,7 @@ package final class CurlMulti {
     package func start(
         _ request: StreamingRequest, sink: any StreamingResponseSink, done: @escaping (StreamingOutcome) -> Void
     ) -> Transfer? {
-        guard let handle = idle.popLast() ?? StreamingHandle() else { return nil }
+        guard let handle = idle.popLast() ?? StreamingHandle(caFile: caFile) else { return nil }
         _ = handle.begin(request, sink: sink)
         guard curl_multi_add_handle(multi, handle.handle) == CURLM_OK else {
             _ = handle.end(CURLE_FAILED_INIT)

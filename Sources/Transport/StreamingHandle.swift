@@ -11,9 +11,13 @@ final class StreamingHandle {
     private var list: UnsafeMutablePointer<curl_slist>?
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
-    init?() {
+    /// Makes a handle.
+    /// - Parameter caFile: a PEM file of the certificate authorities to trust for https, in
+    ///   place of the system's bundle; nil for the system's.
+    init?(caFile: String? = nil) {
         guard Self.globalInit, let handle = curl_easy_init() else { return nil }
         self.handle = handle
+        if let caFile { _ = accord_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
         // What every transfer shares is set once; `begin` sets the rest each time.
         _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)
         _ = accord_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)

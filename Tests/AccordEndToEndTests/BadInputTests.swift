@@ -210,6 +210,13 @@ struct BadInputTests {
         expectUsageError(result, mentioning: "--loops")
     }
 
+    @Test("accord record with --upstream-ca that is not a readable file", arguments: ["/nonexistent/ca.pem", "/tmp"])
+    func recordUpstreamCAMissing(path: String) async throws {
+        let result = try await AccordBinary.run(
+            ["record", "--upstream", "https://127.0.0.1:9", "--out", NSTemporaryDirectory() + "accord-unused.jsonl", "--upstream-ca", path])
+        expectUsageError(result, mentioning: "--upstream-ca")
+    }
+
     @Test(
         "accord record with --upstream-timeout that is not a number of seconds",
         arguments: ["-1", "soon", "90000", "nan", "inf", "0.05", "1e-300"])

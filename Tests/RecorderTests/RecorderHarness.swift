@@ -91,7 +91,8 @@ struct RecorderHarness {
 
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
-        durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60)
+        durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60),
+        upstreamCAFile: String? = nil
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -101,6 +102,7 @@ struct RecorderHarness {
         configuration.durability = durability
         configuration.gracePeriod = .milliseconds(500)
         configuration.upstreamTimeout = upstreamTimeout
+        configuration.upstreamCAFile = upstreamCAFile
         if let maxConnections { configuration.maxConnections = maxConnections }
         proxy = try RecordingProxy.start(configuration)
     }

@@ -30,7 +30,8 @@ final class ProxyLoop {
         let watcher = CurlWatcher()
         // Each loop keeps its share of idle upstream connections, not the whole cap's worth.
         let idle = max(8, proxy.configuration.maxConnections / max(1, proxy.configuration.eventLoops))
-        guard let multi = CurlMulti(maximumIdle: idle, watch: { watcher.loop?.watch($0, $1) }) else {
+        guard let multi = CurlMulti(maximumIdle: idle, caFile: proxy.configuration.upstreamCAFile, watch: { watcher.loop?.watch($0, $1) })
+        else {
             return nil
         }
         self.proxy = proxy

@@ -29,10 +29,13 @@ enum RecordCommand {
                 help:
                     "End an exchange whose upstream sends nothing for this long: 504, or a cut answer (default 60; 0 waits for ever; at least 0.1)."
             ),
+            OptionSpec(
+                long: "upstream-ca", valueName: "file",
+                help: "Trust the certificate authorities in this PEM file for an https upstream, in place of the system's."),
             OptionSpec(long: "quiet", valueName: nil, help: "No live status line on stderr."),
         ],
         usage:
-            "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--upstream-timeout <seconds>] [--quiet]"
+            "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--upstream-timeout <seconds>] [--upstream-ca <file>] [--quiet]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -57,6 +60,13 @@ enum RecordCommand {
             }
             upstreamTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
+        let caFile = arguments.values["upstream-ca"]
+        if let caFile {
+            var folder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: caFile, isDirectory: &folder), !folder.boolValue,
+                FileManager.default.isReadableFile(atPath: caFile)
+            else { throw RunError.usage("--upstream-ca takes a readable PEM file, found '\(caFile)'") }
+        }
         let policy = RedactionPolicy(redact: arguments.repeated["redact"] ?? [], keep: arguments.repeated["keep"] ?? [])
         let proxy: RecordingProxy
         do {
@@ -64,6 +74,7 @@ enum RecordCommand {
                 upstream: upstream, output: output, listen: endpoint, redaction: policy, tool: "accord \(CheckRun.accordVersion)")
             if let loops { configuration.eventLoops = loops }
             configuration.upstreamTimeout = upstreamTimeout
+            configuration.upstreamCAFile = caFile
             proxy = try RecordingProxy.start(configuration)
         } catch {
             throw RunError.usage(error.description)
