@@ -122,4 +122,26 @@ struct ProxyForwardingTests {
         #expect(exchange.responseHeaders[":accord-error"]?.stringValue?.contains("upstream failed") == true)
         #expect(exchange.response["code"]?.stringValue == "ACCORD_UPSTREAM")
     }
+
+    @Test("a WebSocket upgrade gets 501 naming the limit and is not recorded; an h2c upgrade offer is dropped and the request forwarded")
+    func upgrades() async throws {
+        let harness = try RecorderHarness()
+        let websocket = await RawClient.exchange(
+            port: harness.port,
+            [
+                "GET /realtime/v1/websocket?vsn=1.0.0 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ])
+        #expect(websocket.status == 501, "\(websocket.text)")
+        #expect(websocket.body.contains("WebSocket"), "\(websocket.text)")
+        let h2c = await RawClient.exchange(
+            port: harness.port,
+            [
+                "GET /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings, close\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n"
+            ])
+        #expect(h2c.status == 200, "\(h2c.text)")
+        #expect(!h2c.body.lowercased().contains("h2c"), "the offer is not forwarded: \(h2c.body)")
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.map(\.path) == ["/echo"])
+    }
 }

@@ -139,6 +139,13 @@ final class ProxyConnection {
         return limits.body * 8 + limits.headerBlock + limits.requestLine + 64 * 1024
     }
 
+    /// Whether a request asks to switch to WebSocket. Other upgrades (such as `h2c`, which a
+    /// client offers expecting HTTP/1.1 if it is ignored) are dropped like any hop-by-hop field.
+    static func asksForWebSocket(_ request: HTTPRequest) -> Bool {
+        guard request.headers.contains(where: { HTTPHeaders.sameName($0.name, "Upgrade") }) else { return false }
+        return request.headers.tokens(for: "Upgrade").contains { $0.hasPrefix("websocket") }
+    }
+
     /// Parses what has arrived: forwards a whole request, refuses a bad one, or waits for more.
     private func process() {
         let configuration = loop.proxy.configuration
@@ -157,6 +164,15 @@ final class ProxyConnection {
                 }
                 request.listener = loop.proxy.endpoint
                 request.peer = peer
+                if Self.asksForWebSocket(request) {
+                    // Forwarded without its hop-by-hop `Upgrade`, it would reach the upstream as a
+                    // plain GET and fail there with a puzzling answer: say what happened instead.
+                    refuse(
+                        .notImplemented(
+                            "accord record does not relay WebSocket upgrades (e.g. Supabase Realtime); connect that client to the upstream directly"
+                        ))
+                    return
+                }
                 begin(request)
             case .failed(let error):
                 refuse(error)
