@@ -38,7 +38,7 @@ let package = Package(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
-        .target(name: "Transport", dependencies: ["CCurl"], swiftSettings: strict),
+        .target(name: "Transport", dependencies: ["CCurl", "COpenSSL"], swiftSettings: strict),
         .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire", "CEpoll"], swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),

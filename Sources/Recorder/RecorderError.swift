@@ -1,7 +1,7 @@
 /// A recording proxy that cannot start: an unusable upstream URL, a listener that cannot be
 /// bound, or a recording file that cannot be created. Never quotes recorded content.
 public struct RecorderError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case upstream, listen, recording, client }
+    private enum Code: Sendable { case upstream, listen, recording, client, trust }
     private let code: Code
     private let detail: String
 
@@ -30,6 +30,11 @@ public struct RecorderError: Error, CustomStringConvertible, Sendable {
     /// - Returns: the error.
     public static func client(_ detail: String) -> RecorderError { RecorderError(.client, detail) }
 
+    /// The certificate authorities given for the upstream cannot be used.
+    /// - Parameter detail: the file and the reason.
+    /// - Returns: the error.
+    public static func trust(_ detail: String) -> RecorderError { RecorderError(.trust, detail) }
+
     /// What went wrong.
     public var description: String {
         switch code {
@@ -37,6 +42,7 @@ public struct RecorderError: Error, CustomStringConvertible, Sendable {
         case .listen: "cannot listen: \(detail)"
         case .recording: detail
         case .client: "the upstream client did not start: \(detail)"
+        case .trust: "--upstream-ca: \(detail)"
         }
     }
 }

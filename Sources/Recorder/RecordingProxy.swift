@@ -44,6 +44,12 @@ public final class RecordingProxy: Sendable {
     /// - Returns: the running proxy.
     /// - Throws: `RecorderError` when the file, the upstream client or the listener cannot be set up.
     public static func start(_ configuration: RecorderConfiguration) throws(RecorderError) -> RecordingProxy {
+        if let caFile = configuration.upstreamCAFile {
+            guard configuration.upstreamHost.lowercased().hasPrefix("https://") else {
+                throw RecorderError.trust("applies to an https:// upstream only")
+            }
+            if let problem = CertificateFile.problem(with: caFile) { throw RecorderError.trust(problem) }
+        }
         let count = max(1, configuration.eventLoops)
         let signals = (0..<count).compactMap { _ in LoopSignal() }
         guard signals.count == count else { throw RecorderError.client("eventfd: \(String(cString: strerror(errno)))") }

@@ -17,7 +17,11 @@ final class StreamingHandle {
     init?(caFile: String? = nil) {
         guard Self.globalInit, let handle = curl_easy_init() else { return nil }
         self.handle = handle
-        if let caFile { _ = accord_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
+        if let caFile {
+            _ = accord_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)
+            // Debian's libcurl also looks in /etc/ssl/certs by default: only the file is trusted.
+            _ = accord_curl_setopt_pointer(handle, CURLOPT_CAPATH, nil)
+        }
         // What every transfer shares is set once; `begin` sets the rest each time.
         _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)
         _ = accord_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)

@@ -217,6 +217,21 @@ struct BadInputTests {
         expectUsageError(result, mentioning: "--upstream-ca")
     }
 
+    @Test("accord record with --upstream-ca that holds no certificate, or with an http upstream")
+    func recordUpstreamCANotCertificates() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let garbage = folder.appendingPathComponent("not-a-ca.pem").path
+        try Data("just text\n".utf8).write(to: URL(fileURLWithPath: garbage))
+        let out = folder.appendingPathComponent("unused.jsonl").path
+        let result = try await AccordBinary.run(["record", "--upstream", "https://127.0.0.1:9", "--out", out, "--upstream-ca", garbage])
+        expectUsageError(result, mentioning: "no PEM certificate")
+        let plain = try await AccordBinary.run(
+            ["record", "--upstream", "http://127.0.0.1:9", "--out", out, "--upstream-ca", "/etc/ssl/certs/ca-certificates.crt"])
+        expectUsageError(plain, mentioning: "https:// upstream only")
+        #expect(!FileManager.default.fileExists(atPath: out), "no recording is started")
+    }
+
     @Test(
         "accord record with --upstream-timeout that is not a number of seconds",
         arguments: ["-1", "soon", "90000", "nan", "inf", "0.05", "1e-300"])

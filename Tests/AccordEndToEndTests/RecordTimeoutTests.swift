@@ -51,7 +51,8 @@ struct RecordTimeoutTests {
         let upstreamOut = Pipe()
         upstream.standardOutput = upstreamOut
         try upstream.run()
-        defer { if upstream.isRunning { upstream.terminate() } }
+        // SIGKILL: the child inherits this thread's blocked SIGTERM; Process reaps it.
+        defer { kill(upstream.processIdentifier, SIGKILL) }
         let upstreamPort = try firstLine(upstreamOut).trimmingCharacters(in: .whitespaces)
 
         let proxy = Process()

@@ -68,7 +68,8 @@ struct HTTPSUpstreamTests {
         python.standardOutput = out
         python.standardError = FileHandle.nullDevice
         try python.run()
-        defer { python.terminate() }
+        // SIGKILL: the child inherits the test thread's blocked SIGTERM; Process reaps it.
+        defer { kill(python.processIdentifier, SIGKILL) }
         let port = try await onThread { () throws -> String in
             var line: [UInt8] = []
             while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }

@@ -61,12 +61,6 @@ enum RecordCommand {
             upstreamTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
         let caFile = arguments.values["upstream-ca"]
-        if let caFile {
-            var folder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: caFile, isDirectory: &folder), !folder.boolValue,
-                FileManager.default.isReadableFile(atPath: caFile)
-            else { throw RunError.usage("--upstream-ca takes a readable PEM file, found '\(caFile)'") }
-        }
         let policy = RedactionPolicy(redact: arguments.repeated["redact"] ?? [], keep: arguments.repeated["keep"] ?? [])
         let proxy: RecordingProxy
         do {
