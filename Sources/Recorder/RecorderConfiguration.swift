@@ -24,13 +24,14 @@ public struct RecorderConfiguration: Sendable {
     public var requestBodyLimit: Int
     /// How long a client request may take to arrive (then 408).
     public var readTimeout: Duration
-    /// The longest the upstream may stay silent while an exchange waits for it (before the
-    /// answer's head, or between two pieces of it) before the exchange is ended: 504 for the
+    /// The longest nothing may move to or from the upstream (request bytes sent, header or body
+    /// bytes received) while an exchange waits for it, before the exchange is ended: 504 for the
     /// client when no head had come, a cut answer after; nil waits for ever. Time the proxy
     /// itself paused the transfer (a client reading slowly) does not count.
     public var upstreamTimeout: Duration?
     /// A PEM file of the certificate authorities to trust for an https upstream, in place of
-    /// the system's bundle (an internal or self-signed certificate); nil for the system's.
+    /// the system's bundle and certificate folder (an internal or self-signed certificate); nil
+    /// for the system's. `RecordingProxy.start` refuses a file with no PEM certificate.
     public var upstreamCAFile: String?
     /// How long `stop()` lets exchanges in flight finish.
     public var gracePeriod: Duration

@@ -42,7 +42,7 @@ package final class CurlMulti {
     /// - Parameters:
     ///   - maximumIdle: the most idle easy handles kept for reuse.
     ///   - caFile: a PEM file of the certificate authorities to trust for https, in place of the
-    ///     system's bundle; nil for the system's.
+    ///     system's bundle and certificate folder; nil for the system's.
     ///   - watch: called when libcurl wants a socket watched differently.
     package init?(maximumIdle: Int = 64, caFile: String? = nil, watch: @escaping (Int32, Interest) -> Void) {
         guard let multi = curl_multi_init() else { return nil }

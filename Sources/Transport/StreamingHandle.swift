@@ -13,7 +13,7 @@ final class StreamingHandle {
 
     /// Makes a handle.
     /// - Parameter caFile: a PEM file of the certificate authorities to trust for https, in
-    ///   place of the system's bundle; nil for the system's.
+    ///   place of the system's bundle and certificate folder; nil for the system's.
     init?(caFile: String? = nil) {
         guard Self.globalInit, let handle = curl_easy_init() else { return nil }
         self.handle = handle

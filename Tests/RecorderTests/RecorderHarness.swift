@@ -20,12 +20,7 @@ struct RecorderHarness {
         try HTTPServer.start(HTTPServerConfiguration(gracePeriod: .milliseconds(200))) { request, stream in
             switch request.path {
             case "/stream":
-                stream.sendHead(status: 200, headers: ["Content-Type": "application/x-ndjson"], contentLength: nil)
-                for index in 1...3 {
-                    stream.send(Array("{\"line\":\(index)}\n".utf8))
-                    if index < 3 { Thread.sleep(forTimeInterval: 0.3) }
-                }
-                stream.finish()
+                sendLines(3, to: stream)
             case "/slow-body":
                 stream.sendHead(status: 200, headers: ["Content-Type": "text/plain"], contentLength: 4)
                 stream.flush()
@@ -45,12 +40,7 @@ struct RecorderHarness {
                 }
                 stream.finish()
             case "/long-stream":
-                stream.sendHead(status: 200, headers: ["Content-Type": "application/x-ndjson"], contentLength: nil)
-                for index in 1...8 {
-                    stream.send(Array("{\"line\":\(index)}\n".utf8))
-                    if index < 8 { Thread.sleep(forTimeInterval: 0.3) }
-                }
-                stream.finish()
+                sendLines(8, to: stream)
             case "/silent":
                 Thread.sleep(forTimeInterval: 8)
                 stream.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("late".utf8)))
@@ -79,6 +69,16 @@ struct RecorderHarness {
                         body: Array(CanonicalJSON.compact(echo).utf8)))
             }
         }
+    }
+
+    /// A chunked NDJSON answer of `count` lines `{"line":N}`, 300 ms apart.
+    static func sendLines(_ count: Int, to stream: HTTPResponseStream) {
+        stream.sendHead(status: 200, headers: ["Content-Type": "application/x-ndjson"], contentLength: nil)
+        for index in 1...count {
+            stream.send(Array("{\"line\":\(index)}\n".utf8))
+            if index < count { Thread.sleep(forTimeInterval: 0.3) }
+        }
+        stream.finish()
     }
 
     /// The body of /big: 251 × 2^15 bytes (7.8 MiB), byte i is i % 251; doubled by copies, which
