@@ -177,7 +177,9 @@ extension Redactor {
                 var next = close + 1
                 while next < count, bytes[next] == 0x20 || bytes[next] == 0x09 { next += 1 }
                 guard next < count, bytes[next] == 0x3A else {
-                    edits += pairs(in: bytes, index + 1..<close)
+                    // Appending even nothing to an empty array allocates: most strings hold no pair.
+                    let found = pairs(in: bytes, index + 1..<close)
+                    if !found.isEmpty { edits += found }
                     index = close + 1
                     continue
                 }
@@ -205,7 +207,7 @@ extension Redactor {
             }
             if index == 0 || Self.isPairBoundary(bytes[index - 1]), Self.isNameByte(byte) {
                 let found = pairs(in: bytes, index..<count, single: true)
-                edits += found
+                if !found.isEmpty { edits += found }
                 index = found.last?.0.upperBound ?? index + 1
                 continue
             }

@@ -84,17 +84,27 @@ struct RewritePass {
         self.captureKey = captureKey
     }
 
+    /// The entry after the one found last: rows repeat their keys in the same order, so it is
+    /// usually the next one asked about.
+    private var predicted = 0
+
     /// The treatment of a member, asked of the rules once per distinct short key.
     mutating func treatment(ofMember key: UnsafeBufferPointer<UInt8>) -> JSONMemberTreatment {
         // Keys are short: a byte loop beats a call to memcmp.
-        let found: JSONMemberTreatment? = knownKeys.withUnsafeBufferPointer { stored in
-            search: for entry in known where entry.count == key.count {
-                for offset in 0..<key.count where stored[entry.start + offset] != key[offset] { continue search }
-                return entry.treatment
+        let found: (Int, JSONMemberTreatment)? = knownKeys.withUnsafeBufferPointer { stored in
+            func matches(_ entry: (start: Int, count: Int, treatment: JSONMemberTreatment)) -> Bool {
+                guard entry.count == key.count else { return false }
+                for offset in 0..<key.count where stored[entry.start + offset] != key[offset] { return false }
+                return true
             }
+            if predicted < known.count, matches(known[predicted]) { return (predicted, known[predicted].treatment) }
+            for (index, entry) in known.enumerated() where matches(entry) { return (index, entry.treatment) }
             return nil
         }
-        if let found { return found }
+        if let (index, treatment) = found {
+            predicted = index + 1
+            return treatment
+        }
         let treatment = rules.treatment(ofMember: key)
         if known.count < Self.maximumKnown && key.count <= Self.maximumKnownLength {
             known.append((knownKeys.count, key.count, treatment))

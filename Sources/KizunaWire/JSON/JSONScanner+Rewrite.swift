@@ -81,10 +81,15 @@ extension JSONScanner {
         var ascii = true
         let raw = buffer.baseAddress.map(UnsafeRawPointer.init)
         while cursor < end {
-            // Eight bytes at a time while none of them needs a look of its own.
-            if let raw, cursor + 8 <= end, Self.isPlainWord(raw.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)) {
-                cursor += 8
-                continue
+            // Eight bytes at a time while none of them needs a look of its own; else straight
+            // to the first that does (the lowest flag is exact).
+            if let raw, cursor + 8 <= end {
+                let flags = Self.plainWordFlags(raw.loadUnaligned(fromByteOffset: cursor, as: UInt64.self))
+                if flags == 0 {
+                    cursor += 8
+                    continue
+                }
+                cursor += flags.trailingZeroBitCount / 8
             }
             let byte = buffer[cursor]
             if byte == UInt8(ascii: "\"") { return try closePlainString(open: open, close: cursor, ascii: ascii) }
@@ -109,8 +114,10 @@ extension JSONScanner {
         return range
     }
 
-    /// Whether none of eight bytes is `"`, `\`, below 0x20 or 0x80 and above.
-    @inline(__always) static func isPlainWord(_ word: UInt64) -> Bool {
+    /// The high bit of each of eight bytes (little-endian) that may be `"`, `\`, below 0x20 or
+    /// 0x80 and above: zero when none is, and the lowest set bit marks the first such byte
+    /// exactly; higher bits may be false alarms.
+    @inline(__always) static func plainWordFlags(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* 0x22)
@@ -118,7 +125,7 @@ extension JSONScanner {
         let hasQuote = (quote &- ones) & ~quote
         let hasBackslash = (backslash &- ones) & ~backslash
         let hasControl = (word &- ones &* 0x20) & ~word
-        return (hasQuote | hasBackslash | hasControl | word) & highs == 0
+        return (hasQuote | hasBackslash | hasControl | word) & highs
     }
 
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
