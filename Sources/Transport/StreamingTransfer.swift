@@ -49,8 +49,9 @@ public protocol StreamingResponseSink: AnyObject {
     /// - Returns: false to abandon the transfer.
     func awaitingBody() -> Bool
 
-    /// Asked before more body bytes are taken: true pauses the transfer (libcurl keeps the bytes)
-    /// until its owner resumes it, for a sink whose reader is behind.
+    /// Asked before body bytes are gathered again after a hand-on (the only time the sink's
+    /// backlog grows): true pauses the transfer (libcurl keeps the bytes) until its owner resumes
+    /// it, for a sink whose reader is behind.
     /// - Returns: whether to pause.
     func pauseRequested() -> Bool
 }
@@ -191,7 +192,9 @@ final class TransferState {
     func body(_ bytes: UnsafeBufferPointer<UInt8>) -> Taken {
         guard !stopped else { return .refused }
         received += bytes.count
-        if sink.pauseRequested() {
+        // The sink's backlog grows only when gathered bytes are handed on, so it is asked once
+        // per batch (when nothing is gathered), not for each of a stream's many small chunks.
+        if pending.isEmpty, sink.pauseRequested() {
             // Hand on what is gathered first: the sink resumes once it has sent it.
             return flush() ? .paused : .refused
         }

@@ -192,3 +192,104 @@ struct ResponseStreamOutputTests {
         #expect(output.count == head + 4)
     }
 }
+
+@Suite("HTTPOutput with a socket: direct sends while nothing waits")
+struct HTTPOutputSocketTests {
+    /// A connected loopback TCP pair with small buffers (the writer non-blocking), so that a few
+    /// hundred KiB fill it and sends stop part-way through a piece.
+    static func pair() throws -> (Int32, Int32) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                try #require(bind(listener, raw, length) == 0 && listen(listener, 1) == 0)
+                try #require(getsockname(listener, raw, &length) == 0)
+            }
+        }
+        let writer = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var size: Int32 = 8 * 1024
+        _ = setsockopt(writer, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        try withUnsafePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                try #require(connect(writer, raw, length) == 0)
+            }
+        }
+        let reader = accept(listener, nil, nil)
+        try #require(reader >= 0)
+        _ = setsockopt(reader, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+        return (writer, reader)
+    }
+
+    static func drain(_ fd: Int32, into received: inout [UInt8]) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard count > 0 else { return }
+            received += buffer[0..<count]
+        }
+    }
+
+    @Test("pieces the socket takes are not queued; the rest is queued in order and sent later")
+    func directThenQueued() throws {
+        let (writer, reader) = try Self.pair()
+        defer {
+            close(writer)
+            close(reader)
+        }
+        let output = HTTPOutput(socket: writer)
+        var expected: [UInt8] = []
+        var received: [UInt8] = []
+        var queuedOnce = false
+        for round in 0..<64 {
+            let pieces = [Array("\(round):".utf8), [UInt8](repeating: UInt8(round), count: 4_000 + round), Array("\r\n".utf8)]
+            expected += pieces.joined()
+            pieces[0].withUnsafeBytes { a in
+                pieces[1].withUnsafeBytes { b in pieces[2].withUnsafeBytes { c in output.write([a, b, c]) } }
+            }
+            // Queued bytes that are not a whole number of pieces: a send stopped inside one.
+            if output.count > 0 && output.count != pieces.map(\.count).reduce(0, +) { queuedOnce = true }
+            if round % 8 == 7 {
+                // The reader catches up now and then; the loop sends what waited.
+                while output.count > 0 {
+                    Self.drain(reader, into: &received)
+                    output.send(to: writer)
+                }
+            }
+        }
+        while output.count > 0 {
+            Self.drain(reader, into: &received)
+            output.send(to: writer)
+        }
+        // What is still in flight arrives within a moment.
+        var waited = 0
+        while received.count < expected.count && waited < 400 {
+            Self.drain(reader, into: &received)
+            usleep(5_000)
+            waited += 1
+        }
+        #expect(queuedOnce, "no send stopped part-way through a piece: the queue was not exercised")
+        #expect(!output.failed)
+        #expect(received == expected)
+    }
+
+    @Test("a closed peer fails the output and later writes are dropped")
+    func closedPeer() throws {
+        let (writer, reader) = try Self.pair()
+        close(reader)
+        defer { close(writer) }
+        let output = HTTPOutput(socket: writer)
+        // TCP takes the first bytes; the peer's reset makes a later send fail.
+        for _ in 0..<100 where !output.failed {
+            Array("hello".utf8).withUnsafeBytes { output.write([$0]) }
+            usleep(10_000)
+        }
+        #expect(output.failed)
+        Array("more".utf8).withUnsafeBytes { output.write([$0]) }
+        #expect(output.count == 0)
+    }
+}

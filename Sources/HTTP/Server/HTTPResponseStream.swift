@@ -254,7 +254,7 @@ public final class HTTPResponseStream {
         switch target {
         case .socket(let socket): fd = socket
         case .output(let output):
-            for piece in pieces { output.append(piece) }
+            output.write(pieces)
             failed = failed || output.failed
             return !failed
         }
@@ -296,7 +296,7 @@ public final class HTTPResponseStream {
         switch target {
         case .socket(let socket): fd = socket
         case .output(let output):
-            output.append(bytes)
+            output.write([bytes])
             failed = failed || output.failed
             return !failed
         }

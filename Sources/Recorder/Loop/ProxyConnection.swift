@@ -34,7 +34,7 @@ final class ProxyConnection {
     let peer: HTTPEndpoint
     unowned let loop: ProxyLoop
     private(set) var phase = Phase.reading
-    let output = HTTPOutput()
+    let output: HTTPOutput
     var isDirty = false
     private var input: [UInt8] = []
     private var start = 0
@@ -64,6 +64,7 @@ final class ProxyConnection {
         self.fd = fd
         self.peer = peer
         self.loop = loop
+        output = HTTPOutput(socket: fd)
         let now = loop.clock.now
         requestDeadline = now + loop.proxy.configuration.readTimeout
         idleDeadline = now + Self.idleTimeout
