@@ -87,6 +87,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         let left = lhs.utf8
         let right = rhs.utf8
         guard left.count == right.count else { return false }
+        // Native strings hand out their bytes: a plain loop, called for every header field.
+        let contiguous = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                for index in 0..<leftBytes.count where lowerASCII(leftBytes[index]) != lowerASCII(rightBytes[index]) { return false }
+                return true
+            }
+        }
+        if let contiguous, let equal = contiguous { return equal }
         return zip(left, right).allSatisfy { lowerASCII($0) == lowerASCII($1) }
     }
 
