@@ -46,13 +46,19 @@ final class StreamingHandle {
         self.state = state
         curl_slist_free_all(list)
         list = nil
-        for (name, value) in request.headers { list = curl_slist_append(list, "\(name): \(value)") }
-        for name in ["Expect", "Accept", "Content-Type"]
-        where !request.headers.contains(where: { $0.name.lowercased() == name.lowercased() }) {
-            list = curl_slist_append(list, "\(name):")
+        // libcurl's own defaults for these are suppressed unless the client sent them.
+        var sends = (expect: false, accept: false, contentType: false)
+        for (name, value) in request.headers {
+            list = curl_slist_append(list, "\(name): \(value)")
+            if Self.sameName(name, "expect") { sends.expect = true }
+            if Self.sameName(name, "accept") { sends.accept = true }
+            if Self.sameName(name, "content-type") { sends.contentType = true }
         }
+        if !sends.expect { list = curl_slist_append(list, "Expect:") }
+        if !sends.accept { list = curl_slist_append(list, "Accept:") }
+        if !sends.contentType { list = curl_slist_append(list, "Content-Type:") }
         let method = request.method
-        let sendsBody = !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(method)
+        let sendsBody = !request.body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH"
         let context = Unmanaged.passUnretained(state).toOpaque()
         _ = accord_curl_setopt_string(handle, CURLOPT_URL, request.url)
         _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
@@ -106,6 +112,19 @@ final class StreamingHandle {
     }
 
     private static let empty: StaticString = ""
+
+    /// Whether a header name equals a lowercase ASCII name, ignoring case, without allocating.
+    static func sameName(_ name: String, _ lowercase: StaticString) -> Bool {
+        let bytes = name.utf8
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        var offset = 0
+        for byte in bytes {
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            if folded != lowercase.utf8Start[offset] { return false }
+            offset += 1
+        }
+        return true
+    }
 
     private static let header: accord_curl_write_callback = { data, size, count, context in
         guard let data, let context else { return 0 }
