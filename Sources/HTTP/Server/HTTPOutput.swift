@@ -1,7 +1,8 @@
 import Glibc
 
 /// The bytes waiting to go out on one non-blocking connection, in order: a response stream
-/// appends to it, the connection's event loop sends from its front as the socket takes them.
+/// writes to it (straight to the socket while nothing waits, when it has one), the connection's
+/// event loop sends from its front as the socket takes them.
 package final class HTTPOutput {
     private var bytes: [UInt8] = []
     private var start = 0

@@ -4,7 +4,8 @@ import Glibc
 /// end. The body is framed by `Content-Length` when the length is known, else chunked for an
 /// HTTP/1.1 request, else delimited by closing the connection. Used only on the connection's
 /// thread, by the streaming handler the server called there; or, for a non-blocking connection,
-/// by its event loop, the bytes then queued in an `HTTPOutput` for the loop to send.
+/// by its event loop, the bytes then handed to an `HTTPOutput` (sent at once while nothing waits
+/// there, else queued for the loop to send).
 public final class HTTPResponseStream {
     private enum Framing {
         case none
@@ -50,7 +51,7 @@ public final class HTTPResponseStream {
         self.wantsKeepAlive = keepAlive
     }
 
-    /// Makes a stream that queues its bytes in `output` instead of sending them.
+    /// Makes a stream that hands its bytes to `output` instead of sending them itself.
     /// - Parameters:
     ///   - output: the connection's output queue.
     ///   - version: the request's HTTP version.
