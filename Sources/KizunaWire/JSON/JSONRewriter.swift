@@ -10,8 +10,9 @@ public enum JSONMemberTreatment: Sendable, Hashable {
     case secret
 }
 
-/// What a `JSONRewriter` asks while it re-encodes a document.
-public protocol JSONRewriteRules {
+/// What a `JSONRewriter` asks while it re-encodes a document. Rules are classes: the rewriter
+/// holds them by reference, which costs less per call than an existential box.
+public protocol JSONRewriteRules: AnyObject {
     /// How the value of a member is treated; it must depend on the key alone, since a rewrite
     /// asks once per distinct key.
     /// - Parameter key: the member's key, decoded, as UTF-8 bytes.
