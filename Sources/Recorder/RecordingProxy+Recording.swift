@@ -41,16 +41,24 @@ extension RecordingProxy {
 
     /// Header fields as a JSON object, redacted; a repeated name becomes an array of values.
     private func headerObject(_ fields: [(String, String)]) -> JSONObject {
-        var object = JSONObject()
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(fields.count)
         for (name, value) in fields {
             let redacted = JSONValue.string(redactor.header(name: name, value: value))
-            switch object[name] {
-            case .none: object[name] = redacted
-            case .array(let values)?: object[name] = .array(values + [redacted])
-            case let single?: object[name] = .array([single, redacted])
+            guard let index = members.firstIndex(where: { JSONObject.sameKey($0.key, name) }) else {
+                members.append(JSONObject.Member(key: name, value: redacted))
+                continue
+            }
+            switch members[index].value {
+            case .array(var values):
+                // Taken out first, so the array is not copied to append.
+                members[index].value = .null
+                values.append(redacted)
+                members[index].value = .array(values)
+            case let single: members[index].value = .array([single, redacted])
             }
         }
-        return object
+        return JSONObject(members)
     }
 
     /// The user (`sub`) and client (`session_id`) of a bearer JWT, read without verifying it.

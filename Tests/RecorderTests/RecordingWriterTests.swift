@@ -1,7 +1,8 @@
-import Corpus
 import Foundation
 import KizunaWire
 import Testing
+
+@testable import Corpus
 
 @Suite("Recording writer")
 struct RecordingWriterTests {
@@ -69,5 +70,15 @@ struct RecordingWriterTests {
         #expect(exchanges.first?.response == .string(text))
         let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n")[1]
         #expect(line.contains(#"\u0001\u001f"#))
+    }
+
+    @Test(
+        "the exchange prefix prints every number as Swift does, in the bytes it is given",
+        arguments: [0, 7, 10, 99, 12_345, Int.max, -1, Int.min])
+    func prefix(number: Int) {
+        var buffer = [UInt8](repeating: 0xFF, count: RecordingWriter.prefixCapacity)
+        let printed = buffer.withUnsafeMutableBytes { RecordingWriter.printPrefix(number, into: $0) }
+        #expect(String(decoding: buffer[..<printed], as: UTF8.self) == "{\"exchange\":\(number),")
+        #expect(buffer[printed...].allSatisfy { $0 == 0xFF })
     }
 }

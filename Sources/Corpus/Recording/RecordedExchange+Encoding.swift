@@ -20,6 +20,7 @@ extension RecordedExchange {
     /// - Returns: the pieces, the first starting with `{`.
     public func encodedPieces(request encodedRequest: [UInt8]? = nil, response encodedResponse: [UInt8]? = nil) -> [[UInt8]] {
         var pieces: [[UInt8]] = []
+        pieces.reserveCapacity(5)
         var out: [UInt8] = []
         out.reserveCapacity(512)
         func literal(_ text: StaticString) {
@@ -51,6 +52,7 @@ extension RecordedExchange {
             pieces.append(out)
             pieces.append(encodedRequest)
             out = []
+            out.reserveCapacity(64)
         } else {
             CanonicalJSON.writeCompact(request, into: &out, sortingKeys: false)
         }
@@ -59,6 +61,7 @@ extension RecordedExchange {
             pieces.append(out)
             pieces.append(encodedResponse)
             out = []
+            out.reserveCapacity(64)
         } else {
             CanonicalJSON.writeCompact(response, into: &out, sortingKeys: false)
         }

@@ -61,8 +61,8 @@ public final class RecordingWriter: Sendable {
         line.append(0x0A)
         let reason =
             line.withUnsafeBytes { bytes in
-                var vectors = [iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)]
-                return Self.writeAll(fd, &vectors)
+                var vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+                return withUnsafeMutablePointer(to: &vector) { Self.writeAll(fd, UnsafeMutableBufferPointer(start: $0, count: 1)) }
             } ?? (fsync(fd) == 0 ? nil : String(cString: strerror(errno)))
         if let reason {
             Glibc.close(fd)
@@ -115,25 +115,18 @@ public final class RecordingWriter: Sendable {
                 piece.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0x0A, piece.count) != nil } ?? false }
             })
         else { return false }
-        // Everything but the number is laid out before the lock is taken: under it, only the
-        // prefix is printed and the line written.
-        var prefix = [UInt8](repeating: 0, count: 40)
-        let newline: [UInt8] = [0x0A]
-        let (accepted, wakeSyncer) = Self.withBuffers(pieces) { buffers in
-            var vectors: [iovec] = []
-            vectors.reserveCapacity(buffers.count + 2)
-            vectors.append(iovec())
-            let rest = UnsafeRawBufferPointer(rebasing: buffers[0][1...])
-            for buffer in [rest] + buffers[1...] where !buffer.isEmpty {
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count))
-            }
-            return newline.withUnsafeBytes { end in
-                vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: end.baseAddress), iov_len: 1))
-                return prefix.withUnsafeMutableBytes { prefix in
-                    state.withLock { state -> (Bool, Bool) in
+        // Everything but the number is laid out before the lock is taken, on the stack: under
+        // the lock, only the prefix is printed and the line written.
+        let (accepted, wakeSyncer) = withUnsafeTemporaryAllocation(of: iovec.self, capacity: pieces.count + 2) { vectors in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.prefixCapacity) { prefix in
+                Self.withVectors(of: pieces, into: vectors, from: 0, filled: 1) { filled -> (Bool, Bool) in
+                    vectors[filled] = iovec(iov_base: UnsafeMutableRawPointer(mutating: Self.newline.utf8Start), iov_len: 1)
+                    let lineVectors = UnsafeMutableBufferPointer(rebasing: vectors[..<(filled + 1)])
+                    return state.withLock { state -> (Bool, Bool) in
                         guard !state.closing, state.error == nil else { return (false, false) }
-                        vectors[0] = iovec(iov_base: prefix.baseAddress, iov_len: Self.printPrefix(state.written + 1, into: prefix))
-                        if let failure = Self.writeAll(fd, &vectors) {
+                        let printed = Self.printPrefix(state.written + 1, into: UnsafeMutableRawBufferPointer(prefix))
+                        lineVectors[0] = iovec(iov_base: UnsafeMutableRawPointer(prefix.baseAddress), iov_len: printed)
+                        if let failure = Self.writeAll(fd, lineVectors) {
                             state.error = .write(path, failure)
                             return (false, false)
                         }
@@ -208,31 +201,65 @@ public final class RecordingWriter: Sendable {
         syncerStopped.signal()
     }
 
-    /// Calls `body` with the bytes of every array, valid for the call.
-    private static func withBuffers<Result>(_ arrays: [[UInt8]], _ body: ([UnsafeRawBufferPointer]) -> Result) -> Result {
-        func nest(_ index: Int, _ gathered: [UnsafeRawBufferPointer]) -> Result {
-            guard index < arrays.count else { return body(gathered) }
-            return arrays[index].withUnsafeBytes { nest(index + 1, gathered + [$0]) }
+    /// Calls `body` with a vector for each non-empty array's bytes (the first array's after
+    /// its `{`, which the prefix replaces) stored from `vectors[filled]` on, valid for the call.
+    /// - Returns: what `body` returns; it is given the index after the last vector stored.
+    private static func withVectors<Result>(
+        of arrays: [[UInt8]], into vectors: UnsafeMutableBufferPointer<iovec>, from index: Int, filled: Int,
+        _ body: (Int) -> Result
+    ) -> Result {
+        guard index < arrays.count else { return body(filled) }
+        return arrays[index].withUnsafeBytes { bytes in
+            let bytes = index == 0 ? UnsafeRawBufferPointer(rebasing: bytes.dropFirst()) : bytes
+            var filled = filled
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                vectors[filled] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: bytes.count)
+                filled += 1
+            }
+            return withVectors(of: arrays, into: vectors, from: index + 1, filled: filled, body)
         }
-        return nest(0, [])
     }
 
-    /// Prints `{"exchange":N,` into `buffer` (40 bytes are enough for any `Int`).
+    private static let newline: StaticString = "\n"
+    /// Bytes enough for `{"exchange":N,` with any `Int`.
+    static var prefixCapacity: Int { 40 }
+
+    /// Prints `{"exchange":N,` into `buffer` (`prefixCapacity` bytes are enough for any `Int`).
     /// - Returns: the number of bytes printed.
     static func printPrefix(_ number: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var count = 0
-        for byte in "{\"exchange\":\(number),".utf8 {
+        for byte in #"{"exchange":"#.utf8 {
             buffer[count] = byte
             count += 1
         }
-        return count
+        var magnitude = number.magnitude
+        if number < 0 {
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        // Digits from the last, then reversed in place.
+        let first = count
+        repeat {
+            buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            count += 1
+        } while magnitude > 0
+        var low = first
+        var high = count - 1
+        while low < high {
+            buffer.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
+        buffer[count] = UInt8(ascii: ",")
+        return count + 1
     }
 
     /// Writes every byte the vectors point at, in order; the error text on failure.
-    private static func writeAll(_ fd: Int32, _ vectors: inout [iovec]) -> String? {
+    private static func writeAll(_ fd: Int32, _ vectors: UnsafeMutableBufferPointer<iovec>) -> String? {
         var first = 0
         while first < vectors.count {
-            let count = vectors[first...].withUnsafeBufferPointer { writev(fd, $0.baseAddress, Int32($0.count)) }
+            let count = writev(fd, vectors.baseAddress.map { $0 + first }, Int32(vectors.count - first))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return count == 0 ? "write returned 0" : String(cString: strerror(errno)) }
             var left = count

@@ -34,21 +34,31 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// - Parameter name: the header name.
     /// - Returns: the value, or nil when absent.
     public subscript(name: String) -> String? {
-        fields.first { Self.sameName($0.name, name) }?.value
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where Self.sameName(fields[index].name, name) { return fields[index].value }
+            return nil
+        }
     }
 
     /// Every value of a header, in order.
     /// - Parameter name: the header name.
     /// - Returns: the values.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+        var values: [String] = []
+        // Fields read in place: iterating the array would copy (and retain) every one.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where Self.sameName(fields[index].name, name) { values.append(fields[index].value) }
+        }
+        return values
     }
 
     /// The comma-separated tokens of every value of a header, lowercased and trimmed.
     /// - Parameter name: the header name.
     /// - Returns: the tokens, empty elements dropped.
     public func tokens(for name: String) -> [String] {
-        values(for: name).flatMap { $0.split(separator: ",") }.map { HTTPHeaders.trimmed(Substring($0)).lowercased() }
+        let values = values(for: name)
+        if values.isEmpty { return [] }
+        return values.flatMap { $0.split(separator: ",") }.map { HTTPHeaders.trimmed(Substring($0)).lowercased() }
             .filter { !$0.isEmpty }
     }
 

@@ -108,6 +108,11 @@ struct RewritePass {
         }
         let treatment = rules.treatment(ofMember: key)
         if known.count < Self.maximumKnown && key.count <= Self.maximumKnownLength {
+            if known.isEmpty {
+                // One allocation each for a document's keys, instead of growing row by row.
+                known.reserveCapacity(Self.maximumKnown)
+                knownKeys.reserveCapacity(Self.maximumKnown * 8)
+            }
             known.append((knownKeys.count, key.count, treatment))
             knownKeys.append(contentsOf: key)
         }
