@@ -8,7 +8,7 @@ final class StreamingHandle {
     private var gathered: [UInt8] = []
     /// The transfer in progress: its state and its header list.
     private(set) var state: TransferState?
-    private var list: UnsafeMutablePointer<curl_slist>?
+    private var headerList = HeaderList()
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     /// Makes a handle.
@@ -35,7 +35,7 @@ final class StreamingHandle {
     }
 
     deinit {
-        curl_slist_free_all(list)
+        // The handle first: it points at the header list, which goes with this object.
         curl_easy_cleanup(handle)
     }
 
@@ -44,19 +44,18 @@ final class StreamingHandle {
     func begin(_ request: StreamingRequest, sink: any StreamingResponseSink) -> TransferState {
         let state = TransferState(sink: sink, buffer: &gathered)
         self.state = state
-        curl_slist_free_all(list)
-        list = nil
         // libcurl's own defaults for these are suppressed unless the client sent them.
         var sends = (expect: false, accept: false, contentType: false)
-        for (name, value) in request.headers {
-            list = curl_slist_append(list, "\(name): \(value)")
+        for (name, _) in request.headers {
             if Self.sameName(name, "expect") { sends.expect = true }
             if Self.sameName(name, "accept") { sends.accept = true }
             if Self.sameName(name, "content-type") { sends.contentType = true }
         }
-        if !sends.expect { list = curl_slist_append(list, "Expect:") }
-        if !sends.accept { list = curl_slist_append(list, "Accept:") }
-        if !sends.contentType { list = curl_slist_append(list, "Content-Type:") }
+        var bare: [StaticString] = []
+        if !sends.expect { bare.append("Expect:") }
+        if !sends.accept { bare.append("Accept:") }
+        if !sends.contentType { bare.append("Content-Type:") }
+        let list = headerList.make(request.headers, bare)
         let method = request.method
         let sendsBody = !request.body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH"
         let context = Unmanaged.passUnretained(state).toOpaque()
@@ -95,8 +94,6 @@ final class StreamingHandle {
         defer {
             gathered = state.takeBuffer()
             self.state = nil
-            curl_slist_free_all(list)
-            list = nil
         }
         let flushed = code == CURLE_OK ? state.flush() : false
         if state.stopped || (code == CURLE_OK && !flushed) {
