@@ -42,6 +42,16 @@ static inline CURLMcode accord_curl_multi_setopt_socket(CURLM *multi, accord_cur
 static inline CURLMcode accord_curl_multi_setopt_timer(CURLM *multi, accord_curl_timer_callback value) {
     return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, value);
 }
+/* The sockets libcurl opens for connections, reported as they are made and as they close. */
+typedef int (*accord_curl_sockopt_callback)(void *context, curl_socket_t socket, curlsocktype purpose);
+typedef int (*accord_curl_closesocket_callback)(void *context, curl_socket_t socket);
+
+static inline CURLcode accord_curl_setopt_sockopt(CURL *handle, accord_curl_sockopt_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, value);
+}
+static inline CURLcode accord_curl_setopt_closesocket(CURL *handle, accord_curl_closesocket_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, value);
+}
 /* The result of a finished transfer, read from the message's union. */
 static inline CURLcode accord_curl_message_result(CURLMsg *message) {
     return message->data.result;

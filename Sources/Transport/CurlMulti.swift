@@ -9,7 +9,8 @@ import Glibc
 package final class CurlMulti {
     /// What libcurl wants a socket watched for.
     package enum Interest: Sendable, Equatable {
-        /// Stop watching the socket (libcurl is done with it).
+        /// Stop watching the socket: libcurl does not wait on it now. A connection's socket
+        /// may stay open, idle, for a later transfer.
         case remove
         /// Readable.
         case read
@@ -17,6 +18,10 @@ package final class CurlMulti {
         case write
         /// Readable or writable.
         case readWrite
+        /// libcurl opened the socket for a connection; `closing` comes before it closes it.
+        case opened
+        /// libcurl is about to close the socket, which must not be watched any longer.
+        case closing
     }
 
     /// One transfer in progress, as the caller holds it.
@@ -31,6 +36,9 @@ package final class CurlMulti {
 
     private let multi: UnsafeMutableRawPointer
     private let watch: (Int32, Interest) -> Void
+    /// Where each handle reports the connection sockets it opens and closes; kept apart from
+    /// `self` because libcurl closes the last ones during `deinit`.
+    private let sockets: SocketEvents
     private var active: [UInt: Active] = [:]
     private var idle: [StreamingHandle] = []
     private let maximumIdle: Int
@@ -49,6 +57,7 @@ package final class CurlMulti {
         self.multi = multi
         self.caFile = caFile
         self.watch = watch
+        sockets = SocketEvents(watch: watch)
         self.maximumIdle = max(1, maximumIdle)
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = accord_curl_multi_setopt_socket(multi, Self.socket)
@@ -76,7 +85,7 @@ package final class CurlMulti {
     package func start(
         _ request: StreamingRequest, sink: any StreamingResponseSink, done: @escaping (StreamingOutcome) -> Void
     ) -> Transfer? {
-        guard let handle = idle.popLast() ?? StreamingHandle(caFile: caFile) else { return nil }
+        guard let handle = idle.popLast() ?? StreamingHandle(caFile: caFile, sockets: sockets) else { return nil }
         _ = handle.begin(request, sink: sink)
         guard curl_multi_add_handle(multi, handle.handle) == CURLM_OK else {
             _ = handle.end(CURLE_FAILED_INIT)
@@ -210,5 +219,25 @@ package final class CurlMulti {
         let multi = Unmanaged<CurlMulti>.fromOpaque(context).takeUnretainedValue()
         multi.deadline = milliseconds < 0 ? nil : ContinuousClock.now + .milliseconds(milliseconds)
         return 0
+    }
+}
+
+/// Tells a `CurlMulti`'s watcher which sockets libcurl opens for connections and when it
+/// closes them, through each easy handle's socket-option and close-socket callbacks.
+final class SocketEvents {
+    let watch: (Int32, CurlMulti.Interest) -> Void
+
+    init(watch: @escaping (Int32, CurlMulti.Interest) -> Void) { self.watch = watch }
+
+    static let opened: accord_curl_sockopt_callback = { context, socket, purpose in
+        if let context, purpose == CURLSOCKTYPE_IPCXN {
+            Unmanaged<SocketEvents>.fromOpaque(context).takeUnretainedValue().watch(socket, .opened)
+        }
+        return CURL_SOCKOPT_OK
+    }
+
+    static let closing: accord_curl_closesocket_callback = { context, socket in
+        if let context { Unmanaged<SocketEvents>.fromOpaque(context).takeUnretainedValue().watch(socket, .closing) }
+        return Glibc.close(socket)
     }
 }

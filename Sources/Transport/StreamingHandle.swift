@@ -12,15 +12,25 @@ final class StreamingHandle {
     private static let globalInit: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
 
     /// Makes a handle.
-    /// - Parameter caFile: a PEM file of the certificate authorities to trust for https, in
-    ///   place of the system's bundle and certificate folder; nil for the system's.
-    init?(caFile: String? = nil) {
+    /// - Parameters:
+    ///   - caFile: a PEM file of the certificate authorities to trust for https, in place of
+    ///     the system's bundle and certificate folder; nil for the system's.
+    ///   - sockets: where to report the connection sockets libcurl opens and closes, if anywhere.
+    init?(caFile: String? = nil, sockets: SocketEvents? = nil) {
         guard Self.globalInit, let handle = curl_easy_init() else { return nil }
         self.handle = handle
         if let caFile {
             _ = accord_curl_setopt_string(handle, CURLOPT_CAINFO, caFile)
             // Debian's libcurl also looks in /etc/ssl/certs by default: only the file is trusted.
             _ = accord_curl_setopt_pointer(handle, CURLOPT_CAPATH, nil)
+        }
+        if let sockets {
+            // The multi handle keeps `sockets` as long as libcurl may close a connection.
+            let context = Unmanaged.passUnretained(sockets).toOpaque()
+            _ = accord_curl_setopt_sockopt(handle, SocketEvents.opened)
+            _ = accord_curl_setopt_pointer(handle, CURLOPT_SOCKOPTDATA, context)
+            _ = accord_curl_setopt_closesocket(handle, SocketEvents.closing)
+            _ = accord_curl_setopt_pointer(handle, CURLOPT_CLOSESOCKETDATA, context)
         }
         // What every transfer shares is set once; `begin` sets the rest each time.
         _ = accord_curl_setopt_long(handle, CURLOPT_PATH_AS_IS, 1)

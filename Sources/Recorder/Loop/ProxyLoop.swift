@@ -15,7 +15,7 @@ final class ProxyLoop {
     private let signal: LoopSignal
     private(set) var multi: CurlMulti
     private var connections: [Int32: ProxyConnection] = [:]
-    private var curlSockets: Set<Int32> = []
+    private var upstreamSockets = UpstreamSockets()
     private var dirty: [ProxyConnection] = []
     private var listening = true
     private var listenerPaused = false
@@ -87,10 +87,12 @@ final class ProxyLoop {
             acceptWaiting()
         } else if fd == signal.wakeFD {
             signal.consume()
-        } else if curlSockets.contains(fd) {
+        } else if upstreamSockets.isWatched(fd) {
             multi.socketReady(
                 fd, readable: events & (EventPoll.readable | EventPoll.hungUp) != 0, writable: events & EventPoll.writable != 0,
                 failed: events & EventPoll.failed != 0)
+        } else if upstreamSockets.isParked(fd) {
+            upstreamSockets.unpark(fd, from: poll)
         } else if let connection = connections[fd] {
             connection.ready(events)
         }
@@ -110,7 +112,7 @@ final class ProxyLoop {
                 return
             }
             accepted += 1
-            curlSockets.remove(fd)
+            upstreamSockets.forget(fd)
             guard proxy.admit() else {
                 let limit = proxy.configuration.maxConnections
                 let refusal = HTTPResponse.plain(.unavailable("\(limit) connections already open"))
@@ -127,22 +129,7 @@ final class ProxyLoop {
 
     /// libcurl wants one of its sockets watched differently.
     private func watch(_ fd: Int32, _ interest: CurlMulti.Interest) {
-        var mask: UInt32
-        switch interest {
-        case .remove:
-            if curlSockets.remove(fd) != nil { poll.remove(fd) }
-            return
-        case .read: mask = EventPoll.readable
-        case .write: mask = EventPoll.writable
-        case .readWrite: mask = EventPoll.readable | EventPoll.writable
-        }
-        // Either call may find the descriptor in the other state (a number closed and reused
-        // without a removal): try the other one then.
-        if curlSockets.insert(fd).inserted {
-            if !poll.add(fd, mask) { poll.modify(fd, mask) }
-        } else if !poll.modify(fd, mask) {
-            poll.add(fd, mask)
-        }
+        upstreamSockets.apply(fd, interest, to: poll)
     }
 
     /// Asks for the connection's output to be sent at the end of this turn.

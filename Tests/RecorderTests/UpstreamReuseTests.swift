@@ -1,0 +1,123 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// An upstream that answers each request on a kept-alive connection and closes the connection
+/// `idleClose` seconds after its last answer (or right after it, saying so, with
+/// `closeEach`), counting the connections it accepted.
+final class ClosingUpstream: Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let accepted = AcceptCount()
+
+    init(idleClose: Double, closeEach: Bool = false) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 16) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        port = UInt16(bigEndian: address.sin_port)
+        let accepted = accepted
+        Thread.detachNewThread {
+            while true {
+                let fd = accept(listener, nil, nil)
+                guard fd >= 0 else { return }
+                let number = accepted.value.add(1, ordering: .relaxed).newValue
+                Thread.detachNewThread { Self.serve(fd, connection: number, idleClose: idleClose, closeEach: closeEach) }
+            }
+        }
+    }
+
+    var connections: Int { accepted.value.load(ordering: .relaxed) }
+
+    func stop() { _ = shutdown(listener, Int32(SHUT_RDWR)) }
+
+    private static func serve(_ fd: Int32, connection: Int, idleClose: Double, closeEach: Bool) {
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: Int(idleClose), tv_usec: Int((idleClose - Double(Int(idleClose))) * 1_000_000))
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var answered = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            // A timeout (idle past `idleClose`) or the peer's close ends the connection.
+            guard count > 0 else { return }
+            pending += buffer[..<count]
+            while let end = pending.firstRange(of: Array("\r\n\r\n".utf8)) {
+                pending.removeSubrange(..<end.upperBound)
+                answered += 1
+                let body = "connection \(connection) answer \(answered)"
+                let close = closeEach ? "Connection: close\r\n" : ""
+                let reply = Array("HTTP/1.1 200 OK\r\n\(close)Content-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+                _ = reply.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if closeEach { return }
+            }
+        }
+    }
+}
+
+final class AcceptCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+@Suite("Recording proxy: idle upstream connections")
+struct UpstreamReuseTests {
+    static func get(_ port: UInt16, _ path: String) async -> RawClient.Reply {
+        await RawClient.exchange(port: port, ["GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 5)
+    }
+
+    @Test("an upstream that closes each connection after its answer: descriptor numbers reused, every request answered")
+    func upstreamClosesEach() async throws {
+        let upstream = try ClosingUpstream(idleClose: 30, closeEach: true)
+        defer { upstream.stop() }
+        let harness = try RecorderHarness(upstreamURL: "http://127.0.0.1:\(upstream.port)")
+        for round in 1...8 {
+            let reply = await Self.get(harness.port, "/round/\(round)")
+            #expect(reply.body == "connection \(round) answer 1", "round \(round): \(reply.text)")
+        }
+        #expect(upstream.connections == 8)
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 8)
+    }
+
+    @Test("an upstream that closes idle connections: each next request gets a new one, none fails or hangs")
+    func upstreamClosesIdle() async throws {
+        let upstream = try ClosingUpstream(idleClose: 0.05)
+        defer { upstream.stop() }
+        let harness = try RecorderHarness(upstreamURL: "http://127.0.0.1:\(upstream.port)")
+        for round in 1...6 {
+            let reply = await Self.get(harness.port, "/round/\(round)")
+            #expect(reply.status == 200, "round \(round): \(reply.text)")
+            #expect(reply.body == "connection \(round) answer 1")
+            // Past the upstream's idle close: the parked socket reports the close.
+            try await Task.sleep(for: .milliseconds(150))
+        }
+        #expect(upstream.connections == 6)
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 6)
+        #expect(exchanges.allSatisfy { $0.responseHeaders[":accord-error"] == nil && $0.status == 200 })
+    }
+
+    @Test("an upstream that keeps connections: sequential requests reuse one connection")
+    func upstreamKeepsConnections() async throws {
+        let upstream = try ClosingUpstream(idleClose: 30)
+        defer { upstream.stop() }
+        let harness = try RecorderHarness(upstreamURL: "http://127.0.0.1:\(upstream.port)")
+        for round in 1...20 {
+            let reply = await Self.get(harness.port, "/round/\(round)")
+            #expect(reply.body.hasSuffix("answer \(round)"), "round \(round): \(reply.text)")
+        }
+        #expect(upstream.connections == 1)
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 20)
+    }
+}
