@@ -91,6 +91,20 @@ struct JSONRewriterTests {
         Self.check("[{\(many)},{\(many)}]")
     }
 
+    @Test("a repeated key is matched in the input only when it reads the same quoted")
+    func predictedKeys() {
+        // Keys decoded from escapes that hold a quote, a backslash or a control character must
+        // not be matched against raw input: the same bytes there mean another key, or no key.
+        Self.check(#"[{"a\"b":1},{"a"b":1}]"#)
+        Self.check(#"[{"a\\b":"x"},{"a\b":"x"},{"a\\b":"x"}]"#)
+        Self.check("[{\"a\\u0001\":1},{\"a\u{1}\":1}]")
+        // A key that is a prefix of the predicted one, or continues past it.
+        Self.check(#"[{"id":1,"name":"x"},{"i":1,"name":"x"},{"idx":1,"nam":"x"},{"id":1,"name":"x"}]"#)
+        // Rows that start over, skip or reorder keys, and escaped spellings of a known key.
+        Self.check(#"[{"a":1,"b":2,"c":3},{"a":1,"c":3},{"c":3,"a":1,"b":2},{"\u0061":1,"b":2}]"#)
+        Self.check(#"{"client_id":"c1","rows":[{"client_id":"c2"}]}"#, capturing: "client_id")
+    }
+
     @Test("capture: the first top-level member of that key, decoded, before the rules")
     func capture() {
         let cases: [(String, String, String?)] = [

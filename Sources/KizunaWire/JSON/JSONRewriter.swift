@@ -76,7 +76,9 @@ struct RewritePass {
     var runEnd = 0
     /// Keys already treated, end to end (rows repeat their keys: each is asked about once).
     private var knownKeys: [UInt8] = []
-    private var known: [(start: Int, count: Int, treatment: JSONMemberTreatment)] = []
+    /// Each key's bytes in `knownKeys`, its treatment, and whether it reads the same quoted
+    /// (no quote, backslash or control character), so that input can be matched against it.
+    private var known: [(start: Int, count: Int, treatment: JSONMemberTreatment, quotable: Bool)] = []
     private static var maximumKnown: Int { 32 }
     private static var maximumKnownLength: Int { 64 }
 
@@ -88,12 +90,42 @@ struct RewritePass {
     /// The entry after the one found last: rows repeat their keys in the same order, so it is
     /// usually the next one asked about.
     private var predicted = 0
+    /// The entry found after the last one last time: a row's first key, after the previous
+    /// row's last.
+    private var wrapsTo = 0
+
+    /// The predicted key, when the input at `open` is exactly that key in quotes: then it is
+    /// a plain string, needs no scan, and its treatment is known.
+    /// - Returns: the key's length in bytes and its treatment, or nil.
+    mutating func predictedKey(in buffer: UnsafeBufferPointer<UInt8>, at open: Int) -> (count: Int, treatment: JSONMemberTreatment)? {
+        let index = predicted < known.count ? predicted : wrapsTo
+        guard index < known.count else { return nil }
+        let entry = known[index]
+        let close = open + 1 + entry.count
+        guard entry.quotable, close < buffer.count, buffer[close] == UInt8(ascii: "\"") else { return nil }
+        let same = knownKeys.withUnsafeBufferPointer { stored in
+            var offset = 0
+            while offset < entry.count {
+                if stored[entry.start + offset] != buffer[open + 1 + offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+        guard same else { return nil }
+        found(index)
+        return (entry.count, entry.treatment)
+    }
+
+    private mutating func found(_ index: Int) {
+        if predicted >= known.count { wrapsTo = index }
+        predicted = index + 1
+    }
 
     /// The treatment of a member, asked of the rules once per distinct short key.
     mutating func treatment(ofMember key: UnsafeBufferPointer<UInt8>) -> JSONMemberTreatment {
         // Keys are short: a byte loop beats a call to memcmp.
         let found: (Int, JSONMemberTreatment)? = knownKeys.withUnsafeBufferPointer { stored in
-            func matches(_ entry: (start: Int, count: Int, treatment: JSONMemberTreatment)) -> Bool {
+            func matches(_ entry: (start: Int, count: Int, treatment: JSONMemberTreatment, quotable: Bool)) -> Bool {
                 guard entry.count == key.count else { return false }
                 for offset in 0..<key.count where stored[entry.start + offset] != key[offset] { return false }
                 return true
@@ -103,7 +135,7 @@ struct RewritePass {
             return nil
         }
         if let (index, treatment) = found {
-            predicted = index + 1
+            self.found(index)
             return treatment
         }
         let treatment = rules.treatment(ofMember: key)
@@ -113,8 +145,10 @@ struct RewritePass {
                 known.reserveCapacity(Self.maximumKnown)
                 knownKeys.reserveCapacity(Self.maximumKnown * 8)
             }
-            known.append((knownKeys.count, key.count, treatment))
+            let quotable = !key.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
+            known.append((knownKeys.count, key.count, treatment, quotable))
             knownKeys.append(contentsOf: key)
+            self.found(known.count - 1)
         }
         return treatment
     }

@@ -24,7 +24,12 @@ extension JSONScanner {
                 try rewriteString(copying: true, into: &out, pass: &pass)
             } else {
                 let open = index
-                if let plain = try scanPlainString() {
+                if let (count, known) = pass.predictedKey(in: buffer, at: open) {
+                    index = open + count + 2
+                    keep(open, index, &pass, into: &out)
+                    treatment = known
+                    if depth == 1 { captures = pass.claimsCapture(UnsafeBufferPointer(rebasing: buffer[(open + 1)..<(open + 1 + count)])) }
+                } else if let plain = try scanPlainString() {
                     keep(open, index, &pass, into: &out)
                     let key = UnsafeBufferPointer(rebasing: buffer[plain])
                     treatment = pass.treatment(ofMember: key)
