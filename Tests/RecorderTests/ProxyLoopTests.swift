@@ -11,7 +11,7 @@ struct ProxyLoopTests {
     func slowReaderBackPressure() async throws {
         let harness = try RecorderHarness()
         let reply = await RawClient.exchange(
-            port: harness.port, ["GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 60, slowRead: 0.0005)
+            port: harness.port, ["GET /big HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"], timeout: 60, slowRead: 0.001)
         // Only the front is searched: firstRange(of:) over 8 MiB is slow in debug builds.
         let front = Array(reply.bytes.prefix(4096))
         let head = try #require(front.firstRange(of: Array("\r\n\r\n".utf8)))

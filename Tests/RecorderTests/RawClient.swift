@@ -24,7 +24,8 @@ enum RawClient {
     }
 
     /// Sends `chunks` (pausing `pause` seconds between them) and reads until the peer closes.
-    /// With `slowRead`, it reads at most 16 KiB at a time and sleeps that many seconds after each read;
+    /// With `slowRead`, it reads at most 16 KiB at a time, through a fixed 128 KiB receive buffer,
+    /// and sleeps that many seconds after each read;
     /// with `stall`, it sleeps that many seconds once, after its first read.
     static func exchange(
         port: UInt16, _ chunks: [String], pause: Double = 0, timeout: Double = 15, slowRead: Double = 0, stall: Double = 0
@@ -52,6 +53,12 @@ enum RawClient {
     ) -> Reply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        if slowRead > 0 {
+            // A fixed receive buffer: autotuning could grow it to tens of MiB on loopback, and
+            // the kernel would then hold what a slow reader is meant to leave with the sender.
+            var size: Int32 = 128 * 1024
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let connected = connect(fd, port: port)
         let start = Date()
         guard connected else { return Reply(bytes: [], firstLineAfter: nil, headAfter: nil, total: 0) }
