@@ -95,17 +95,7 @@ struct ProxyForwardingTests {
         // take the port meanwhile (a stopped server's port could be reused at once).
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        let port = UInt16(bigEndian: address.sin_port)
+        let port = try #require(RawClient.bindLoopback(fd))
         let harness = try RecorderHarness(upstreamURL: "http://127.0.0.1:\(port)")
         let reply = await RawClient.exchange(
             port: harness.port,

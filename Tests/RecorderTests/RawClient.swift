@@ -48,6 +48,21 @@ enum RawClient {
         } == 0
     }
 
+    /// Binds `fd` to 127.0.0.1 on a port the system picks.
+    /// - Returns: the port, or nil when binding failed.
+    static func bindLoopback(_ fd: Int32) -> UInt16? {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        return bound ? UInt16(bigEndian: address.sin_port) : nil
+    }
+
     private static func blocking(
         port: UInt16, _ chunks: [[UInt8]], _ pause: Double, _ timeout: Double, _ slowRead: Double, _ stall: Double
     ) -> Reply {

@@ -9,23 +9,14 @@ import Testing
 final class ClosingUpstream: Sendable {
     let port: UInt16
     private let listener: Int32
-    private let accepted = AcceptCount()
-    private let closed = AcceptCount()
+    private let accepted = SharedCount()
+    private let closed = SharedCount()
 
     init(idleClose: Double, closeEach: Bool = false) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 16) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        port = UInt16(bigEndian: address.sin_port)
+        guard let port = RawClient.bindLoopback(listener), listen(listener, 16) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        self.port = port
         let accepted = accepted
         let closed = closed
         Thread.detachNewThread {
@@ -78,7 +69,7 @@ final class ClosingUpstream: Sendable {
 }
 
 /// A count shared with the upstream's threads.
-final class AcceptCount: Sendable {
+final class SharedCount: Sendable {
     let value = Atomic<Int>(0)
 }
 

@@ -12,6 +12,13 @@ struct UpstreamSocketsTests {
         return (fds[0], fds[1])
     }
 
+    /// Reports `fd` opened, waited on for reading, then no longer waited on: parked.
+    static func park(_ fd: Int32, _ sockets: inout UpstreamSockets, _ poll: EventPoll) {
+        sockets.apply(fd, .opened, to: poll)
+        sockets.apply(fd, .read, to: poll)
+        sockets.apply(fd, .remove, to: poll)
+    }
+
     /// The descriptors the poll reports ready now.
     static func ready(_ poll: EventPoll) -> [Int32] {
         var fds: [Int32] = []
@@ -25,9 +32,7 @@ struct UpstreamSocketsTests {
         var sockets = UpstreamSockets()
         let (fd, peer) = try Self.pair()
         defer { close(fd); close(peer) }
-        sockets.apply(fd, .opened, to: poll)
-        sockets.apply(fd, .read, to: poll)
-        sockets.apply(fd, .remove, to: poll)
+        Self.park(fd, &sockets, poll)
         #expect(sockets.isParked(fd) && !sockets.isWatched(fd))
         _ = send(peer, "x", 1, 0)
         // Still registered while parked: the data is reported, and unparking removes it.
@@ -57,9 +62,7 @@ struct UpstreamSocketsTests {
         let poll = try #require(EventPoll())
         var sockets = UpstreamSockets()
         let (fd, peer) = try Self.pair()
-        sockets.apply(fd, .opened, to: poll)
-        sockets.apply(fd, .read, to: poll)
-        sockets.apply(fd, .remove, to: poll)
+        Self.park(fd, &sockets, poll)
         // Closed without `.closing` (the worst case): the kernel drops the registration.
         close(fd)
         close(peer)
@@ -84,9 +87,7 @@ struct UpstreamSocketsTests {
         var sockets = UpstreamSockets()
         let (fd, peer) = try Self.pair()
         defer { close(peer) }
-        sockets.apply(fd, .opened, to: poll)
-        sockets.apply(fd, .read, to: poll)
-        sockets.apply(fd, .remove, to: poll)
+        Self.park(fd, &sockets, poll)
         sockets.apply(fd, .closing, to: poll)
         #expect(!sockets.isParked(fd) && !sockets.isWatched(fd))
         // Still open here (libcurl closes it after the callback): no longer reported.
