@@ -77,12 +77,15 @@ struct ProxyFramingTests {
     @Test("upstream connections are kept alive and reused across client connections")
     func upstreamReuse() async throws {
         let harness = try RecorderHarness()
-        for index in 0..<4 {
+        for index in 0..<8 {
             let reply = await RawClient.exchange(
                 port: harness.port, ["GET /echo?n=\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
             #expect(reply.status == 200)
         }
-        #expect(harness.upstream.connectionCount == 1)
+        // Each event loop keeps its own upstream connections, and a client connection may land
+        // on any loop: at most one connection per loop (at most 4) for the 8 requests.
+        #expect(harness.upstream.connectionCount >= 1)
+        #expect(harness.upstream.connectionCount <= harness.proxy.configuration.eventLoops)
         _ = try await harness.finish()
     }
 
