@@ -203,10 +203,15 @@ def main():
             for name, port, pid in targets:
                 data = os.path.join(work, f"{name}-{round_index}.data")
                 out = os.path.join(work, f"{name}-{round_index}.json")
-                subprocess.run(["perf", "sched", "record", "-m", "4096", "-k", "CLOCK_MONOTONIC", "-o", data, "--",
-                                sys.executable, os.path.abspath(__file__), "--fetches", str(a.fetches),
-                                "--lines", str(a.lines), "--fetch", str(port), out],
-                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                recorded = subprocess.run(
+                    ["perf", "sched", "record", "-m", "4096", "-k", "CLOCK_MONOTONIC", "-o", data, "--",
+                     sys.executable, os.path.abspath(__file__), "--fetches", str(a.fetches),
+                     "--lines", str(a.lines), "--fetch", str(port), out],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                if recorded.returncode != 0 or not os.path.exists(out):
+                    tail = recorded.stderr.strip().splitlines()[-3:]
+                    sys.exit(f"ttfb-phases: perf sched record failed for {name} (exit {recorded.returncode}); "
+                             "it needs root or kernel.perf_event_paranoid <= -1: " + " / ".join(tail))
                 with open(out) as f:
                     doc = json.load(f)
                 rows, missing = phases(sched_events(data), doc["fetches"], doc["pid"],
