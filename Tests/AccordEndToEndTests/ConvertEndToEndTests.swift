@@ -38,6 +38,26 @@ struct ConvertEndToEndTests {
         #expect(try await AccordBinary.run(["check", back]).status == 0)
     }
 
+    @Test("milliseconds no recording can hold exit 64 naming file, line and pointer, in convert and check")
+    func unrecordableMilliseconds() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = AccordBinary.sharedCorpus + "/transcripts/push/001-insert-applied.json"
+        let recording = folder.appendingPathComponent("r.jsonl").path
+        #expect(try await AccordBinary.run(["convert", source, recording]).status == 0)
+        var lines = try String(contentsOfFile: recording, encoding: .utf8).split(separator: "\n").map(String.init)
+        let range = try #require(lines[1].range(of: #""at_ms":[0-9.]+"#, options: .regularExpression))
+        lines[1].replaceSubrange(range, with: #""at_ms":1e400"#)
+        let bad = folder.appendingPathComponent("bad.jsonl").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: bad, atomically: true, encoding: .utf8)
+        let expected = "\(bad):2: /at_ms: expected a number of milliseconds of at most 9e15 in magnitude, found 1e400"
+        for arguments in [["convert", bad, folder.appendingPathComponent("r.har").path], ["check", bad]] {
+            let result = try await AccordBinary.run(arguments)
+            #expect(result.status == 64, "\(arguments[0]): \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(arguments[0]): \(result.stderr)")
+        }
+    }
+
     @Test("usage errors exit 64: unknown extension, same file, bad case id, bad format name, missing input")
     func usage() async throws {
         let folder = try AccordBinary.temporaryFolder()

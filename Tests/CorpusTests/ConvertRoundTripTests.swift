@@ -43,6 +43,22 @@ struct ConvertRoundTripTests {
         #expect(back.bytes == recording.bytes)
     }
 
+    @Test(
+        "a HAR time or _accord.at_ms no recording can hold is refused at its pointer",
+        arguments: [("/log/entries/0/time", "1e400"), ("/log/entries/0/_accord/at_ms", "-1e400"), ("/log/entries/0/time", "1e16")])
+    func harMillisecondsOutOfRange(pointer: String, literal: String) throws {
+        let recording = TranscriptToRecording.convert(try Self.transcript(Self.cases[0]).transcript, tool: "accord-test").recording
+        let har = HARExport.har(from: recording, creatorVersion: "accord-test")
+        let bad = har.setting(pointer, to: .number(JSONNumber(literal: literal)))
+        #expect(throws: CorpusError.self) { try HARImport.recording(from: bad, file: "x.har", tool: "accord-test") }
+        do {
+            _ = try HARImport.recording(from: bad, file: "x.har", tool: "accord-test")
+        } catch {
+            #expect(error.pointer == JSONPointer(pointer))
+            #expect(error.description == "x.har: \(pointer): milliseconds of at most 9e15 in magnitude, found \(literal)")
+        }
+    }
+
     @Test("recording bytes read back to the same recording")
     func recordingBytesRoundTrip() throws {
         let recording = TranscriptToRecording.convert(try Self.transcript(Self.cases[0]).transcript, tool: "t").recording

@@ -1,4 +1,5 @@
 import Corpus
+import Foundation
 import KizunaWire
 import Testing
 
@@ -119,5 +120,56 @@ struct EncodedMembersTests {
         #expect(read.request == ["b": 1, "a": [2]])
         #expect(read.response == "x")
         #expect(read.number == 7 && read.atMilliseconds == 1.5 && read.durationMilliseconds == 0)
+    }
+
+    /// The milliseconds text an exchange line carries for `at_ms`.
+    static func atText(_ milliseconds: Double) -> String {
+        var exchange = RecordedExchange(number: 1, rpc: "push", request: .null, response: .null)
+        exchange.atMilliseconds = milliseconds
+        let text = String(decoding: exchange.encodedMembers(), as: UTF8.self)
+        let value = text.dropFirst(#"{"at_ms":"#.count)
+        return String(value.prefix { $0 != "," })
+    }
+
+    @Test(
+        "milliseconds are written as whole thousandths, with three decimals unless whole",
+        arguments: [
+            (0.0, "0"), (1.5, "1.500"), (-2.25, "-2.250"), (12, "12"), (0.0004, "0"), (-0.0004, "0"), (3.14159, "3.142"),
+            (0.05, "0.050"), (1_000_000, "1000000"), (-0.001, "-0.001"), (9e15, "9000000000000000"),
+        ])
+    func millisecondsText(milliseconds: Double, text: String) {
+        #expect(Self.atText(milliseconds) == text)
+    }
+
+    @Test(
+        "milliseconds no recording can hold are written at the nearest bound, NaN as 0, instead of stopping",
+        arguments: [
+            (Double.infinity, "9000000000000000"), (-Double.infinity, "-9000000000000000"), (1e300, "9000000000000000"),
+            (Double.nan, "0"),
+        ])
+    func unrecordableMillisecondsText(milliseconds: Double, text: String) {
+        #expect(!RecordedExchange.isRecordable(milliseconds: milliseconds))
+        #expect(Self.atText(milliseconds) == text)
+    }
+
+    @Test("milliseconds print as the string formatting they replaced did, over many magnitudes")
+    func millisecondsAgainstStringFormatting() {
+        // The formatting before it wrote bytes directly, for values a recording holds.
+        func reference(_ milliseconds: Double) -> String {
+            let thousandths = Int((milliseconds * 1000).rounded())
+            let sign = thousandths < 0 ? "-" : ""
+            let whole = thousandths.magnitude / 1000
+            let fraction = thousandths.magnitude % 1000
+            if fraction == 0 { return thousandths == 0 ? "0" : sign + String(whole) }
+            let digits = String(fraction)
+            return "\(sign)\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
+        }
+        var rng = SplitMix64(state: 20_261_201)
+        for _ in 0..<5_000 {
+            let magnitude = Double.random(in: -4...15, using: &rng)
+            let value = (Bool.random(using: &rng) ? -1 : 1) * Double.random(in: 1..<10, using: &rng) * pow(10, magnitude.rounded(.down))
+            guard RecordedExchange.isRecordable(milliseconds: value) else { continue }
+            #expect(Self.atText(value) == reference(value), "\(value)")
+        }
     }
 }

@@ -203,6 +203,30 @@ struct RecordingReaderTests {
         #expect(error.description == "\(Self.file):3: /http/status: expected an integer, found string")
     }
 
+    @Test(
+        "milliseconds a recording cannot hold are refused naming line and pointer",
+        arguments: [("/at_ms", "1e400"), ("/at_ms", "-1e400"), ("/duration_ms", "9.000000000000001e15"), ("/duration_ms", "-1e300")])
+    func unrecordableMilliseconds(pointer: String, literal: String) throws {
+        var lines = Self.text.split(separator: "\n").map(String.init)
+        let value = Self.exchanges[1].json.setting(pointer, to: .number(JSONNumber(literal: literal)))
+        lines[2] = CanonicalJSON.compact(value)
+        let text = lines.joined(separator: "\n") + "\n"
+        let error = try #require(corpusError { () throws(CorpusError) in try Self.read(text, chunkSizes: [5]) })
+        #expect(error.line == 3)
+        #expect(error.pointer == JSONPointer(pointer))
+        #expect(error.description.hasSuffix("expected a number of milliseconds of at most 9e15 in magnitude, found \(literal)"))
+    }
+
+    @Test("the largest milliseconds a recording holds are read and written back unchanged")
+    func largestMilliseconds() throws {
+        var lines = Self.text.split(separator: "\n").map(String.init)
+        let value = Self.exchanges[1].json.setting("/at_ms", to: .number(JSONNumber(literal: "-9000000000000000")))
+        lines[2] = CanonicalJSON.compact(value)
+        let result = try Self.read(lines.joined(separator: "\n") + "\n")
+        #expect(result.exchanges[1].atMilliseconds == -RecordedExchange.maximumMilliseconds)
+        #expect(CanonicalJSON.compact(result.exchanges[1].json) == lines[2])
+    }
+
     @Test("an unknown key on an exchange line is refused")
     func unknownKey() throws {
         var lines = Self.text.split(separator: "\n").map(String.init)

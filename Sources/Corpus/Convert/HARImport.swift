@@ -42,11 +42,11 @@ public enum HARImport {
             exchange.path = path
             exchange.requestHeaders = redacted(request["headers"])
             exchange.responseHeaders = redacted(response["headers"])
-            exchange.durationMilliseconds = milliseconds(entry["time"]) ?? 0
+            exchange.durationMilliseconds = try milliseconds(entry["time"], file: file, at: at.appending("time")) ?? 0
             let started = entry["startedDateTime"]?.stringValue.flatMap(HARTime.parse)
             if firstStart == nil { firstStart = started }
             exchange.atMilliseconds =
-                milliseconds(accord?["at_ms"])
+                try milliseconds(accord?["at_ms"], file: file, at: at.appending("_accord").appending("at_ms"))
                 ?? started.flatMap { date in firstStart.map { date.timeIntervalSince($0) * 1000 } } ?? 0
             if let identity = accord?["identity"] {
                 exchange.user = identity["user"]?.stringValue
@@ -75,7 +75,15 @@ public enum HARImport {
         return value
     }
 
-    static func milliseconds(_ value: JSONValue?) -> Double? { value?.numberValue.flatMap { Double($0.literal) } }
+    /// A number of milliseconds, or nil when absent or not a number.
+    /// - Throws: `CorpusError` at `pointer` for a number a recording cannot hold.
+    static func milliseconds(_ value: JSONValue?, file: String, at pointer: JSONPointer) throws(CorpusError) -> Double? {
+        guard let literal = value?.numberValue?.literal, let milliseconds = Double(literal) else { return nil }
+        guard RecordedExchange.isRecordable(milliseconds: milliseconds) else {
+            throw CorpusError.grammar(file, at: pointer, "milliseconds of at most 9e15 in magnitude, found \(literal)")
+        }
+        return milliseconds
+    }
 
     static func redacted(_ headers: JSONValue?) -> JSONObject {
         var object = JSONObject()

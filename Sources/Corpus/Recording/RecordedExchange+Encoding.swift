@@ -30,9 +30,9 @@ extension RecordedExchange {
             if let text { CanonicalJSON.appendString(text, to: &out) } else { literal("null") }
         }
         literal(#"{"at_ms":"#)
-        out.append(contentsOf: Self.format(atMilliseconds).utf8)
+        Self.appendMilliseconds(atMilliseconds, to: &out)
         literal(#","duration_ms":"#)
-        out.append(contentsOf: Self.format(durationMilliseconds).utf8)
+        Self.appendMilliseconds(durationMilliseconds, to: &out)
         literal(#","http":{"method":"#)
         CanonicalJSON.appendString(method, to: &out)
         literal(#","path":"#)

@@ -41,6 +41,11 @@ extension RecordedExchange {
         guard case .number(let number) = value, let milliseconds = Double(number.literal) else {
             throw reader.typeError(key, "a number of milliseconds", value)
         }
+        guard isRecordable(milliseconds: milliseconds) else {
+            throw WireError(
+                .json, at: reader.pointer.appending(key),
+                "expected a number of milliseconds of at most 9e15 in magnitude, found \(number.literal)")
+        }
         return milliseconds
     }
 
@@ -61,13 +66,4 @@ extension RecordedExchange {
         ]
     }
 
-    static func format(_ milliseconds: Double) -> String {
-        let thousandths = Int((milliseconds * 1000).rounded())
-        let sign = thousandths < 0 ? "-" : ""
-        let whole = thousandths.magnitude / 1000
-        let fraction = thousandths.magnitude % 1000
-        if fraction == 0 { return thousandths == 0 ? "0" : sign + String(whole) }
-        let digits = String(fraction)
-        return "\(sign)\(whole)." + String(repeating: "0", count: 3 - digits.count) + digits
-    }
 }
