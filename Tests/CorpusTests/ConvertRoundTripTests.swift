@@ -55,7 +55,8 @@ struct ConvertRoundTripTests {
             _ = try HARImport.recording(from: bad, file: "x.har", tool: "accord-test")
         } catch {
             #expect(error.pointer == JSONPointer(pointer))
-            #expect(error.description == "x.har: \(pointer): milliseconds of at most 9e15 in magnitude, found \(literal)")
+            #expect(
+                error.description == "x.har: \(pointer): expected a number of milliseconds of at most 9e15 in magnitude, found \(literal)")
         }
     }
 

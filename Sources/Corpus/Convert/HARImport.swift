@@ -80,7 +80,7 @@ public enum HARImport {
     static func milliseconds(_ value: JSONValue?, file: String, at pointer: JSONPointer) throws(CorpusError) -> Double? {
         guard let literal = value?.numberValue?.literal, let milliseconds = Double(literal) else { return nil }
         guard RecordedExchange.isRecordable(milliseconds: milliseconds) else {
-            throw CorpusError.grammar(file, at: pointer, "milliseconds of at most 9e15 in magnitude, found \(literal)")
+            throw CorpusError.grammar(file, at: pointer, "expected \(RecordedExchange.recordableMilliseconds), found \(literal)")
         }
         return milliseconds
     }

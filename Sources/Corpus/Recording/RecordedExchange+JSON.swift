@@ -44,7 +44,7 @@ extension RecordedExchange {
         guard isRecordable(milliseconds: milliseconds) else {
             throw WireError(
                 .json, at: reader.pointer.appending(key),
-                "expected a number of milliseconds of at most 9e15 in magnitude, found \(number.literal)")
+                "expected \(recordableMilliseconds), found \(number.literal)")
         }
         return milliseconds
     }
@@ -65,5 +65,4 @@ extension RecordedExchange {
             "identity": .object(identity), "request": request, "response": response, "rpc": .string(rpc),
         ]
     }
-
 }

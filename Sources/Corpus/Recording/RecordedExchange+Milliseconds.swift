@@ -5,6 +5,9 @@ extension RecordedExchange {
     /// years), so that every value prints as a whole number of thousandths.
     public static let maximumMilliseconds = 9e15
 
+    /// What a reader expects of `at_ms`, `duration_ms` and a HAR `time`, for its messages.
+    public static let recordableMilliseconds = "a number of milliseconds of at most 9e15 in magnitude"
+
     /// Whether a number of milliseconds can be recorded: finite and at most
     /// `maximumMilliseconds` in magnitude.
     /// - Parameter milliseconds: the value.
@@ -34,7 +37,7 @@ extension RecordedExchange {
         if thousandths < 0 { out.append(UInt8(ascii: "-")) }
         let whole = thousandths.magnitude / 1000
         let fraction = Int(thousandths.magnitude % 1000)
-        // At most 16 digits: a small string, so no allocation.
+        // Up to 15 digits make a small string, which allocates nothing.
         out.append(contentsOf: String(whole).utf8)
         guard fraction != 0 else { return }
         out.append(UInt8(ascii: "."))
