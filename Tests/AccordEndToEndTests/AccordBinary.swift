@@ -68,10 +68,19 @@ enum AccordBinary {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
-    /// A fresh temporary folder.
+    /// A fresh temporary folder, in `scratchFolder`.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-test-\(UUID().uuidString)")
+        let url = scratchFolder.appendingPathComponent("accord-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// The folder this test process keeps its temporary folders in, removed as it exits, so a
+    /// test that fails before its own clean-up leaves nothing behind.
+    static let scratchFolder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-e2e-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: AccordBinary.scratchFolder) }
+        return url
+    }()
 }

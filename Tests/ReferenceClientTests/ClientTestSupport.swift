@@ -39,10 +39,19 @@ enum Client {
             columns: ["id": .string(rowKey(row)), "owner_id": .string(owner), "title": .string(title)])
     }
 
-    /// A fresh temporary database path.
+    /// A fresh temporary database path, in `scratchFolder`.
     static func temporaryPath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("accord-client-\(UUID().uuidString).sqlite").path
+        scratchFolder + "/accord-client-\(UUID().uuidString).sqlite"
     }
+
+    /// The folder this test process keeps its databases and stores in, removed as it exits
+    /// (each test would otherwise leave its SQLite files behind in the temporary directory).
+    static let scratchFolder: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("accord-client-tests-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: Client.scratchFolder) }
+        return path
+    }()
 
     enum SupportError: Error { case notLocal }
 }

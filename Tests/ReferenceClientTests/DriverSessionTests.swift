@@ -32,7 +32,7 @@ struct DriverSessionTests {
         await remote.enqueue(json: Wire.verdicts(Wire.applied(1)))
         await remote.enqueue(json: Wire.page(cursor: "5", rows: [(1, Wire.row(1, title: "first"), 5)]))
         let driver = ReferenceClientDriver(remote: { _ in remote })
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("accord-driver-\(UUID().uuidString)/case/store").path
+        let store = Client.scratchFolder + "/accord-driver-\(UUID().uuidString)/case/store"
         let open = OpenRequest(
             store: store, baseURL: "http://127.0.0.1:9", apikey: "anon", jwt: "eyJ.x.y", clientID: Rig.client, userID: Rig.user,
             schemaVersion: 1, server: Self.server, checkpoint: "4")
@@ -72,7 +72,7 @@ struct DriverSessionTests {
     func wireCodeAndReopen() async throws {
         let remote = InMemoryRemote()
         await remote.enqueue(json: Wire.verdicts(Wire.applied(7)))
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("accord-driver-\(UUID().uuidString)").path
+        let store = Client.scratchFolder + "/accord-driver-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
         var open = OpenRequest(
             store: store, baseURL: "http://127.0.0.1:9", apikey: "anon", jwt: "eyJ.x.y", clientID: Rig.client, userID: Rig.user,
