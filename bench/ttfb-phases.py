@@ -11,7 +11,9 @@ relay on loopback. Then it fetches /stream through each target (and directly) un
                   part of it the proxy spent waiting for a CPU
   upstream        the upstream is woken .. it wakes the proxy with the answer's first bytes
   proxy 1st byte  the proxy is woken by the upstream .. it wakes the client (and its wait)
-  client waits    the client is woken .. it is given a CPU (scheduling delay)
+  client waits    the client is woken .. it is given a CPU (scheduling delay); a tally after
+                  the table says what that CPU ran meanwhile: the upstream, the proxy,
+                  nothing (idle) or another task
   client reads    the client runs .. it has the first line
 
 A fetch where an expected wake-up or switch is missing (the woken side was already running, or
@@ -106,12 +108,16 @@ def phases(events, fetches, client, proxy, upstream):
                 return e[0]
         return None
 
-    def switched_in(tids, woken, end):
+    def switch_to(tids, woken, end):
         # The CPUs' clocks may differ by microseconds: the switch to a task can carry a time a
         # little before the wake-up that caused it, but never before the task slept.
         slept = max((ev[0] for ev in events if ev[1] == "sched_switch" and ev[5] in tids and ev[0] <= woken), default=0)
-        ran = first(max(slept, woken - 0.0003), end, lambda ev: ev[1] == "sched_switch" and ev[4] in tids)
-        return None if ran is None else max(ran, woken)
+        start = max(slept, woken - 0.0003)
+        return next((ev for ev in events if start <= ev[0] <= end and ev[1] == "sched_switch" and ev[4] in tids), None)
+
+    def switched_in(tids, woken, end):
+        switch = switch_to(tids, woken, end)
+        return None if switch is None else max(switch[0], woken)
 
     def waking(waker, wakee):
         return lambda e: e[1] == "sched_waking" and e[2] in waker and e[4] in wakee
@@ -137,8 +143,22 @@ def phases(events, fetches, client, proxy, upstream):
             missing += 1
             continue
         marks = [t0, a, b, c, d, e, t1]
-        out.append([(marks[i + 1] - marks[i]) * 1e3 for i in range(6)] + [(t1 - t0) * 1e3] + waits)
+        out.append([(marks[i + 1] - marks[i]) * 1e3 for i in range(6)] + [(t1 - t0) * 1e3] + waits
+                   + [behind(switch_to({client}, d, t1)[5], upstream, proxy)])
     return out, missing
+
+
+def behind(previous, upstream, proxy):
+    """What the client's CPU ran while the client waited: the upstream, the proxy, idle, other."""
+    if previous is None:
+        return "unknown"
+    if previous == 0:
+        return "idle"
+    if previous in upstream:
+        return "upstream"
+    if proxy is not None and previous in proxy:
+        return "proxy"
+    return "other"
 
 
 def main():
@@ -242,6 +262,15 @@ def main():
                 request, first_byte = f"{request} [{cell(med[7])}]", f"{first_byte} [{cell(med[8])}]"
             cells = [cell(med[0]), request, cell(med[2]), first_byte, cell(med[4]), cell(med[5]), cell(med[6])]
             print(f"| {name} | " + " | ".join(cells) + f" | {overall} | {len(rows)} ({lost}) |")
+        print()
+        print("While the client waited for a CPU, that CPU ran (fetches, median wait in ms):")
+        for name, (rows, _, _) in results.items():
+            kinds = {}
+            for r in rows:
+                kinds.setdefault(r[9], []).append(r[4])
+            parts = [f"{kind} {len(w)} ({statistics.median(w):.3f})"
+                     for kind, w in sorted(kinds.items(), key=lambda kv: -len(kv[1]))]
+            print(f"- {name}: " + ", ".join(parts))
     finally:
         for p in procs:
             try:
