@@ -121,6 +121,9 @@ final class ResponseRelay: StreamingResponseSink {
     var total = 0
     /// Called after bytes were queued for the client, so its loop sends them this turn.
     var queued: () -> Void = {}
+    /// Called once, after the answer's first body bytes were queued and `queued` sent them.
+    var firstBodySent: () -> Void = {}
+    private var bodyStarted = false
     /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
     var paused = false
 
@@ -170,7 +173,12 @@ final class ResponseRelay: StreamingResponseSink {
         if recorded.count < limit {
             recorded.append(contentsOf: bytes.prefix(limit - recorded.count))
         }
-        defer { queued() }
+        let first = !bodyStarted
+        bodyStarted = true
+        defer {
+            queued()
+            if first { firstBodySent() }
+        }
         return stream.send(bytes)
     }
 }
