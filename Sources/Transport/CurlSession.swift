@@ -71,7 +71,7 @@ final class EasyHandle: @unchecked Sendable {
             _ = accord_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
             _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
             _ = accord_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-            _ = accord_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+            _ = accord_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, CurlMilliseconds.from(seconds: timeout))
             _ = accord_curl_setopt_string(handle, CURLOPT_NOPROXY, "*")
             if method != "GET" {
                 _ = accord_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)

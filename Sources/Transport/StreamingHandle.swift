@@ -71,7 +71,7 @@ final class StreamingHandle {
         let context = Unmanaged.passUnretained(state).toOpaque()
         _ = accord_curl_setopt_string(handle, CURLOPT_URL, request.url)
         _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
-        _ = accord_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        _ = accord_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, CurlMilliseconds.from(seconds: request.connectTimeout))
         // Back to a plain GET first: the last transfer's method, body and HEAD flag must
         // not carry over (HTTPGET clears the upload and no-body state).
         _ = accord_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
