@@ -60,6 +60,19 @@ struct ConvertRoundTripTests {
         }
     }
 
+    @Test(
+        "an at_ms past year 9999 or before 1582 gives a valid ISO 8601 startedDateTime, and _accord keeps the exact value",
+        arguments: [(9e15, "9999-12-31T23:59:59.999Z"), (-9e15, "1582-10-15T00:00:00.000Z"), (1500, "2026-11-30T00:00:01.500Z")])
+    func harTimeOutsideISOYears(milliseconds: Double, started: String) throws {
+        var recording = TranscriptToRecording.convert(try Self.transcript(Self.cases[0]).transcript, tool: "accord-test").recording
+        recording.header.startedAt = "2026-11-30T00:00:00Z"
+        recording.exchanges[0].atMilliseconds = milliseconds
+        let har = HARExport.har(from: recording, creatorVersion: "accord-test")
+        #expect(har["log"]?["entries"]?.arrayValue?.first?["startedDateTime"] == .string(started))
+        let back = try HARImport.recording(from: har, file: "x.har", tool: "accord-test")
+        #expect(back.exchanges[0].atMilliseconds == milliseconds)
+    }
+
     @Test("recording bytes read back to the same recording")
     func recordingBytesRoundTrip() throws {
         let recording = TranscriptToRecording.convert(try Self.transcript(Self.cases[0]).transcript, tool: "t").recording

@@ -81,9 +81,18 @@ enum HARTime {
         return formatter.date(from: text)
     }
 
+    /// The first and last instants written as they are: from the first Gregorian day (before
+    /// it, Foundation's calendar counts Julian days, which ISO 8601 does not) to the last of
+    /// the four-digit years.
+    static let earliest = Date(timeIntervalSince1970: -12_219_292_800)
+    static let latest = Date(timeIntervalSince1970: 253_402_300_799.999)
+
+    /// The date in HAR's form, moved into `earliest...latest` when it lies outside (an absurd
+    /// `at_ms` a recording may hold, which `_accord.at_ms` keeps exactly), so the output is
+    /// always a valid ISO 8601 time.
     static func format(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        return formatter.string(from: min(max(date, earliest), latest))
     }
 }
