@@ -7,13 +7,14 @@ enum CurlMilliseconds {
     /// The milliseconds for a timeout in seconds.
     ///
     /// Zero, a negative value and NaN give 0, libcurl's "no limit" (as `0` always meant here);
-    /// a fraction of a millisecond rounds up to 1, so that a tiny limit stays a limit; anything
+    /// others round to the nearest millisecond (2.007 s is 2,007 ms, whatever the binary
+    /// fraction), at least 1, so that a tiny limit stays a limit; anything
     /// from `maximum` milliseconds on, infinity included, gives `maximum`.
     /// - Parameter seconds: the timeout.
     /// - Returns: whole milliseconds in `0...maximum`.
     static func from(seconds: Double) -> Int {
         guard seconds > 0 else { return 0 }
-        let milliseconds = (seconds * 1000).rounded(.up)
+        let milliseconds = max(1, (seconds * 1000).rounded())
         guard milliseconds < Double(maximum) else { return maximum }
         return Int(milliseconds)
     }

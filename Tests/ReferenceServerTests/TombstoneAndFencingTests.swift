@@ -72,7 +72,7 @@ struct TombstoneAndFencingTests {
 
     @Test("a file-backed server keeps its rows across reopening")
     func persistence() async throws {
-        let path = "/tmp/accord-reference-\(UInt64.random(in: 0...UInt64.max)).sqlite"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("accord-reference-\(UUID().uuidString).sqlite").path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }

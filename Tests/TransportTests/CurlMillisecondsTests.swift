@@ -5,8 +5,8 @@ import Testing
 @Suite("Timeouts in seconds as libcurl's milliseconds")
 struct CurlMillisecondsTests {
     @Test(
-        "ordinary timeouts convert to whole milliseconds, a fraction rounding up",
-        arguments: [(10.0, 10_000), (0.1, 100), (2.5, 2_500), (86_400, 86_400_000), (0.0001, 1), (1.0005, 1_001)])
+        "ordinary timeouts convert to the nearest whole millisecond, at least 1",
+        arguments: [(10.0, 10_000), (0.1, 100), (2.5, 2_500), (2.007, 2_007), (86_400, 86_400_000), (0.0001, 1), (1.0006, 1_001)])
     func ordinary(seconds: Double, milliseconds: Int) {
         #expect(CurlMilliseconds.from(seconds: seconds) == milliseconds)
     }

@@ -268,7 +268,7 @@ final class ProxyConnection {
     }
 
     /// Gives up the rest of this thread's time slice once an answer's first body bytes are out.
-    /// A client on the same machine is often woken onto this CPU by that send, and would
+    /// A client on the same machine is sometimes woken onto this CPU by that send, and would
     /// otherwise wait there until the loop had relayed a slice's worth of the rest (up to a few
     /// milliseconds for a large stream) before it reads the first bytes. One syscall per
     /// answer; when nothing else waits for the CPU it returns at once.
