@@ -38,7 +38,7 @@ enum AccordBinary {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("accord-run-\(UUID().uuidString)")
+        let directory = scratchFolder.appendingPathComponent("accord-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outURL = directory.appendingPathComponent("stdout")
