@@ -11,21 +11,9 @@ struct ParserFuzzTests {
         "GET /x?y=z HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
     ]
 
-    /// A small deterministic generator (SplitMix64) so failures reproduce.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let interesting: [UInt8] = Array("\r\n :;0123456789abcdefABCDEF\t\u{0}\u{7F}/?%-".utf8) + [0x80, 0xFF]
 
-    private static func mutate(_ bytes: [UInt8], _ generator: inout Generator) -> [UInt8] {
+    private static func mutate(_ bytes: [UInt8], _ generator: inout SeededGenerator) -> [UInt8] {
         var bytes = bytes
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator)
@@ -47,7 +35,7 @@ struct ParserFuzzTests {
 
     @Test("20,000 mutated requests end in a parse, incomplete, or a refusal")
     func mutations() {
-        var generator = Generator(state: 0xACC0_5EED)
+        var generator = SeededGenerator(state: 0xACC0_5EED)
         let parser = HTTPRequestParser(limits: HTTPLimits(requestLine: 256, headerBlock: 512, body: 64))
         var counts = [String: Int]()
         for round in 0..<20_000 {
@@ -72,7 +60,7 @@ struct ParserFuzzTests {
 
     @Test("random bytes never parse into a request with stray bytes")
     func randomBytes() {
-        var generator = Generator(state: 42)
+        var generator = SeededGenerator(state: 42)
         let parser = HTTPRequestParser()
         for _ in 0..<5_000 {
             let input = (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }

@@ -61,6 +61,13 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Splits a target into its path and query; an absolute-form target keeps only its path.
     static func split(_ target: String) -> (path: String, query: String?) {
+        let bytes = target.utf8
+        if bytes.first == UInt8(ascii: "/"), bytes.allSatisfy({ $0 < 0x80 }) {
+            // Origin form in ASCII, as every target read off the wire is: a byte search gives
+            // the same split as the search by characters below, without breaking graphemes.
+            guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
+            return (String(target[..<question]), String(target[bytes.index(after: question)...]))
+        }
         var rest = Substring(target)
         for scheme in ["http://", "https://"] where rest.lowercased().hasPrefix(scheme) {
             rest = rest.dropFirst(scheme.count)

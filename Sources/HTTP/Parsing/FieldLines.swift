@@ -4,6 +4,7 @@ enum FieldLines {
     /// - Returns: the fields and the index after the empty line, or nil when incomplete.
     static func read(_ bytes: ArraySlice<UInt8>, from start: Int, limits: HTTPLimits) throws(HTTPError) -> ([HTTPHeaders.Field], Int)? {
         var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(8)
         var cursor = start
         let blockEnd = min(bytes.endIndex, start + limits.headerBlock)
         while true {
