@@ -63,6 +63,26 @@ struct RedactorTests {
         #expect(redactor.text("version 1.2.3 at api.example.com") == "version 1.2.3 at api.example.com")
     }
 
+    @Test("free text: a secret pair after a long string is found at every length and alignment of that string")
+    func pairsAfterLongStrings() {
+        // The string scan takes eight and 32 bytes a step: a closing quote, escaped quote or
+        // backslash at any offset must still end (or not end) the string where it does.
+        let fillers: [(String, String)] = [("", ""), ("\\\"", "\\\""), ("\\\\", "\\\\"), ("=", "=")]
+        for length in 0..<140 {
+            for (index, (insert, kept)) in fillers.enumerated() {
+                let redactor = Redactor(policy: RedactionPolicy())
+                let base = String(repeating: "lorem ipsum ", count: 12).prefix(length)
+                let at = base.index(base.startIndex, offsetBy: length * index / fillers.count)
+                let pad = String(base[..<at]) + insert + String(base[at...])
+                let text = "{\"pad\":\"\(pad)\",\"access_token\":\"SECRET\(length)\"}\n{\"n\":\"\(pad)\"}"
+                let redacted = redactor.text(text)
+                #expect(!redacted.contains("SECRET"), "length \(length), filler \(index)")
+                #expect(redacted.hasPrefix("{\"pad\":\"\(String(base[..<at]))\(kept)"), "length \(length), filler \(index)")
+                #expect(redacted.hasSuffix("{\"n\":\"\(pad)\"}"), "length \(length), filler \(index)")
+            }
+        }
+    }
+
     @Test("placeholders are counters per kind, never derived from the secret")
     func placeholders() {
         let redactor = Redactor(policy: RedactionPolicy(), capacity: 1)

@@ -268,6 +268,8 @@ extension Redactor {
                 let flags = stringEndFlags(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
                 if flags == 0 {
                     index += 8
+                    // A clean word often starts a long clean run (a text value): 32 bytes a step.
+                    while index + 32 <= bytes.count, isCleanRun(UnsafeRawPointer(base + index)) { index += 32 }
                     continue
                 }
                 index += flags.trailingZeroBitCount / 8
@@ -280,5 +282,14 @@ extension Redactor {
             }
         }
         return nil
+    }
+
+    /// Whether 32 bytes hold no quote, backslash or line feed.
+    @inline(__always) private static func isCleanRun(_ pointer: UnsafeRawPointer) -> Bool {
+        let a = stringEndFlags(pointer.loadUnaligned(as: UInt64.self))
+        let b = stringEndFlags(pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let c = stringEndFlags(pointer.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+        let d = stringEndFlags(pointer.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+        return a | b | c | d == 0
     }
 }

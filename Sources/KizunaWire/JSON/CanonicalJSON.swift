@@ -125,9 +125,9 @@ public enum CanonicalJSON {
     /// - Parameter bytes: the string's UTF-8 bytes (not checked).
     /// - Returns: the literal, quotes included.
     public static func encodedString(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        // Worst case six bytes out per byte in, plus the quotes and eight bytes of slack for the
-        // word stores below.
-        [UInt8](unsafeUninitializedCapacity: bytes.count * 6 + 10) { buffer, count in
+        // Worst case six bytes out per byte in, plus the quotes and 32 bytes of slack for the
+        // stores below, which may copy past what they keep.
+        [UInt8](unsafeUninitializedCapacity: bytes.count * 6 + 34) { buffer, count in
             guard let target = buffer.baseAddress else { return }
             let raw = UnsafeMutableRawPointer(target)
             var written = 0
@@ -145,6 +145,11 @@ public enum CanonicalJSON {
                         if flags == 0 {
                             index += 8
                             written += 8
+                            // A clean word often starts a long clean run: 32 bytes a step.
+                            while index + 32 <= bytes.count, Self.copyIfClean(from: source + index, to: raw + written) {
+                                index += 32
+                                written += 32
+                            }
                             continue
                         }
                         let clean = flags.trailingZeroBitCount / 8
@@ -164,6 +169,21 @@ public enum CanonicalJSON {
             target[written] = 0x22
             count = written + 1
         }
+    }
+
+    /// Copies 32 bytes and tells whether none of them needs an escape; when one does, the
+    /// caller writes over the copy from the first such byte on.
+    @inline(__always) private static func copyIfClean(from source: UnsafePointer<UInt8>, to target: UnsafeMutableRawPointer) -> Bool {
+        let from = UnsafeRawPointer(source)
+        let a = from.loadUnaligned(as: UInt64.self)
+        let b = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let c = from.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        let d = from.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        target.storeBytes(of: a, as: UInt64.self)
+        target.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+        target.storeBytes(of: c, toByteOffset: 16, as: UInt64.self)
+        target.storeBytes(of: d, toByteOffset: 24, as: UInt64.self)
+        return escapeFlags(a) | escapeFlags(b) | escapeFlags(c) | escapeFlags(d) == 0
     }
 
     /// Writes the escape of a quote, a backslash or a control byte; returns its length.
