@@ -23,6 +23,7 @@ public final class RecordingProxy: Sendable {
     private let listener: Int32
     private let signals: [LoopSignal]
     private let open = Atomic<Int>(0)
+    private let accepted = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
     private let peakOutput = Atomic<Int>(0)
@@ -71,7 +72,7 @@ public final class RecordingProxy: Sendable {
         let ready = DispatchSemaphore(value: 0)
         for (index, signal) in signals.enumerated() {
             let thread = Thread {
-                let loop = ProxyLoop(proxy: proxy, listener: listener, signal: signal)
+                let loop = ProxyLoop(proxy: proxy, index: index, listener: listener, signal: signal)
                 if loop != nil { made.withLock { $0 += 1 } }
                 ready.signal()
                 guard let loop else { return signal.markEnded() }
@@ -123,6 +124,22 @@ public final class RecordingProxy: Sendable {
             current = original
         }
     }
+
+    /// Which loop serves the next accepted connection: the loops take them in turn, whichever
+    /// accepted it, so that clients that connect at once (a load generator's connections, a
+    /// pool) are spread over every loop rather than all served by the first one awake.
+    /// - Parameter fd: the accepted connection.
+    /// - Parameter peer: the client's address.
+    /// - Parameter index: the accepting loop.
+    /// - Returns: true when another loop took the connection; false when the acceptor keeps it.
+    func handOn(_ fd: Int32, peer: HTTPEndpoint, acceptedBy index: Int) -> Bool {
+        let turn = accepted.add(1, ordering: .relaxed).oldValue % signals.count
+        guard turn != index else { return false }
+        return signals[turn].hand(fd, peer: peer)
+    }
+
+    /// The client connections each loop has served, in loop order.
+    var connectionsServedPerLoop: [Int] { signals.map(\.connectionsServed) }
 
     /// Counts a closed client connection out.
     func release() { open.subtract(1, ordering: .relaxed) }

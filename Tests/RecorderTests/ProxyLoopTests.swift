@@ -111,6 +111,24 @@ struct ProxyLoopTests {
         _ = try await harness.finish()
     }
 
+    @Test("connections opened at once are served by the loops in turn, and each is answered")
+    func connectionsSpreadOverLoops() async throws {
+        let harness = try RecorderHarness(eventLoops: 3)
+        // Opened before any is used, as a load generator opens its pool: one loop wakes to
+        // accept them all, and hands every other one on.
+        let clients = try (0..<9).map { _ in try RawSocket(port: harness.port) }
+        for (index, client) in clients.enumerated() {
+            client.send("GET /echo?n=\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        }
+        for (index, client) in clients.enumerated() {
+            let answer = await client.readAll()
+            #expect(answer.hasPrefix("HTTP/1.1 200") && answer.contains("n=\(index)"), "client \(index)")
+        }
+        #expect(harness.proxy.connectionsServedPerLoop == [3, 3, 3])
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 9)
+    }
+
     @Test("stop() lets an exchange in flight finish and records it; an idle connection is closed")
     func stopWithExchangeInFlight() async throws {
         let harness = try RecorderHarness()

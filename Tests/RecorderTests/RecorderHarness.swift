@@ -92,7 +92,7 @@ struct RecorderHarness {
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
         durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60),
-        upstreamCAFile: String? = nil
+        upstreamCAFile: String? = nil, eventLoops: Int? = nil
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -100,6 +100,7 @@ struct RecorderHarness {
             upstream: upstreamURL ?? "http://127.0.0.1:\(upstream.port)", output: file, redaction: policy, tool: "accord test")
         configuration.readTimeout = readTimeout
         configuration.durability = durability
+        if let eventLoops { configuration.eventLoops = eventLoops }
         configuration.gracePeriod = .milliseconds(500)
         configuration.upstreamTimeout = upstreamTimeout
         configuration.upstreamCAFile = upstreamCAFile

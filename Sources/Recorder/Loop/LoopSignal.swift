@@ -1,13 +1,23 @@
 import CEpoll
 import Glibc
+import HTTP
 import Synchronization
 
 /// What the proxy shares with one of its event loops across threads: a descriptor that wakes
-/// the loop, and whether the loop has ended. Everything else of a loop stays on its thread.
+/// the loop, the connections other loops accepted for it, how many it serves, and whether it
+/// has ended. Everything else of a loop stays on its thread.
 final class LoopSignal: Sendable {
+    /// Connections accepted by another loop and handed to this one, until it takes them.
+    private struct Inbox {
+        var connections: [(fd: Int32, peer: HTTPEndpoint)] = []
+        var closed = false
+    }
+
     /// The eventfd the loop watches.
     let wakeFD: Int32
     private let endedFlag = Atomic<Bool>(false)
+    private let inbox = Mutex(Inbox())
+    private let served = Atomic<Int>(0)
 
     init?() {
         let fd = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
@@ -28,6 +38,44 @@ final class LoopSignal: Sendable {
         var count: UInt64 = 0
         _ = read(wakeFD, &count, 8)
     }
+
+    /// Hands an accepted connection to the loop and wakes it.
+    /// - Parameters:
+    ///   - fd: the connection's socket.
+    ///   - peer: the client's address.
+    /// - Returns: false when the loop no longer takes connections (the caller keeps it).
+    func hand(_ fd: Int32, peer: HTTPEndpoint) -> Bool {
+        let taken = inbox.withLock { inbox in
+            guard !inbox.closed else { return false }
+            inbox.connections.append((fd, peer))
+            return true
+        }
+        if taken { wake() }
+        return taken
+    }
+
+    /// The connections handed to the loop since it last looked, on the loop's thread.
+    func takeHanded() -> [(fd: Int32, peer: HTTPEndpoint)] {
+        inbox.withLock { inbox in
+            defer { inbox.connections.removeAll() }
+            return inbox.connections
+        }
+    }
+
+    /// Refuses further hand-offs and returns those not taken, on the loop's thread as it ends.
+    func closeInbox() -> [(fd: Int32, peer: HTTPEndpoint)] {
+        inbox.withLock { inbox in
+            inbox.closed = true
+            defer { inbox.connections.removeAll() }
+            return inbox.connections
+        }
+    }
+
+    /// The client connections the loop has served since it started (accepted or handed to it).
+    var connectionsServed: Int { served.load(ordering: .relaxed) }
+
+    /// Counts a connection the loop took on, on the loop's thread.
+    func countServed() { served.add(1, ordering: .relaxed) }
 
     /// Whether the loop has ended (its connections closed, its thread returning).
     var ended: Bool { endedFlag.load(ordering: .acquiring) }

@@ -11,6 +11,8 @@ import Transport
 final class ProxyLoop {
     let proxy: RecordingProxy
     let poll: EventPoll
+    /// The loop's place among the proxy's loops.
+    private let index: Int
     private let listener: Int32
     private let signal: LoopSignal
     private(set) var multi: CurlMulti
@@ -25,7 +27,7 @@ final class ProxyLoop {
     let clock = ContinuousClock()
     static let sweepInterval = Duration.milliseconds(100)
 
-    init?(proxy: RecordingProxy, listener: Int32, signal: LoopSignal) {
+    init?(proxy: RecordingProxy, index: Int, listener: Int32, signal: LoopSignal) {
         guard let poll = EventPoll() else { return nil }
         let watcher = CurlWatcher()
         // Each loop keeps its share of idle upstream connections, not the whole cap's worth.
@@ -36,6 +38,7 @@ final class ProxyLoop {
         }
         self.proxy = proxy
         self.poll = poll
+        self.index = index
         self.listener = listener
         self.signal = signal
         self.multi = multi
@@ -72,6 +75,11 @@ final class ProxyLoop {
         }
         for connection in Array(connections.values) { close(connection) }
         poll.remove(listener)
+        // Handed on after the last look: never served, so closed and counted out here.
+        for (fd, _) in signal.closeInbox() {
+            Glibc.close(fd)
+            proxy.release()
+        }
     }
 
     /// Whole milliseconds to wait, rounded up so that a deadline under a millisecond away is
@@ -87,6 +95,7 @@ final class ProxyLoop {
             acceptWaiting()
         } else if fd == signal.wakeFD {
             signal.consume()
+            for (fd, peer) in signal.takeHanded() { serve(fd, peer: peer) }
         } else if upstreamSockets.isWatched(fd) {
             multi.socketReady(
                 fd, readable: events & (EventPoll.readable | EventPoll.hungUp) != 0, writable: events & EventPoll.writable != 0,
@@ -121,10 +130,19 @@ final class ProxyLoop {
                 Glibc.close(fd)
                 continue
             }
-            let connection = ProxyConnection(fd: fd, peer: peer, loop: self)
-            connections[fd] = connection
-            poll.add(fd, EventPoll.readable)
+            if proxy.handOn(fd, peer: peer, acceptedBy: index) { continue }
+            serve(fd, peer: peer)
         }
+    }
+
+    /// Takes on a client connection, accepted here or handed over by another loop.
+    private func serve(_ fd: Int32, peer: HTTPEndpoint) {
+        // The number may have been one of this loop's upstream sockets, closed and reused.
+        upstreamSockets.forget(fd)
+        let connection = ProxyConnection(fd: fd, peer: peer, loop: self)
+        connections[fd] = connection
+        poll.add(fd, EventPoll.readable)
+        signal.countServed()
     }
 
     /// libcurl wants one of its sockets watched differently.
