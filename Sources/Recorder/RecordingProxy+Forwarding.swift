@@ -121,9 +121,12 @@ final class ResponseRelay: StreamingResponseSink {
     var total = 0
     /// Called after bytes were queued for the client, so its loop sends them this turn.
     var queued: () -> Void = {}
-    /// Called once, after the answer's first body bytes were queued and `queued` sent them.
+    /// Called once, after the answer's first body bytes were queued and `queued` sent them, when
+    /// more of the body is to come (chunked, or short of its `Content-Length`).
     var firstBodySent: () -> Void = {}
     private var bodyStarted = false
+    /// The answer's `Content-Length`; nil when chunked or read to the close.
+    private var declaredLength: Int?
     /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
     var paused = false
 
@@ -153,7 +156,8 @@ final class ResponseRelay: StreamingResponseSink {
             if RecordingProxy.isHopByHop(name) || (!named.isEmpty && named.contains(name.lowercased())) { continue }
             forwarded.add(name, value)
         }
-        return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: chunked ? nil : length)
+        declaredLength = chunked ? nil : length
+        return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: declaredLength)
     }
 
     func pauseRequested() -> Bool {
@@ -173,7 +177,8 @@ final class ResponseRelay: StreamingResponseSink {
         if recorded.count < limit {
             recorded.append(contentsOf: bytes.prefix(limit - recorded.count))
         }
-        let first = !bodyStarted
+        // A body whole in its first piece (most `Content-Length` answers) leaves nothing to yield for.
+        let first = !bodyStarted && declaredLength.map { total < $0 } ?? true
         bodyStarted = true
         defer {
             queued()

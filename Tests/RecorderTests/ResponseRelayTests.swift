@@ -33,6 +33,21 @@ struct ResponseRelayTests {
         #expect(relay.total == 30 && relay.recorded.count == 30)
     }
 
+    @Test("a Content-Length answer runs the first-body hook only when its first piece leaves more to come")
+    func contentLengthHook() {
+        for (pieces, runs) in [(["0123456789"], 0), (["01234", "56789"], 1)] {
+            let (relay, _) = Self.relay()
+            var ran = 0
+            relay.firstBodySent = { ran += 1 }
+            #expect(relay.receiveHead(status: 200, reason: "OK", headers: [("Content-Length", "10")]))
+            for piece in pieces {
+                let accepted = Array(piece.utf8).withUnsafeBytes { relay.receiveBody($0) }
+                #expect(accepted)
+            }
+            #expect(ran == runs, "\(pieces)")
+        }
+    }
+
     @Test("an answer whose body never starts never runs the first-body hook")
     func noBodyNoHook() {
         let (relay, _) = Self.relay()
