@@ -16,6 +16,7 @@ final class ProxyLoop {
     private let listener: Int32
     private let signal: LoopSignal
     private(set) var multi: CurlMulti
+    private let watcher: CurlWatcher
     private var connections: [Int32: ProxyConnection] = [:]
     private var upstreamSockets = UpstreamSockets()
     private var dirty: [ProxyConnection] = []
@@ -42,6 +43,7 @@ final class ProxyLoop {
         self.listener = listener
         self.signal = signal
         self.multi = multi
+        self.watcher = watcher
         scratch = .allocate(byteCount: 64 * 1024, alignment: 16)
         watcher.loop = self
     }
@@ -50,7 +52,11 @@ final class ProxyLoop {
 
     /// Runs until the proxy stops and the loop's connections are closed.
     func run() {
-        defer { signal.markEnded() }
+        defer {
+            // libcurl's callbacks after this (the multi handle's cleanup) find no loop.
+            watcher.loop = nil
+            signal.markEnded()
+        }
         poll.add(listener, EventPoll.readable | EventPoll.exclusive)
         poll.add(signal.wakeFD, EventPoll.readable)
         var nextSweep = clock.now + Self.sweepInterval
@@ -187,7 +193,11 @@ final class ProxyLoop {
     }
 }
 
-/// Lets libcurl's socket callback reach the loop, which is made after the multi handle.
+/// Lets libcurl's socket callback reach the loop, which is made after the multi handle. A
+/// strong reference (a cycle through the multi handle, broken when the loop's run ends), not a
+/// weak one: a weakly referenced object keeps its counts in a side table, and every connection
+/// reaches its loop through an `unowned` reference, retained and released on the slow path
+/// several times per request.
 private final class CurlWatcher {
-    weak var loop: ProxyLoop?
+    var loop: ProxyLoop?
 }
