@@ -75,7 +75,10 @@ public final class RecordingProxy: Sendable {
                 let loop = ProxyLoop(proxy: proxy, index: index, listener: listener, signal: signal)
                 if loop != nil { made.withLock { $0 += 1 } }
                 ready.signal()
-                guard let loop else { return signal.markEnded() }
+                guard let loop else {
+                    proxy.closeUnserved(signal)
+                    return signal.markEnded()
+                }
                 loop.run()
             }
             thread.name = "accord-record-loop-\(index)"
@@ -128,14 +131,24 @@ public final class RecordingProxy: Sendable {
     /// Which loop serves the next accepted connection: the loops take them in turn, whichever
     /// accepted it, so that clients that connect at once (a load generator's connections, a
     /// pool) are spread over every loop rather than all served by the first one awake.
-    /// - Parameter fd: the accepted connection.
-    /// - Parameter peer: the client's address.
-    /// - Parameter index: the accepting loop.
+    /// - Parameters:
+    ///   - fd: the accepted connection.
+    ///   - peer: the client's address.
+    ///   - index: the accepting loop.
     /// - Returns: true when another loop took the connection; false when the acceptor keeps it.
     func handOn(_ fd: Int32, peer: HTTPEndpoint, acceptedBy index: Int) -> Bool {
         let turn = accepted.add(1, ordering: .relaxed).oldValue % signals.count
         guard turn != index else { return false }
         return signals[turn].hand(fd, peer: peer)
+    }
+
+    /// Stops a loop taking hand-offs and closes those it never took (the loop is ending, or was
+    /// never made).
+    func closeUnserved(_ signal: LoopSignal) {
+        for (fd, _) in signal.closeInbox() {
+            Glibc.close(fd)
+            release()
+        }
     }
 
     /// The client connections each loop has served, in loop order.

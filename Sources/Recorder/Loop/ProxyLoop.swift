@@ -82,10 +82,7 @@ final class ProxyLoop {
         for connection in Array(connections.values) { close(connection) }
         poll.remove(listener)
         // Handed on after the last look: never served, so closed and counted out here.
-        for (fd, _) in signal.closeInbox() {
-            Glibc.close(fd)
-            proxy.release()
-        }
+        proxy.closeUnserved(signal)
     }
 
     /// Whole milliseconds to wait, rounded up so that a deadline under a millisecond away is
