@@ -64,11 +64,9 @@ final class LoopSignal: Sendable {
 
     /// Refuses further hand-offs and returns those not taken, on the loop's thread as it ends.
     func closeInbox() -> [(fd: Int32, peer: HTTPEndpoint)] {
-        inbox.withLock { inbox in
-            inbox.closed = true
-            defer { inbox.connections.removeAll() }
-            return inbox.connections
-        }
+        // Once closed, nothing more is appended: what is there now is all there will be.
+        inbox.withLock { $0.closed = true }
+        return takeHanded()
     }
 
     /// The client connections the loop has served since it started (accepted or handed to it).
