@@ -1,4 +1,4 @@
-import CFileSpace
+import CLinux
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CFileSpace
+import CLinux
 import Dispatch
 import Foundation
 import KizunaWire

@@ -69,6 +69,7 @@ enum RecordCommand {
             if let loops { configuration.eventLoops = loops }
             configuration.upstreamTimeout = upstreamTimeout
             configuration.upstreamCAFile = caFile
+            HeapSettings.keepFreedMemory()
             proxy = try RecordingProxy.start(configuration)
         } catch {
             throw RunError.usage(error.description)

@@ -1,8 +1,9 @@
-/* Linux's fallocate(2), which the toolchain's Glibc module does not declare (it needs
- * _GNU_SOURCE), for reserving a recording's disk blocks ahead of its writes. Part of the C
- * library: nothing to link. */
+/* Linux and glibc calls that the toolchain's Glibc module does not declare: fallocate(2)
+ * (it needs _GNU_SOURCE), for reserving a recording's disk blocks ahead of its writes, and
+ * mallopt(3), for the recording proxy's heap settings. Part of the C library: nothing to link. */
 #include <sys/types.h>
 #include <linux/falloc.h>
+#include <malloc.h>
 
 int fallocate(int fd, int mode, off_t offset, off_t len);
 
