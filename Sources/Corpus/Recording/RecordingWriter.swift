@@ -74,10 +74,10 @@ public final class RecordingWriter: Sendable {
             Glibc.close(fd)
             throw .write(path, reason)
         }
+        // The first append reserves blocks from the header's end.
         state.withLock { state in
             state.size = line.count
             state.reserved = line.count
-            reserve(&state, through: line.count)
         }
         let syncer = Thread { [self] in sync() }
         syncer.name = "accord-recording-sync"
