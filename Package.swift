@@ -60,6 +60,9 @@ let package = Package(
             name: "accord",
             dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder"],
             swiftSettings: strict),
+        .target(
+            name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract"], path: "Tests/AccordTestSupport",
+            swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(
             name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Transport", "Corpus", "KizunaWire", "CLinux"],
@@ -76,6 +79,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP",
+                "AccordTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -89,7 +93,11 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "AccordEndToEndTests", dependencies: ["Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus"],
+            name: "AccordEndToEndTests",
+            dependencies: [
+                "Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
+                "AccordTestSupport",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

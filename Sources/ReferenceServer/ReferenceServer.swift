@@ -47,10 +47,18 @@ public actor ReferenceServer: ServerTarget {
 
     private var pendingSeqs: Set<Int64> { Set(held.values.flatMap { $0.map(\.seq) }) }
 
+    /// What the reference server steers: the logical clock once a case drives it, and seqs
+    /// stamped at write (a held transaction leaves a hole).
+    /// - Returns: `TargetCapabilities.reference`.
+    /// - Throws: never; the signature is the contract's.
+    public func capabilities() async throws(TargetError) -> TargetCapabilities { .reference }
+
     /// Resets the server to an empty state with a case's configuration, first seq and history.
     /// - Parameter seed: what to reset to.
+    /// - Returns: the base (`next_seq - 1`) and the seq each history change stamped.
     /// - Throws: `TargetError.refused` when the seed names an unknown table or a seq out of range.
-    public func seed(_ seed: Seed) async throws(TargetError) {
+    @discardableResult
+    public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
         guard let first = Int64(seed.nextSeq.text), first >= 1 else { throw .refused("next seq \(seed.nextSeq) is out of range") }
         let config = EffectiveConfig(server: seed.server, domain: domain)
         let previous = (self.config, step, held, logical)
@@ -59,12 +67,18 @@ public actor ReferenceServer: ServerTarget {
         logical = true
         held = [:]
         let time = now
+        var stamped: [SequenceNumber?] = []
         do {
             try refusing { () throws(ReferenceServerError) in
                 try db.transaction { () throws(ReferenceServerError) in
                     try store.reset(nextSeq: first)
                     let fixtures = FixtureApplier(store: store, config: config)
-                    for change in seed.history { try fixtures.apply(change, time: time) }
+                    for change in seed.history {
+                        let before = try store.meta(.nextSeq)
+                        try fixtures.apply(change, time: time)
+                        let after = try store.meta(.nextSeq)
+                        stamped.append(after > before ? SequenceNumber(UInt64(after - 1)) : nil)
+                    }
                 }
             }
         } catch {
@@ -72,6 +86,7 @@ public actor ReferenceServer: ServerTarget {
             (self.config, step, held, logical) = previous
             throw error
         }
+        return SeedReceipt(base: SequenceNumber(UInt64(first - 1)), history: stamped)
     }
 
     /// Switches the synced tables and limits to `server` without touching stored data (for a

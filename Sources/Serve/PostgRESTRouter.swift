@@ -5,7 +5,8 @@ import ServerContract
 
 /// Puts a `ServerTarget` behind the PostgREST surface KizunaSync clients call
 /// (`POST /rest/v1/rpc/pull|push`) and, when enabled on a loopback listener, the fixture
-/// endpoint of docs/server-contract.md (`POST /accord/fixtures/seed|step|change|commit`).
+/// endpoint of docs/server-contract.md (`POST /accord/fixtures/seed|step|change|commit`,
+/// `GET /accord/fixtures/capabilities`).
 public struct PostgRESTRouter: Sendable {
     /// The server answering the RPCs and fixture operations.
     public let target: any ServerTarget
@@ -154,8 +155,21 @@ public struct PostgRESTRouter: Sendable {
     }
 
     private func fixture(_ operation: String, _ request: HTTPRequest) async -> HTTPResponse {
-        guard ["seed", "step", "change", "commit"].contains(operation) else {
+        guard ["seed", "step", "change", "commit", "capabilities"].contains(operation) else {
             return PostgRESTReply.error(status: 404, code: "PGRST125", "Invalid path specified in request URL")
+        }
+        if operation == "capabilities" {
+            guard request.method == "GET" else {
+                var response = PostgRESTReply.error(status: 405, code: "PGRST117", "Unsupported HTTP method: \(request.method)")
+                response.headers.add("Allow", "GET")
+                return response
+            }
+            do throws(TargetError) {
+                return PostgRESTReply.response(
+                    RPCReply(status: 200, body: FixtureRequest.body(capabilities: try await target.capabilities())))
+            } catch {
+                return PostgRESTReply.targetFailure(error)
+            }
         }
         guard request.method == "POST" else {
             var response = PostgRESTReply.error(status: 405, code: "PGRST117", "Unsupported HTTP method: \(request.method)")
@@ -169,7 +183,9 @@ public struct PostgRESTRouter: Sendable {
         }
         do {
             switch operation {
-            case "seed": try await target.seed(try FixtureRequest.seed(body))
+            case "seed":
+                let receipt = try await target.seed(try FixtureRequest.seed(body))
+                return PostgRESTReply.response(RPCReply(status: 200, body: FixtureRequest.body(receipt: receipt)))
             case "step": try await target.setStep(try FixtureRequest.step(body))
             case "change":
                 let (change, transaction) = try FixtureRequest.change(body)

@@ -5,12 +5,19 @@ import KizunaWire
 /// docs/server-contract.md (seed, set step, apply a server change, commit a held transaction)
 /// and the two RPCs. The embedded reference server and a server reached over HTTP both conform.
 public protocol ServerTarget: Sendable {
+    /// What this server can steer (its clock, when writes take their seqs).
+    /// - Returns: the capabilities.
+    /// - Throws: `TargetError` when the server cannot be asked.
+    func capabilities() async throws(TargetError) -> TargetCapabilities
+
     /// Resets the server to an empty state with a case's configuration, first seq and history.
     /// - Parameter seed: what to reset to.
+    /// - Returns: where the server's numbering stands: its base and the seq of each history change.
     /// - Throws: `TargetError` when the server cannot be seeded.
-    func seed(_ seed: Seed) async throws(TargetError)
+    func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt
 
-    /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`.
+    /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`. A
+    /// wall-clock target takes the call and keeps its own clock.
     /// - Parameter step: the step number `n`.
     /// - Throws: `TargetError` when the server refuses.
     func setStep(_ step: Int) async throws(TargetError)

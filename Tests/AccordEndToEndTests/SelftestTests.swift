@@ -5,7 +5,7 @@ import Testing
 /// is the score.
 @Suite("accord selftest")
 struct SelftestTests {
-    @Test("--filter cursor-plus-one: baseline passes, the mutant is killed by AC-GOLDEN, score 1/1, JUnit has one suite per mutant")
+    @Test("--filter cursor-plus-one: baseline passes, the mutant is killed by AC-BINDING, score 1/1, JUnit has one suite per mutant")
     func oneServerMutant() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -16,7 +16,7 @@ struct SelftestTests {
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: true)
         #expect(lines.last == "mutation score: 1/1 killed", "\(result.stdout)")
         #expect(result.stdout.contains("| `cursor-plus-one` | server |"), "\(result.stdout)")
-        #expect(result.stdout.contains("| AC-GOLDEN | server: `conflict/001-different-columns-merge` › step 2 pull |"), "\(result.stdout)")
+        #expect(result.stdout.contains("| AC-BINDING | server: `conflict/001-different-columns-merge` › step 2 pull |"), "\(result.stdout)")
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains("selftest/cursor-plus-one"), "\(xml)")
         #expect(xml.contains("selftest/baseline-server"), "\(xml)")

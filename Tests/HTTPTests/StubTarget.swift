@@ -18,9 +18,15 @@ actor StubTarget: ServerTarget {
 
     init(failure: TargetError? = nil) { self.failure = failure }
 
-    func seed(_ seed: Seed) async throws(TargetError) {
+    func capabilities() async throws(TargetError) -> TargetCapabilities {
+        if let failure { throw failure }
+        return .reference
+    }
+
+    func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
         calls.append(.seed(seed))
         if let failure { throw failure }
+        return .asSeeded(seed)
     }
 
     func setStep(_ step: Int) async throws(TargetError) {

@@ -23,7 +23,7 @@ struct ServerFaultTests {
     }
 
     static let kills: [Kill] = [
-        Kill(fault: .cursorPlusOne, file: "transcripts/conflict/001-different-columns-merge.json", step: "step 2 pull", rule: "AC-GOLDEN"),
+        Kill(fault: .cursorPlusOne, file: "transcripts/conflict/001-different-columns-merge.json", step: "step 2 pull", rule: "AC-BINDING"),
         Kill(fault: .verdictsReordered, file: "transcripts/push/002-rls-denied-not-a-wedge.json", step: "step 7 push", rule: "I-5"),
         Kill(fault: .verdictDropped, file: "transcripts/conflict/001-different-columns-merge.json", step: "step 6 push", rule: "I-5"),
         Kill(fault: .duplicateVerdict, file: "transcripts/conflict/001-different-columns-merge.json", step: "step 6 push", rule: "I-5"),
@@ -40,7 +40,7 @@ struct ServerFaultTests {
         Kill(fault: .holeDropped, file: "transcripts/fencing/001-late-commit-delivered.json", step: "step 3 pull", rule: "AC-GOLDEN"),
         Kill(
             fault: .replayAppliesAgain, file: "transcripts/push/003-replay-returns-recorded-verdicts.json", step: "step 6 pull",
-            rule: "AC-GOLDEN"),
+            rule: "AC-BINDING"),
         Kill(
             fault: .rejectedLeavesEffect, file: "Conformance/transcripts/push/900-not-null-violation-is-constraint.json",
             step: "step 7 pull", rule: "AC-GOLDEN"),

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Corpus
 import Foundation
 import KizunaWire
@@ -28,7 +29,8 @@ actor BrokenServer: ServerTarget {
         self.fault = fault
     }
 
-    func seed(_ seed: Seed) async throws(TargetError) { try await inner.seed(seed) }
+    func capabilities() async throws(TargetError) -> TargetCapabilities { try await inner.capabilities() }
+    func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt { try await inner.seed(seed) }
     func setStep(_ step: Int) async throws(TargetError) { try await inner.setStep(step) }
     func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
         try await inner.apply(change, heldIn: transaction)
@@ -110,11 +112,13 @@ struct HarnessBiteTests {
         }
     }
 
-    @Test("each mutant fails first at the step upstream pins", arguments: 0..<6)
-    func mutantFailsAtPinnedStep(_ index: Int) async throws {
+    @Test("each mutant fails first at the step upstream pins, with and without seqs 100 higher", arguments: 0..<6, [false, true])
+    func mutantFailsAtPinnedStep(_ index: Int, offset: Bool) async throws {
         let (fault, caseID, step) = Self.pinned[index]
+        let broken = try BrokenServer(fault)
+        let target: any ServerTarget = offset ? RenumberingServer(broken, .offset(100)) : broken
         let suite = await ServerLane(scenarios: try Self.scenarios()).run(
-            try RunnerFixtures.transcript(caseID), on: try BrokenServer(fault), properties: [])
+            try RunnerFixtures.transcript(caseID), on: target, properties: [])
         let firstFailure = suite.cases.first { if case .failed = $0.outcome { true } else { false } }
         #expect(
             firstFailure?.name.hasPrefix("step \(step) ") == true,

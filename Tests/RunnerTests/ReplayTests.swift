@@ -14,10 +14,11 @@ actor ShiftedSeqServer: ServerTarget {
 
     init() throws { inner = try ReferenceServer() }
 
-    func seed(_ seed: Seed) async throws(TargetError) {
+    func capabilities() async throws(TargetError) -> TargetCapabilities { try await inner.capabilities() }
+    func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
         var shifted = seed
         shifted.nextSeq = SequenceNumber(100)
-        try await inner.seed(shifted)
+        return try await inner.seed(shifted)
     }
     func setStep(_ step: Int) async throws(TargetError) { try await inner.setStep(step) }
     func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
@@ -35,21 +36,23 @@ struct ReplayTests {
         TranscriptToRecording.convert(try RunnerFixtures.transcript(caseID).transcript, tool: "accord-test").recording
     }
 
-    @Test("bindings learn server-made values that differ and substitute them in later requests only under bound keys")
+    @Test("bindings pair answers by meaning and substitute only server-made values in later requests")
     func bindings() {
-        var bindings = ReplayBindings()
-        let learned = bindings.learn(
-            recorded: ["cursor": "17", "rows": [["seq": "17", "row": ["title": "17"]]], "has_more": false],
-            live: ["cursor": "5", "rows": [["seq": "5", "row": ["title": "17"]]], "has_more": false])
-        #expect(learned.map(\.recorded) == ["17"])
-        #expect(bindings.table == ["17": "5"])
-        let (sent, substitutions) = bindings.apply(to: ["cursor": "17", "buckets": [["table": "t", "params": ["owner_id": "17"]]]])
+        var bindings = Bindings()
+        let learning = bindings.learn(
+            golden: ["cursor": "17", "rows": [["pk": "p", "seq": "17", "table": "t", "row": ["title": "17"]]], "has_more": false],
+            live: ["cursor": "5", "rows": [["pk": "p", "seq": "5", "table": "t", "row": ["title": "17"]]], "has_more": false],
+            at: "exchange 1 pull")
+        #expect(learning.learned.map(\.description) == ["seq 17→5"])
+        #expect(learning.violations.isEmpty)
+        let (sent, substitutions) = bindings.translate(["cursor": "17", "buckets": [["table": "t", "params": ["owner_id": "17"]]]])
         #expect(sent["cursor"] == "5")
         #expect(sent["buckets"]?.arrayValue?.first?["params"]?["owner_id"] == "17")
         #expect(substitutions.map(\.description) == ["cursor 17→5 at /cursor"])
-        let composite = bindings.learn(recorded: ["cursor": "3:17"], live: ["cursor": "3:5"])
-        #expect(composite.count == 1)
-        #expect(bindings.apply(to: ["cursor": "3:17"]).0["cursor"] == "3:5")
+        #expect(substitutions.first?.origin?.description == "exchange 1 pull at /rows/0/seq")
+        let composite = bindings.learn(golden: ["cursor": "3:19"], live: ["cursor": "3:6"], at: "exchange 2 pull")
+        #expect(composite.violations.map(\.message) == [], "3 is unbound on both sides, so it binds to itself")
+        #expect(bindings.translate(["cursor": "3:19"]).0["cursor"] == "3:6")
     }
 
     @Test("a recording of a corpus case replays green against the embedded server at tier pass")
@@ -63,7 +66,7 @@ struct ReplayTests {
         #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "pass")))
     }
 
-    @Test("a server that stamps other seqs reaches tier semantic, and later requests carry its cursor")
+    @Test("a server that stamps other seqs reaches tier bound, and later requests carry its cursor")
     func otherSeqsAreSemantic() async throws {
         let recording = try Self.recording("push/008-composite-key-writes")
         let factory: ServerRun.TargetFactory = { () throws(TargetError) -> any ServerTarget in
@@ -75,10 +78,10 @@ struct ReplayTests {
             if case .failed(let failures) = result.outcome { return failures.map(\.message) }
             return []
         }
-        #expect(messages.allSatisfy { $0.contains("tier semantic") }, "\(messages)")
-        let lenient = await RecordingReplay(requiredTier: .semantic).run(recording, file: "r.jsonl", makeTarget: factory, properties: [])
+        #expect(messages.allSatisfy { $0.contains("tier bound") }, "\(messages)")
+        let lenient = await RecordingReplay().run(recording, file: "r.jsonl", makeTarget: factory, properties: [])
         #expect(lenient.tally.failures == 0 && lenient.tally.errors == 0, "\(lenient.cases)")
-        #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "semantic")))
+        #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "bound")))
         #expect(lenient.cases.contains { $0.note?.contains("sent with cursor") == true }, "\(lenient.cases.map(\.note))")
     }
 
@@ -99,8 +102,8 @@ struct ReplayTests {
 
     @Test("differences lists every differing pointer")
     func differences() {
-        let pointers = DiffRun.differences(
-            ["a": 1, "b": ["x", "y"], "c": ["d": true]], ["a": 2, "b": ["x"], "c": ["d": true, "e": nil]], at: .root)
+        let left: JSONValue = ["a": 1, "b": ["x", "y"], "c": ["d": true]]
+        let pointers = left.differences(from: ["a": 2, "b": ["x"], "c": ["d": true, "e": nil]])
         #expect(pointers.map(\.description) == ["/a", "/b/1", "/c/e"])
     }
 

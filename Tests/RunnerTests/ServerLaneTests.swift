@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Corpus
 import Foundation
 import KizunaWire
@@ -10,9 +11,11 @@ import Testing
 /// an optional edit: a stand-in server that is right (or wrong) by construction.
 actor GoldenTarget: ServerTarget {
     private var replies: [JSONValue]
+    private let baseShift: Int64
     private(set) var calls: [String] = []
 
-    init(_ loaded: LoadedTranscript, edit: @Sendable (Int, JSONValue) -> JSONValue = { $1 }) {
+    init(_ loaded: LoadedTranscript, baseShift: Int64 = 0, edit: @Sendable (Int, JSONValue) -> JSONValue = { $1 }) {
+        self.baseShift = baseShift
         var replies: [JSONValue] = []
         for step in loaded.transcript.steps {
             switch step.action {
@@ -24,7 +27,12 @@ actor GoldenTarget: ServerTarget {
         self.replies = replies
     }
 
-    func seed(_ seed: Seed) async throws(TargetError) { calls.append("seed next_seq=\(seed.nextSeq) history=\(seed.history.count)") }
+    func capabilities() async throws(TargetError) -> TargetCapabilities { .reference }
+    func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
+        calls.append("seed next_seq=\(seed.nextSeq) history=\(seed.history.count)")
+        let asked = SeedReceipt.asSeeded(seed)
+        return SeedReceipt(base: SequenceNumber(UInt64((Int64(asked.base.text) ?? 0) + baseShift)), history: asked.history)
+    }
     func setStep(_ step: Int) async throws(TargetError) {}
     func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
         calls.append("apply\(transaction.map { " in \($0)" } ?? "")")
@@ -72,18 +80,38 @@ struct ServerLaneTests {
         #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "diverged")))
     }
 
-    @Test("a changed cursor is tier semantic: a failure by default, a pass with --tier semantic")
-    func semanticTier() async throws {
+    @Test("a cursor that runs ahead of its rows cannot be bound: AC-BINDING at that step, naming both places")
+    func cursorAheadOfRows() async throws {
         let loaded = try RunnerFixtures.transcript("pull/004-exact-fit-closes-checkpoint")
         let edit: @Sendable (Int, JSONValue) -> JSONValue = { n, body in
             n == 3 ? body.replacing(at: JSONPointer(tokens: ["cursor"]), with: "3") : body
         }
-        let strict = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
-        #expect(strict.tally.failures == 1, "\(strict.cases)")
-        let lenient = await ServerLane(scenarios: Scenarios(), requiredTier: .semantic)
-            .run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        let step = try #require(suite.cases.first { $0.name == "step 3 pull" })
+        guard case .failed(let failures) = step.outcome else {
+            Issue.record("step 3 should fail: \(step)")
+            return
+        }
+        let binding = try #require(failures.first { $0.ruleID == "AC-BINDING" })
+        #expect(binding.message.contains("golden seq \"2\" was answered with \"2\" at step 3 pull at /rows/1/seq"), "\(binding.message)")
+        #expect(binding.message.contains("\"3\" at step 3 pull at /cursor"), "\(binding.message)")
+        #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "diverged")))
+    }
+
+    @Test("a server whose seqs are all 100 higher reaches tier bound: a pass by default, a failure with --tier pass")
+    func boundTier() async throws {
+        let loaded = try RunnerFixtures.transcript("pull/004-exact-fit-closes-checkpoint")
+        let edit: @Sendable (Int, JSONValue) -> JSONValue = { _, body in
+            var map = SeqMap(.offset(100))
+            return map.rewrite(body, outward: true)
+        }
+        let lenient = await ServerLane(scenarios: Scenarios()).run(
+            loaded, on: GoldenTarget(loaded, baseShift: 100, edit: edit), properties: [])
         #expect(lenient.tally.failures == 0, "\(lenient.cases)")
-        #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "semantic")))
+        #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "bound")))
+        let strict = await ServerLane(scenarios: Scenarios(), requiredTier: .pass)
+            .run(loaded, on: GoldenTarget(loaded, baseShift: 100, edit: edit), properties: [])
+        #expect(strict.tally.failures == 1, "\(strict.cases)")
     }
 
     @Test("held transactions from the scenarios are applied held and committed after their step")
@@ -128,17 +156,19 @@ struct ServerLaneTests {
 
 @Suite("server lane: review regressions")
 struct ServerLaneReviewTests {
-    @Test("semantic masking leaves user data alone: a row's deleted_at column is compared")
-    func maskingSparesRowData() {
+    @Test("bindings leave user data alone: a row's deleted_at column is compared, not translated")
+    func bindingsSpareRowData() {
         let golden: JSONValue = [
             "cursor": "3", "rows": [["pk": "p", "row": ["deleted_at": "2026-01-01T00:00:01.000Z"], "seq": "3", "table": "todos"]],
         ]
         let moved: JSONValue = [
             "cursor": "4", "rows": [["pk": "p", "row": ["deleted_at": "2026-01-01T00:00:01.000Z"], "seq": "4", "table": "todos"]],
         ]
-        #expect(ResponseTier.compare(moved, golden: golden).0 == .semantic)
+        var bindings = Bindings()
+        #expect(bindings.learn(golden: golden, live: moved, at: "step 1 pull").violations.isEmpty)
+        #expect(CanonicalJSON.compact(bindings.translate(golden).0) == CanonicalJSON.compact(moved))
         let changedData = moved.replacing(at: JSONPointer(tokens: ["rows", "0", "row", "deleted_at"]), with: "2026-01-01T00:00:09.000Z")
-        #expect(ResponseTier.compare(changedData, golden: golden).0 == .diverged)
+        #expect(CanonicalJSON.compact(bindings.translate(golden).0) != CanonicalJSON.compact(changedData))
     }
 
     @Test("a known-failing entry that names no case of the inputs fails")

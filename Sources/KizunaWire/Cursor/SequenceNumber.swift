@@ -59,4 +59,18 @@ public struct SequenceNumber: Sendable, Hashable, Comparable, CustomStringConver
         }
         return SequenceNumber(unchecked: "1" + String(decoding: digits, as: UTF8.self))
     }
+
+    /// The previous number (`self - 1`), computed on the digits; nil for zero.
+    public var predecessor: SequenceNumber? {
+        guard self != .zero else { return nil }
+        var digits = Array(text.utf8)
+        var index = digits.count - 1
+        while digits[index] == UInt8(ascii: "0") {
+            digits[index] = UInt8(ascii: "9")
+            index -= 1
+        }
+        digits[index] -= 1
+        let trimmed = digits.drop { $0 == UInt8(ascii: "0") }
+        return SequenceNumber(unchecked: trimmed.isEmpty ? "0" : String(decoding: trimmed, as: UTF8.self))
+    }
 }

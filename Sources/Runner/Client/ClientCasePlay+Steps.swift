@@ -164,7 +164,7 @@ extension ClientCasePlay {
         var failures: [Failure] = []
         let resend = lastFault.flatMap { $0.target == rpc ? $0 : nil }
         if let resend, let dropped = resend.body, let body = first.body, CanonicalJSON.compact(body) != CanonicalJSON.compact(dropped) {
-            let at = ResponseTier.firstDifference(body, dropped, at: .root) ?? .root
+            let at = body.firstDifference(from: dropped) ?? .root
             failures.append(
                 Failure(
                     ruleID: "CL-RESEND",

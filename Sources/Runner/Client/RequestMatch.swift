@@ -54,7 +54,7 @@ struct RequestMatch: Sendable {
         let (actualShape, hlcProblem) = normalize(body)
         if let hlcProblem { return hlcProblem }
         let goldenShape = normalize(golden).0
-        guard let at = ResponseTier.firstDifference(actualShape, goldenShape, at: .root) else { return nil }
+        guard let at = actualShape.firstDifference(from: goldenShape) else { return nil }
         return Mismatch(
             pointer: at, message: "the body differs from the golden request at \(at.tokens.isEmpty ? "/" : at.description)",
             expected: CanonicalJSON.compact(goldenShape.value(at: at) ?? .null),

@@ -6,8 +6,9 @@ import ServerContract
 
 /// `accord diff`: replays recordings against two servers (a freshly seeded target of each per
 /// recording, bindings kept per target) and compares the two live responses of every exchange:
-/// canonical bytes first, and the semantic tier (server-made values masked) as a second level.
-/// Every differing JSON pointer is reported with its exchange.
+/// canonical bytes first, and the bound tier (the first server's server-made values bound to the
+/// second's, a bijection that keeps order) as a second level. Every differing JSON pointer is
+/// reported with its exchange.
 public struct DiffRun: Sendable {
     /// What to compare and where to report.
     public struct Options: Sendable {
@@ -15,8 +16,8 @@ public struct DiffRun: Sendable {
         public var paths: [String]
         /// The two targets' names for reports.
         public var targetNames: (String, String)
-        /// `.pass`: any byte difference counts (default); `.semantic`: differences only in
-        /// server-made values are accepted.
+        /// `.pass`: any byte difference counts (default); `.bound`: differences only in
+        /// server-made values that bind consistently are accepted.
         public var requiredTier = ResponseTier.pass
         /// Where to write JUnit XML.
         public var junitPath: String?
@@ -70,7 +71,10 @@ public struct DiffRun: Sendable {
             let seed = ReplayPlayer.seed(for: recording, config: nil)
             let liveA = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeA)
             let liveB = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeB)
-            let cases = zip(liveA, liveB).map { compare($0, $1, names: options.targetNames, requiredTier: options.requiredTier) }
+            var across = Bindings()
+            let cases = zip(liveA, liveB).map {
+                compare($0, $1, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
+            }
             let name = file.split(separator: "/").last.map(String.init) ?? file
             var suite = SuiteResult(
                 name: name, file: file, properties: properties,
@@ -85,8 +89,11 @@ public struct DiffRun: Sendable {
         return reports.summary.isPassing
     }
 
-    /// Compares one exchange as two targets answered it.
-    static func compare(_ a: LiveExchange, _ b: LiveExchange, names: (String, String), requiredTier: ResponseTier) -> CaseResult {
+    /// Compares one exchange as two targets answered it; `across` binds the first target's
+    /// server-made values to the second's, over the whole recording.
+    static func compare(
+        _ a: LiveExchange, _ b: LiveExchange, across: inout Bindings, names: (String, String), requiredTier: ResponseTier
+    ) -> CaseResult {
         let classname = "kizuna.diff"
         switch (a.outcome, b.outcome) {
         case (.skipped(let reason), _), (_, .skipped(let reason)):
@@ -95,7 +102,7 @@ public struct DiffRun: Sendable {
             return CaseResult(name: a.name, classname: classname, outcome: .errored("\(names.0): \(reason)"))
         case (_, .errored(let reason)):
             return CaseResult(name: a.name, classname: classname, outcome: .errored("\(names.1): \(reason)"))
-        case (.answered(_, _, let replyA, _), .answered(_, _, let replyB, _)):
+        case (.answered(_, _, let replyA, _, _), .answered(_, _, let replyB, _, _)):
             let label = "exchange \(a.exchange.number) \(a.exchange.rpc)"
             var failures: [Failure] = []
             if replyA.status != replyB.status {
@@ -103,22 +110,31 @@ public struct DiffRun: Sendable {
                     Failure(
                         ruleID: "AC-DIFF", message: "\(label): HTTP status \(replyA.status) on \(names.0), \(replyB.status) on \(names.1)"))
             }
-            let (tier, _) = ResponseTier.compare(replyB.body, golden: replyA.body)
-            if tier == .pass && failures.isEmpty {
+            if CanonicalJSON.compact(replyA.body) == CanonicalJSON.compact(replyB.body) && failures.isEmpty {
+                _ = across.learn(golden: replyA.body, live: replyB.body, at: label)
                 return CaseResult(name: a.name, classname: classname, outcome: .passed, note: "identical canonical bytes")
             }
-            if tier == .semantic && requiredTier == .semantic && failures.isEmpty {
+            let learning = across.learn(golden: replyA.body, live: replyB.body, at: label)
+            let translated = across.translate(replyA.body).0
+            let bound = learning.violations.isEmpty && CanonicalJSON.compact(translated) == CanonicalJSON.compact(replyB.body)
+            if bound && requiredTier == .bound && failures.isEmpty {
                 return CaseResult(
                     name: a.name, classname: classname, outcome: .passed,
-                    note: "equal once seq, cursor, winner_seq and deleted_at are masked")
+                    note: "equal once \(names.0)'s server-made values are bound to \(names.1)'s")
             }
-            let pointers = differences(replyA.body, replyB.body, at: .root)
+            failures += learning.violations.map {
+                Failure(
+                    ruleID: "AC-DIFF", message: "\(label): AC-BINDING \($0.message)",
+                    body: "\(names.0): \($0.golden)\n\(names.1): \($0.live)")
+            }
+            let pointers = replyA.body.differences(from: replyB.body)
             for pointer in pointers.prefix(maximumListed) {
-                let masked = ResponseTier.mask(replyA.body).value(at: pointer) == ResponseTier.mask(replyB.body).value(at: pointer)
+                let serverMade = pointer.tokens.last.map { ResponseTier.serverMadeKeys.contains($0) } ?? false
                 failures.append(
                     Failure(
                         ruleID: "AC-DIFF",
-                        message: "\(label): responses differ at \(RecordingReplay.show(pointer))\(masked ? " (a server-made value)" : "")",
+                        message:
+                            "\(label): responses differ at \(BindingViolation.show(pointer))\(serverMade ? " (a server-made value)" : "")",
                         body: "\(names.0): " + CanonicalJSON.compact(replyA.body.value(at: pointer) ?? .null) + "\n\(names.1): "
                             + CanonicalJSON.compact(replyB.body.value(at: pointer) ?? .null)))
             }
@@ -126,32 +142,8 @@ public struct DiffRun: Sendable {
                 failures.append(
                     Failure(ruleID: "AC-DIFF", message: "\(label): \(pointers.count - maximumListed) more differences not listed"))
             }
-            return CaseResult(name: a.name, classname: classname, outcome: .failed(failures), note: "tier \(tier.rawValue)")
-        }
-    }
-
-    /// Every pointer at which two values differ: leaves that differ, members only one side has,
-    /// array elements past the shorter array; depth first, keys in byte order.
-    /// - Parameters:
-    ///   - lhs: one value.
-    ///   - rhs: the other.
-    ///   - pointer: where they sit.
-    /// - Returns: the pointers, empty when the values are equal.
-    public static func differences(_ lhs: JSONValue, _ rhs: JSONValue, at pointer: JSONPointer) -> [JSONPointer] {
-        switch (lhs, rhs) {
-        case (.object(let left), .object(let right)):
-            let keys = Set(left.keys).union(right.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            return keys.flatMap { key -> [JSONPointer] in
-                guard let a = left[key], let b = right[key] else { return [pointer.appending(key)] }
-                return differences(a, b, at: pointer.appending(key))
-            }
-        case (.array(let left), .array(let right)):
-            return (0..<max(left.count, right.count)).flatMap { index -> [JSONPointer] in
-                guard index < left.count, index < right.count else { return [pointer.appending(index)] }
-                return differences(left[index], right[index], at: pointer.appending(index))
-            }
-        default:
-            return CanonicalJSON.compact(lhs) == CanonicalJSON.compact(rhs) ? [] : [pointer]
+            return CaseResult(
+                name: a.name, classname: classname, outcome: .failed(failures), note: "tier \(bound ? "bound" : "diverged")")
         }
     }
 }

@@ -7,8 +7,10 @@ struct LiveExchange: Sendable {
     /// What happened when the exchange was replayed.
     enum Outcome: Sendable {
         /// Sent and answered: the body sent (bindings applied), the substitutions made, the
-        /// reply, and the bindings its response taught.
-        case answered(sent: JSONValue, substitutions: [ReplayBindings.Substitution], reply: RPCReply, learned: [String])
+        /// reply, what its response taught the bindings, and the recorded response translated
+        /// through them.
+        case answered(
+            sent: JSONValue, substitutions: [Bindings.Substitution], reply: RPCReply, learning: Bindings.Learning, translated: JSONValue)
         /// Not sent, with the reason.
         case skipped(String)
         /// The target could not be driven.
@@ -24,9 +26,9 @@ struct LiveExchange: Sendable {
 }
 
 /// Sends a recording's requests to one freshly seeded target, in recording order, each as the
-/// user and client of its session, with the recording's binding table applied to every request
-/// (one table for the recording: the recorded server made one global sequence, so a recorded
-/// cursor means the same position whichever session carries it). Sessions share the target, so
+/// user and client of its session, with the recording's bindings applied to every request (one
+/// set for the recording: the recorded server made one global sequence, so a recorded cursor
+/// means the same position whichever session carries it). Sessions share the target, so
 /// what one client pushed is there when another pulls or replays it. The logical clock is set to
 /// the exchange number before each exchange (a recording converted from a transcript numbers
 /// exchanges by step, so the reference server stamps the transcript's `deleted_at`).
@@ -36,14 +38,15 @@ enum ReplayPlayer {
         var stopped: String?
         var target: (any ServerTarget)?
         var seedReported = false
+        var bindings = Bindings()
         do throws(TargetError) {
             let made = try makeTarget()
-            try await made.seed(seed)
+            if try await made.capabilities().clock == .wall { bindings.notBefore = CasePlay.wallClockSecond() }
+            _ = bindings.bind(seed: seed, receipt: try await made.seed(seed))
             target = made
         } catch {
             stopped = "seed: \(error)"
         }
-        var bindings = ReplayBindings()
         for exchange in recording.exchanges {
             let session = RecordedSession(of: exchange)
             func record(_ outcome: LiveExchange.Outcome) {
@@ -66,13 +69,20 @@ enum ReplayPlayer {
                 record(.skipped("not run: \(stopped)"))
                 continue
             }
-            let (sent, substitutions) = bindings.apply(to: exchange.request)
+            let (sent, substitutions) = bindings.translate(exchange.request)
             do throws(TargetError) {
                 let identity = Identity(user: user, session: session.client)
                 try await live.setStep(exchange.number)
                 let reply = exchange.rpc == "pull" ? try await live.pull(sent, as: identity) : try await live.push(sent, as: identity)
-                let learned = bindings.learn(recorded: exchange.response, live: reply.body).map { "\($0.recorded)→\($0.live)" }
-                record(.answered(sent: sent, substitutions: substitutions, reply: reply, learned: learned))
+                var learning = Bindings.Learning()
+                if (200..<300).contains(exchange.status) && (200..<300).contains(reply.status) {
+                    learning = bindings.learn(
+                        golden: exchange.response, live: reply.body, at: "exchange \(exchange.number) \(exchange.rpc)")
+                }
+                record(
+                    .answered(
+                        sent: sent, substitutions: substitutions, reply: reply, learning: learning,
+                        translated: bindings.translate(exchange.response).0))
             } catch {
                 stopped = "\(error)"
                 record(.errored("\(error)"))

@@ -24,11 +24,14 @@ extension CasePlay {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "reaped"))
             case .rpc(let exchange):
                 let caller = exchange.caller.map { Identity(user: $0.user, session: $0.client) } ?? identity
-                let reply = try await call(exchange.rpc, exchange.request, as: caller, on: target)
-                cases.append(judge(step, name: name, exchange: exchange, reply: reply))
+                let (sent, substitutions) = bindings.translate(exchange.request)
+                let reply = try await call(exchange.rpc, sent, as: caller, on: target)
+                let judgement = judge(step, exchange: exchange, sent: sent, substitutions: substitutions, reply: reply)
+                cases.append(CaseResult(name: name, classname: classname, outcome: judgement.outcome, note: judgement.note))
             case .fault(let fault) where fault.fault == .dropAck:
                 guard let request = fault.request else { return }
-                let reply = try await call(fault.target, request, as: identity, on: target)
+                let (sent, _) = bindings.translate(request)
+                let reply = try await call(fault.target, sent, as: identity, on: target)
                 let outcome: CaseOutcome =
                     reply.status == 200
                     ? .passed
@@ -60,51 +63,24 @@ extension CasePlay {
         }
     }
 
-    /// Compares a live reply with the golden response and runs the rules on the live exchange.
-    mutating func judge(_ step: Step, name: String, exchange: RPCExchange, reply: RPCReply) -> CaseResult {
-        let location = StepLocation(number: step.n, label: step.label)
-        var failures: [Failure] = []
-        if !exchange.isAnswer {
-            let expectedCode = exchange.response["code"]
-            if reply.status == exchange.status && reply.body["code"] == expectedCode {
-                return CaseResult(
-                    name: name, classname: classname, outcome: .passed,
-                    note: "error reply \(reply.status) \(expectedCode.map(CanonicalJSON.compact) ?? "")")
-            }
-            worstTier = .diverged
-            failures.append(
-                Failure(
-                    ruleID: "AC-GOLDEN",
-                    message:
-                        "step \(step.n) \(step.label): AC-GOLDEN expected HTTP \(exchange.status) with code \(expectedCode.map(CanonicalJSON.compact) ?? "null"), got HTTP \(reply.status) with code \(reply.body["code"].map(CanonicalJSON.compact) ?? "null")",
-                    body: "expected: " + CanonicalJSON.compact(exchange.response) + "\nactual: " + CanonicalJSON.compact(reply.body)))
-            return CaseResult(name: name, classname: classname, outcome: .failed(failures))
+    /// Learns this answer's server-made values (unless the step does not apply to the target),
+    /// then judges the live exchange against the golden one translated through the bindings.
+    mutating func judge(
+        _ step: Step, exchange: RPCExchange, sent: JSONValue, substitutions: [Bindings.Substitution], reply: RPCReply
+    ) -> Judgement {
+        let label = "step \(step.n) \(step.label)"
+        let notApplicable = notApplicable(step)
+        var learning = Bindings.Learning()
+        if notApplicable == nil && exchange.isAnswer && (200..<300).contains(reply.status) {
+            learning = bindings.learn(golden: exchange.response, live: reply.body, at: label)
         }
-        if reply.status != 200 {
-            worstTier = .diverged
-            failures.append(
-                Failure(
-                    ruleID: "AC-GOLDEN",
-                    message: "step \(step.n) \(step.label): AC-GOLDEN the server answered HTTP \(reply.status), the golden response is 200",
-                    body: "expected: " + CanonicalJSON.compact(exchange.response) + "\nactual: " + CanonicalJSON.compact(reply.body)))
-            return CaseResult(name: name, classname: classname, outcome: .failed(failures))
-        }
-        let event = TraceEvent(
-            location: location, client: exchange.caller?.client ?? transcript.context.clientID,
-            payload: .exchange(exchange.rpc, request: exchange.request, response: reply.body))
-        let scope: JSONValue = ["request": exchange.request, "response": reply.body]
-        failures += checker.observe(event).map { TranscriptCheck.failure($0, in: scope) }
-        let (tier, pointer) = ResponseTier.compare(reply.body, golden: exchange.response)
-        worstTier = max(worstTier, tier)
-        failures += ResponseTier.failures(
-            live: reply.body, reference: exchange.response, tier: tier, pointer: pointer, required: requiredTier,
-            label: "step \(step.n) \(step.label)", noun: "golden")
-        if !failures.isEmpty {
-            return CaseResult(name: name, classname: classname, outcome: .failed(failures), note: "tier \(tier.rawValue)")
-        }
-        let note =
-            tier == .pass
-            ? "tier pass: canonical bytes equal" : "tier semantic: equal once seq, cursor, winner_seq and deleted_at are masked"
-        return CaseResult(name: name, classname: classname, outcome: .passed, note: note)
+        let judged = ExchangeJudge.Exchange(
+            reference: ReferenceAnswer(rpc: exchange.rpc, status: exchange.status, body: exchange.response, noun: "golden"), sent: sent,
+            substitutions: substitutions, reply: reply, learning: learning, translated: bindings.translate(exchange.response).0,
+            notApplicable: notApplicable, label: label, location: StepLocation(number: step.n, label: step.label),
+            client: exchange.caller?.client ?? transcript.context.clientID)
+        let judgement = ExchangeJudge.judge(judged, checker: &checker, required: requiredTier)
+        if let tier = judgement.tier { worstTier = max(worstTier ?? .pass, tier) }
+        return judgement
     }
 }

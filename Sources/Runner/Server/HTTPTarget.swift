@@ -28,10 +28,28 @@ public actor HTTPTarget: ServerTarget {
         do { self.session = try CurlSession() } catch { throw TargetError.unreachable("\(error)") }
     }
 
+    /// Asks `GET /accord/fixtures/capabilities`; a server that does not answer it (404) is
+    /// taken to have the reference server's (a logical clock, seqs stamped at write).
+    /// - Returns: the capabilities.
+    /// - Throws: `TargetError` when the server cannot be reached or answers something else.
+    public func capabilities() async throws(TargetError) -> TargetCapabilities {
+        let response: ClientResponse
+        do {
+            response = try await session.send("GET", base + "/accord/fixtures/capabilities")
+        } catch {
+            throw TargetError.unreachable("\(error)")
+        }
+        return try FixtureRequest.capabilities(status: response.status, body: response.body)
+    }
+
     /// Resets the server through `POST /accord/fixtures/seed`.
     /// - Parameter seed: what to reset to.
+    /// - Returns: the receipt the server answered (200), or `SeedReceipt.asSeeded` for a 204.
     /// - Throws: `TargetError` mapped from the fixture endpoint's answer.
-    public func seed(_ seed: Seed) async throws(TargetError) { try await fixture("seed", FixtureRequest.body(seed: seed)) }
+    public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
+        let response = try await send("/accord/fixtures/seed", [("Content-Type", "application/json")], FixtureRequest.body(seed: seed))
+        return try FixtureRequest.receipt(status: response.status, body: response.body, for: seed)
+    }
 
     /// Sets the logical clock through `POST /accord/fixtures/step`.
     /// - Parameter step: the step number.

@@ -1,16 +1,20 @@
 import Checks
 import Corpus
+import Foundation
 import KizunaWire
 import Reports
 import ServerContract
 
 /// The server lane for one case: seeds the target, plays the transcript's server and rpc steps
-/// against it, compares each response with the golden one (tiers pass, semantic, diverged) and
-/// runs the rule catalog on every live exchange.
+/// against it as a client following the conversation (each request carries the server-made
+/// values this server answered, through `Bindings`), compares each answer with the golden one
+/// (tiers pass, bound, diverged) and runs the rule catalog on every live exchange. A step that
+/// needs what the target cannot steer (`TargetCapabilities`) is reported not applicable, its
+/// rules still run.
 public struct ServerLane: Sendable {
     /// Per-case setup the transcripts leave to prose.
     public var scenarios: Scenarios
-    /// The tier a step must reach to pass: `.pass` (byte-equal, the default) or `.semantic`.
+    /// The tier a step must reach to pass: `.bound` (the default) or `.pass` (byte-equal).
     public var requiredTier: ResponseTier
     /// The actor id that history changes are applied as.
     public static let historyActor = "00000000-0000-4000-8000-c19999999999"
@@ -19,7 +23,7 @@ public struct ServerLane: Sendable {
     /// - Parameters:
     ///   - scenarios: per-case setup.
     ///   - requiredTier: the tier a step must reach to pass.
-    public init(scenarios: Scenarios, requiredTier: ResponseTier = .pass) {
+    public init(scenarios: Scenarios, requiredTier: ResponseTier = .bound) {
         self.scenarios = scenarios
         self.requiredTier = requiredTier
     }
@@ -29,25 +33,36 @@ public struct ServerLane: Sendable {
     ///   - loaded: the transcript.
     ///   - target: a target no other case uses.
     ///   - properties: the suite's properties.
-    /// - Returns: the suite result, with a `tier` property (the worst tier of its rpc steps).
+    /// - Returns: the suite result, with a `tier` property (the worst tier of its compared rpc
+    ///   steps, `none` when none was compared) and the target's capabilities.
     public func run(_ loaded: LoadedTranscript, on target: any ServerTarget, properties: [SuiteResult.Property]) async -> SuiteResult {
         var play = CasePlay(loaded: loaded, scenario: scenarios.scenario(for: loaded.transcript.caseID), requiredTier: requiredTier)
         await play.run(on: target)
         var all = properties
-        all.append(SuiteResult.Property(name: "tier", value: play.worstTier.rawValue))
+        all.append(SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"))
+        if let capabilities = play.capabilities { all.append(SuiteResult.Property(name: "capabilities", value: capabilities.description)) }
         return SuiteResult(name: loaded.transcript.caseID, file: loaded.file, properties: all, cases: play.cases)
     }
 }
 
 /// One case being played: its results so far and the state the steps share.
 struct CasePlay {
+    /// Where the play stands: playing, or stopped by a target that could not be driven (the
+    /// remaining steps are reported not run, with the reason).
+    enum Phase {
+        case playing
+        case stopped(String)
+    }
+
     let loaded: LoadedTranscript
     let scenario: Scenarios.Scenario
     let requiredTier: ResponseTier
     var cases: [CaseResult] = []
-    var worstTier = ResponseTier.pass
+    var worstTier: ResponseTier?
     var checker: TraceChecker
-    var stopped: String?
+    var bindings = Bindings()
+    var capabilities: TargetCapabilities?
+    var phase = Phase.playing
 
     init(loaded: LoadedTranscript, scenario: Scenarios.Scenario, requiredTier: ResponseTier) {
         self.loaded = loaded
@@ -61,19 +76,16 @@ struct CasePlay {
     var identity: Identity { Identity(user: transcript.context.userID, session: transcript.context.clientID) }
 
     mutating func run(on target: any ServerTarget) async {
-        do throws(TargetError) {
-            try await target.seed(seed)
-        } catch {
-            stop(error, name: "seed")
-        }
+        await begin(on: target)
         for step in transcript.steps {
             let name = "step \(step.n) \(step.label)"
-            if let stopped {
-                cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(stopped)")))
+            if case .stopped(let reason) = phase {
+                cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(reason)")))
                 continue
             }
             await play(step, name: name, on: target)
-            for held in scenario.held where held.commitAfterStep == step.n && stopped == nil {
+            for held in scenario.held where held.commitAfterStep == step.n {
+                guard case .playing = phase else { break }
                 do throws(TargetError) { try await target.commit(transaction: held.transaction) } catch {
                     stop(error, name: "commit \(held.transaction) after step \(step.n)")
                 }
@@ -84,6 +96,24 @@ struct CasePlay {
                 CaseResult(
                     name: "postcondition \(index + 1) \(check.summary)", classname: classname,
                     outcome: .skipped("client-state postcondition: checked in the client lane (accord run --client)")))
+        }
+    }
+
+    /// Asks the target what it steers, seeds it, and binds the seed's positions to the
+    /// server's own numbering.
+    private mutating func begin(on target: any ServerTarget) async {
+        do throws(TargetError) {
+            let capabilities = try await target.capabilities()
+            self.capabilities = capabilities
+            if capabilities.clock == .wall { bindings.notBefore = Self.wallClockSecond() }
+            let receipt = try await target.seed(seed)
+            let learning = bindings.bind(seed: seed, receipt: receipt, dense: capabilities.numbering == .dense)
+            if !learning.violations.isEmpty {
+                let failures = learning.violations.map { Failure(ruleID: "AC-BINDING", message: "seed: AC-BINDING \($0.message)") }
+                cases.append(CaseResult(name: "seed", classname: classname, outcome: .failed(failures)))
+            }
+        } catch {
+            stop(error, name: "seed")
         }
     }
 
@@ -99,10 +129,27 @@ struct CasePlay {
         return Seed(server: transcript.context.server, nextSeq: scenario.nextSeq ?? SequenceNumber(1), history: history)
     }
 
+    /// Why a step's answer cannot be compared on this target, if it cannot: on a target that
+    /// stamps seqs at commit, every answer after a held change depends on a hole that never opens.
+    func notApplicable(_ step: Step) -> String? {
+        guard capabilities?.seqs == .atCommit, let first = scenario.held.map(\.step).min(), step.n > first else { return nil }
+        return
+            "the target stamps seqs at commit, so the transaction held at step \(first) leaves no hole below later commits, and this answer depends on that hole"
+    }
+
     mutating func stop(_ error: TargetError, name: String) {
         let reason = "\(name): \(error)"
-        stopped = error.isUnsupported ? "the target does not support this case (\(error.detail))" : reason
+        phase = .stopped(error.isUnsupported ? "the target does not support this case (\(error.detail))" : reason)
         let outcome: CaseOutcome = error.isUnsupported ? .skipped("unsupported: \(error.detail)") : .errored(reason)
         cases.append(CaseResult(name: name, classname: classname, outcome: outcome))
+    }
+
+    /// The current time, truncated to the second, as the earliest a wall clock may stamp.
+    static func wallClockSecond() -> UTCTimestamp? {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: Date())
+        guard let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour, let minute = parts.minute,
+            let second = parts.second
+        else { return nil }
+        return UTCTimestamp.of(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 }

@@ -46,7 +46,7 @@ public struct ServerRun: Sendable {
             self.filter = nil
             self.shard = (1, 1)
             self.jobs = 2
-            self.requiredTier = .pass
+            self.requiredTier = .bound
             self.junitPath = nil
             self.jsonPath = nil
             self.color = false

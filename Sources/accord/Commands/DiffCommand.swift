@@ -9,7 +9,9 @@ enum DiffCommand {
             as its recorded user and client, with server-made values (cursor, seq, winner_seq, deleted_at)
             bound per target as in 'accord run --server'. The two live responses of every exchange are compared as canonical
             bytes; each difference is reported with the exchange number and its JSON pointer, and marked
-            when only a server-made value differs (tier semantic). docs/replay.md has the details.
+            when it is a server-made value. With --tier bound, answers equal once the first server's
+            server-made values are bound to the second's (a bijection that keeps order) are accepted.
+            docs/replay.md has the details.
             Exit status: 0 when every response is identical, 1 on differences, 64 for a usage or input error.
             """,
         arguments: [("recording", "A recording (.jsonl); one or more.")],
@@ -23,7 +25,9 @@ enum DiffCommand {
             OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to URL targets."),
             OptionSpec(
                 long: "tier", valueName: "tier",
-                help: "'pass' (default): any byte difference counts; 'semantic': accept differences in server-made values."),
+                help:
+                    "'pass' (default): any byte difference counts; 'bound' ('semantic' is its old name): accept server-made values that bind consistently."
+            ),
             OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
             OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
@@ -40,10 +44,9 @@ enum DiffCommand {
         options.junitPath = arguments.values["junit"]
         options.jsonPath = arguments.values["json"]
         options.color = arguments.flags.contains("color")
-        switch arguments.values["tier"] {
-        case nil, "pass": options.requiredTier = .pass
-        case "semantic": options.requiredTier = .semantic
-        case let other?: throw RunError.usage("--tier takes pass or semantic, found '\(other)'")
+        if let name = arguments.values["tier"] {
+            guard let tier = ResponseTier.named(name) else { throw RunError.usage("--tier takes pass or bound, found '\(name)'") }
+            options.requiredTier = tier
         }
         let secret = arguments.values["jwt-secret"]
         let apiKey = arguments.values["apikey"]

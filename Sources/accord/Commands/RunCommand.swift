@@ -9,10 +9,12 @@ enum RunCommand {
         name: "run",
         abstract: "Replay corpus cases against a server build or a client build and check every rule.",
         discussion: """
-            Server lane (--server): seeds the target before each case, plays its server and rpc steps,
-            compares every response with the golden one (tiers: pass = canonical bytes equal; semantic =
-            equal with seq, cursor, winner_seq and deleted_at masked; diverged) and runs the rule catalog
-            on each live exchange.
+            Server lane (--server): seeds the target before each case and plays its server and rpc steps as a
+            client following the conversation: every request carries the seqs, cursors and times this server
+            answered (bindings: golden value -> live value, a bijection that keeps order). Every response is
+            compared with the golden one (tiers: pass = canonical bytes equal; bound = equal once its
+            server-made values are bound; diverged) and the rule catalog runs on each live exchange. A step
+            that needs what the target cannot steer is reported not applicable, with the reason.
             Client lane (--client): starts the driver command once per case (docs/driver-protocol.md),
             serves the golden responses from a loopback PostgREST mock that checks every request, injects
             the faults, and checks assertions and postconditions through the driver's state. A command
@@ -46,7 +48,9 @@ enum RunCommand {
             OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to a URL target."),
             OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions); repeatable."),
             OptionSpec(long: "known-failing", valueName: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
-            OptionSpec(long: "tier", valueName: "tier", help: "The tier a step must reach: 'pass' (byte-equal, default) or 'semantic'."),
+            OptionSpec(
+                long: "tier", valueName: "tier",
+                help: "The tier a step must reach: 'bound' (default; 'semantic' is its old name) or 'pass' (byte-equal)."),
             OptionSpec(long: "filter", valueName: "glob", help: "Run only cases whose id matches <glob>."),
             OptionSpec(long: "shard", valueName: "i/n", help: "Run the i-th of n shards of the cases (1-based)."),
             OptionSpec(long: "jobs", valueName: "n", help: "Cases run at once (default: the number of cores)."),
@@ -80,10 +84,9 @@ enum RunCommand {
         options.color = arguments.flags.contains("color")
         options.jobs = try jobs(arguments.values["jobs"])
         options.shard = try shard(arguments.values["shard"])
-        switch arguments.values["tier"] {
-        case nil, "pass": options.requiredTier = .pass
-        case "semantic": options.requiredTier = .semantic
-        case let other?: throw RunError.usage("--tier takes pass or semantic, found '\(other)'")
+        if let name = arguments.values["tier"] {
+            guard let tier = ResponseTier.named(name) else { throw RunError.usage("--tier takes pass or bound, found '\(name)'") }
+            options.requiredTier = tier
         }
         for path in arguments.repeated["scenarios"] ?? [] {
             do throws(CorpusError) {

@@ -1,0 +1,79 @@
+import KizunaWire
+
+extension Bindings {
+    /// Keys whose values are user data: a column that happens to be named `seq` or `cursor` is
+    /// never translated.
+    static let dataKeys: Set<String> = ["row", "server_row", "loser_value", "columns", "precondition", "params", "transforms"]
+
+    /// One golden value replaced by its live value.
+    public struct Substitution: Sendable, Hashable, CustomStringConvertible {
+        /// Where in the body.
+        public var pointer: JSONPointer
+        /// The golden text.
+        public var golden: String
+        /// The live text sent or expected instead.
+        public var live: String
+        /// Where the binding was learned (for a cursor, the binding of its high-water).
+        public var origin: BindingOrigin?
+
+        /// "cursor 17→5 at /cursor".
+        public var description: String { "\(pointer.tokens.last ?? "") \(golden)→\(live) at \(BindingViolation.show(pointer))" }
+    }
+
+    /// A golden body with every bound server-made value replaced by its live value: the request
+    /// to send in a golden request's place, or the answer a correct server gives in a golden
+    /// answer's place. Only strings under `cursor` (part by part), `seq`, `winner_seq` and
+    /// `deleted_at` outside user data are replaced; an unbound value stays as it is.
+    /// - Parameter golden: the golden or recorded body.
+    /// - Returns: the translated body and the substitutions made.
+    public func translate(_ golden: JSONValue) -> (JSONValue, [Substitution]) {
+        var substitutions: [Substitution] = []
+        let translated = rewrite(golden, key: nil, at: .root, into: &substitutions)
+        return (translated, substitutions)
+    }
+
+    private func rewrite(_ value: JSONValue, key: String?, at pointer: JSONPointer, into substitutions: inout [Substitution]) -> JSONValue {
+        switch value {
+        case .object(let object):
+            return .object(
+                JSONObject(
+                    object.members.map { member in
+                        guard !Self.dataKeys.contains(member.key) else { return member }
+                        return JSONObject.Member(
+                            key: member.key,
+                            value: rewrite(member.value, key: member.key, at: pointer.appending(member.key), into: &substitutions))
+                    }))
+        case .array(let elements):
+            return .array(
+                elements.enumerated().map { index, element in rewrite(element, key: key, at: pointer.appending(index), into: &substitutions)
+                })
+        case .string(let text):
+            guard let key, let (live, origin) = liveValue(for: text, under: key), live != text else { return value }
+            substitutions.append(Substitution(pointer: pointer, golden: text, live: live, origin: origin))
+            return .string(live)
+        default:
+            return value
+        }
+    }
+
+    private func liveValue(for text: String, under key: String) -> (String, BindingOrigin?)? {
+        switch key {
+        case "seq", "winner_seq":
+            guard let seq = SequenceNumber(text), let entry = seqs.entry(for: seq) else { return nil }
+            return (entry.live.text, entry.origin)
+        case "deleted_at":
+            guard let time = UTCTimestamp(text), let entry = times.entry(for: time) else { return nil }
+            return (entry.live.text, entry.origin)
+        case "cursor":
+            guard let token = try? CursorToken(parsing: text) else { return nil }
+            func map(_ seq: SequenceNumber) -> SequenceNumber { seqs.entry(for: seq)?.live ?? seq }
+            guard
+                let live = try? CursorToken(
+                    start: token.start.map(map), highWater: map(token.highWater), holes: token.holes.map(map))
+            else { return nil }
+            return (live.description, seqs.entry(for: token.highWater)?.origin)
+        default:
+            return nil
+        }
+    }
+}

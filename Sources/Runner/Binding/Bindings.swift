@@ -1,0 +1,126 @@
+import KizunaWire
+import ServerContract
+
+/// The server-made values of one conversation (a corpus case, or a whole recording), golden →
+/// live: every seq (`seq`, `winner_seq`, each part of a cursor: start, high-water, holes) in
+/// one map, every `deleted_at` in another. Each map stays a bijection that keeps order, so a
+/// server that numbers differently (another first seq, gaps, other times) is followed exactly,
+/// while a cursor that runs ahead of its rows, two checkpoints answered with one token, or a
+/// seq out of order is caught at the step that answered it. Requests are sent with the live
+/// values (`translate`), and a golden response equals the live one once translated: tier bound.
+public struct Bindings: Sendable {
+    /// The two kinds of server-made value.
+    public enum Kind: String, Sendable, Hashable {
+        /// Positions in the global sequence: seqs and cursor parts.
+        case seq
+        /// Server-assigned times.
+        case time
+
+        var noun: String { self == .seq ? "seq" : "deleted_at" }
+    }
+
+    /// One binding, as learned.
+    public struct Binding: Sendable, Hashable, CustomStringConvertible {
+        /// Its kind.
+        public var kind: Kind
+        /// The golden value.
+        public var golden: String
+        /// The live value.
+        public var live: String
+
+        /// "seq 4→3".
+        public var description: String { "\(kind.noun) \(golden)→\(live)" }
+    }
+
+    /// What one response taught.
+    public struct Learning: Sendable, Hashable {
+        /// New bindings, in the order they were learned.
+        public var learned: [Binding] = []
+        /// Pairs that could not be bound.
+        public var violations: [BindingViolation] = []
+    }
+
+    var seqs = BindingTable<SequenceNumber>()
+    var times = BindingTable<UTCTimestamp>()
+    /// The earliest live time a wall-clock server may stamp: the moment it was seeded.
+    public var notBefore: UTCTimestamp?
+    /// For a server that numbers densely, the golden and live bases of the seed: a row's,
+    /// tombstone's or history change's live seq must be its golden seq moved by `live - golden`.
+    /// Nil where the numbering may have gaps (and for recordings, whose recorded base is unknown).
+    public private(set) var denseBase: (golden: SequenceNumber, live: SequenceNumber)?
+
+    /// A map that knows only the protocol's fixed point: cursor "0" is "0" on every server.
+    public init() {
+        _ = seqs.bind(.zero, .zero, origin: .bootstrap)
+    }
+
+    /// Binds the positions a seed names to where the server says its numbering stands: the
+    /// golden base (`next_seq - 1`, when above zero) and the golden seq of each history change
+    /// (stamped densely from `next_seq`, a reap stamping none).
+    /// - Parameters:
+    ///   - seed: the seed as sent.
+    ///   - receipt: the server's answer.
+    ///   - dense: whether the server declares dense numbering (every write the next seq).
+    /// - Returns: what was learned and what could not be bound (a receipt that breaks the order).
+    public mutating func bind(seed: Seed, receipt: SeedReceipt, dense: Bool = false) -> Learning {
+        var learning = Learning()
+        let golden = SeedReceipt.asSeeded(seed)
+        let origin = BindingOrigin("the seed")
+        if dense { denseBase = (golden.base, receipt.base) }
+        if golden.base != .zero { bind(seq: golden.base, to: receipt.base, origin: origin, into: &learning) }
+        for (index, pair) in zip(golden.history, receipt.history).enumerated() {
+            guard let goldenSeq = pair.0, let liveSeq = pair.1 else { continue }
+            let at = BindingOrigin("the seed", at: JSONPointer(tokens: ["history", String(index)]))
+            bind(entrySeq: goldenSeq, to: liveSeq, origin: at, into: &learning)
+        }
+        return learning
+    }
+
+    /// The live value bound to a golden seq, if any.
+    /// - Parameter golden: the golden seq.
+    /// - Returns: the live seq.
+    public func live(seq golden: SequenceNumber) -> SequenceNumber? { seqs.entry(for: golden)?.live }
+
+    /// Where the binding of a golden seq was learned, if it is bound.
+    /// - Parameter golden: the golden seq.
+    /// - Returns: its origin.
+    public func origin(seq golden: SequenceNumber) -> BindingOrigin? { seqs.entry(for: golden)?.origin }
+
+    mutating func bind(seq golden: SequenceNumber, to live: SequenceNumber, origin: BindingOrigin, into learning: inout Learning) {
+        Self.note(seqs.bind(golden, live, origin: origin), .seq, golden, live, origin, &learning)
+    }
+
+    /// Binds the seq of a written entry (a row, a tombstone, a conflict's winner, a history
+    /// change): on a densely numbered server it must lie as far above the live base as the
+    /// golden seq lies above the golden base.
+    mutating func bind(entrySeq golden: SequenceNumber, to live: SequenceNumber, origin: BindingOrigin, into learning: inout Learning) {
+        if let (goldenBase, liveBase) = denseBase, let g = Int64(golden.text), let gb = Int64(goldenBase.text),
+            let l = Int64(live.text), let lb = Int64(liveBase.text), l - lb != g - gb
+        {
+            learning.violations.append(
+                BindingViolation(
+                    pointer: origin.pointer ?? .root, golden: golden.text, live: live.text,
+                    message:
+                        "golden seq \"\(golden)\" is write \(g - gb) after the seed (base \"\(goldenBase)\"), but live \"\(live)\" at \(origin) is write \(l - lb) after the live base \"\(liveBase)\": this server stamped \(l - lb > g - gb ? "a seq the golden conversation does not have (a write applied again, or a seq spent on nothing)" : "fewer seqs than the golden conversation (a write lost)"); a server whose numbering has gaps declares numbering gapped"
+                ))
+            return
+        }
+        bind(seq: golden, to: live, origin: origin, into: &learning)
+    }
+
+    mutating func bind(time golden: UTCTimestamp, to live: UTCTimestamp, origin: BindingOrigin, into learning: inout Learning) {
+        Self.note(times.bind(golden, live, origin: origin), .time, golden, live, origin, &learning)
+    }
+
+    private static func note<Value>(
+        _ outcome: BindingTable<Value>.Outcome, _ kind: Kind, _ golden: Value, _ live: Value, _ origin: BindingOrigin,
+        _ learning: inout Learning
+    ) {
+        switch outcome {
+        case .known: return
+        case .learned: learning.learned.append(Binding(kind: kind, golden: golden.description, live: live.description))
+        case .refused(let conflict):
+            learning.violations.append(.conflict(conflict, kind: kind, golden: golden, live: live, origin: origin))
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import KizunaWire
+import ServerContract
+
+extension FixtureRequest {
+    /// The answer to `GET /accord/fixtures/capabilities`:
+    /// `{"clock": "logical"|"wall", "seqs": "at-write"|"at-commit", "numbering": "dense"|"gapped"}`.
+    /// - Parameter capabilities: the target's capabilities.
+    /// - Returns: the body.
+    public static func body(capabilities: TargetCapabilities) -> JSONValue {
+        [
+            "clock": .string(capabilities.clock.rawValue), "seqs": .string(capabilities.seqs.rawValue),
+            "numbering": .string(capabilities.numbering.rawValue),
+        ]
+    }
+
+    /// The answer to a successful seed: `{"base": "<seq>", "history": ["<seq>"|null, …]}`.
+    /// - Parameter receipt: the receipt.
+    /// - Returns: the body.
+    public static func body(receipt: SeedReceipt) -> JSONValue {
+        ["base": .string(receipt.base.text), "history": .array(receipt.history.map { $0.map { .string($0.text) } ?? .null })]
+    }
+
+    /// Reads the answer to a capabilities call, as a client of the endpoint: 404 (a server that
+    /// predates the call) means the reference server's capabilities.
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - body: the body.
+    /// - Returns: the capabilities.
+    /// - Throws: `TargetError` for another status or a body that breaks the shape.
+    public static func capabilities(status: Int, body: [UInt8]) throws(TargetError) -> TargetCapabilities {
+        if status == 404 { return .reference }
+        guard status == 200 else { throw targetError(status: status, body: body) ?? .refused("HTTP \(status)") }
+        let what = "the capabilities answer"
+        do throws(WireError) {
+            var reader = try ObjectReader(try parsed(body, what), at: .root, malformed: .json)
+            let clockText = try reader.string("clock")
+            let seqsText = try reader.string("seqs")
+            let numberingText = try reader.optionalString("numbering") ?? TargetCapabilities.Numbering.dense.rawValue
+            try reader.finish()
+            guard let clock = TargetCapabilities.Clock(rawValue: clockText) else {
+                throw WireError(.json, at: JSONPointer(tokens: ["clock"]), "expected logical|wall, found \"\(clockText)\"")
+            }
+            guard let seqs = TargetCapabilities.SeqStamping(rawValue: seqsText) else {
+                throw WireError(.json, at: JSONPointer(tokens: ["seqs"]), "expected at-write|at-commit, found \"\(seqsText)\"")
+            }
+            guard let numbering = TargetCapabilities.Numbering(rawValue: numberingText) else {
+                throw WireError(.json, at: JSONPointer(tokens: ["numbering"]), "expected dense|gapped, found \"\(numberingText)\"")
+            }
+            return TargetCapabilities(clock: clock, seqs: seqs, numbering: numbering)
+        } catch {
+            throw .refused("\(what): \(error)")
+        }
+    }
+
+    /// Reads the answer to a seed call, as a client of the endpoint: 204 means the server
+    /// numbers as the seed asks (`SeedReceipt.asSeeded`), 200 carries the server's receipt.
+    /// - Parameters:
+    ///   - status: the HTTP status.
+    ///   - body: the body.
+    ///   - seed: the seed sent.
+    /// - Returns: the receipt.
+    /// - Throws: `TargetError` for a refusal or a body that breaks the shape.
+    public static func receipt(status: Int, body: [UInt8], for seed: Seed) throws(TargetError) -> SeedReceipt {
+        if status == 204 { return .asSeeded(seed) }
+        guard status == 200 else { throw targetError(status: status, body: body) ?? .refused("HTTP \(status)") }
+        let what = "the seed answer"
+        do throws(WireError) {
+            var reader = try ObjectReader(try parsed(body, what), at: .root, malformed: .json)
+            let baseText = try reader.string("base")
+            guard let base = SequenceNumber(baseText) else {
+                throw WireError(.json, at: JSONPointer(tokens: ["base"]), "base is a decimal seq string, found \"\(baseText)\"")
+            }
+            let entries = try reader.array("history")
+            try reader.finish()
+            var history: [SequenceNumber?] = []
+            for (index, entry) in entries.enumerated() {
+                switch entry {
+                case .null: history.append(nil)
+                case .string(let text) where SequenceNumber(text) != nil: history.append(SequenceNumber(text))
+                default:
+                    throw WireError(.json, at: JSONPointer(tokens: ["history", String(index)]), "expected a seq string or null")
+                }
+            }
+            guard history.count == seed.history.count else {
+                throw WireError(
+                    .json, at: JSONPointer(tokens: ["history"]),
+                    "\(history.count) entries for a seed with \(seed.history.count) history changes")
+            }
+            return SeedReceipt(base: base, history: history)
+        } catch {
+            throw .refused("\(what): \(error)")
+        }
+    }
+
+    private static func parsed(_ body: [UInt8], _ what: String) throws(WireError) -> JSONValue {
+        do throws(JSONParseError) {
+            return try JSONParser.parse(body)
+        } catch {
+            throw WireError(.json, at: .root, "\(what) is not JSON: \(error)")
+        }
+    }
+}

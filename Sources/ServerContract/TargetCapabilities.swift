@@ -1,0 +1,57 @@
+/// What a server under test can steer, which some cases need: the server lane reports a step that
+/// needs what the target lacks as not applicable (its rules still run), never as diverged and
+/// never as passed. docs/server-contract.md §2 says how a server over HTTP declares them.
+public struct TargetCapabilities: Sendable, Hashable, CustomStringConvertible {
+    /// Where server-assigned times (a tombstone's `deleted_at`) come from.
+    public enum Clock: String, Sendable, Hashable, CaseIterable {
+        /// The fixture contract's step clock: `2026-01-01T00:00:<n>.000Z`, so times equal the golden ones.
+        case logical
+        /// The server's own wall clock: times are bound to the golden ones, checked for RFC 3339
+        /// UTC, order, and not being earlier than the seed.
+        case wall
+    }
+
+    /// When a write takes its seq.
+    public enum SeqStamping: String, Sendable, Hashable, CaseIterable {
+        /// At the write, so a transaction held open leaves a hole below later commits (the fencing cases).
+        case atWrite = "at-write"
+        /// At commit, so a held transaction never leaves a hole: the fencing cases' golden holes cannot occur.
+        case atCommit = "at-commit"
+    }
+
+    /// Whether every write takes the next seq.
+    public enum Numbering: String, Sendable, Hashable, CaseIterable {
+        /// Each write takes exactly the next seq after the seed's base, as the golden corpus
+        /// numbers: a row's live seq is its golden seq moved by one constant, so a write applied
+        /// twice (a seq the golden conversation does not have) is caught.
+        case dense
+        /// Seqs may skip values (a sequence cache, rolled-back draws): only order and bijection
+        /// are checked.
+        case gapped
+    }
+
+    /// The clock.
+    public var clock: Clock
+    /// The seq stamping.
+    public var seqs: SeqStamping
+    /// The numbering.
+    public var numbering: Numbering
+
+    /// Makes capabilities.
+    /// - Parameters:
+    ///   - clock: where times come from.
+    ///   - seqs: when writes take their seqs.
+    ///   - numbering: whether writes take consecutive seqs.
+    public init(clock: Clock, seqs: SeqStamping, numbering: Numbering = .dense) {
+        self.clock = clock
+        self.seqs = seqs
+        self.numbering = numbering
+    }
+
+    /// The reference server's: a logical clock, seqs stamped at write, dense numbering. A server
+    /// over HTTP whose fixture endpoint does not answer the capabilities call is assumed to have these.
+    public static let reference = TargetCapabilities(clock: .logical, seqs: .atWrite, numbering: .dense)
+
+    /// "clock logical, seqs at-write, numbering dense".
+    public var description: String { "clock \(clock.rawValue), seqs \(seqs.rawValue), numbering \(numbering.rawValue)" }
+}
