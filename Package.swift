@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
         .library(name: "ReferenceClient", targets: ["ReferenceClient"]),
         .library(name: "Recorder", targets: ["Recorder"]),
+        .library(name: "PostgresTarget", targets: ["PostgresTarget"]),
     ],
     targets: [
         .systemLibrary(
@@ -37,6 +38,9 @@ let package = Package(
         .systemLibrary(
             name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "Transport", dependencies: ["CCurl", "COpenSSL"], swiftSettings: strict),
@@ -50,6 +54,7 @@ let package = Package(
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
+        .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport", "AccordDriver"], swiftSettings: strict),
         .target(
@@ -58,7 +63,10 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
-            dependencies: ["Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder"],
+            dependencies: [
+                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder",
+                "PostgresTarget",
+            ],
             swiftSettings: strict),
         .target(
             name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract"], path: "Tests/AccordTestSupport",

@@ -26,7 +26,7 @@ struct Console {
 enum Accord {
     static let commands: [CommandSpec] = [
         CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RecordCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec,
-        ConvertCommand.spec, SelftestCommand.spec,
+        ConvertCommand.spec, SelftestCommand.spec, PostgresInitCommand.spec,
     ]
 
     static var rootHelp: String {
@@ -86,6 +86,7 @@ enum Accord {
             case DiffCommand.spec.name: return try await DiffCommand.run(parsed, console: console)
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
             case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
+            case PostgresInitCommand.spec.name: return try await PostgresInitCommand.run(parsed, console: console)
             default: return RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {

@@ -23,6 +23,7 @@ extension Bindings {
             let goldenToken = try? CursorToken(parsing: goldenText), let liveToken = try? CursorToken(parsing: liveText)
         {
             let origin = BindingOrigin(label, at: JSONPointer(tokens: ["cursor"]))
+            answeredCursors[goldenText] = (liveText, origin)
             bind(seq: goldenToken.highWater, to: liveToken.highWater, origin: origin, into: &learning)
             if let goldenStart = goldenToken.start, let liveStart = liveToken.start {
                 bind(seq: goldenStart, to: liveStart, origin: origin, into: &learning)

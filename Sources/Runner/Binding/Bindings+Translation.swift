@@ -22,8 +22,9 @@ extension Bindings {
 
     /// A golden body with every bound server-made value replaced by its live value: the request
     /// to send in a golden request's place, or the answer a correct server gives in a golden
-    /// answer's place. Only strings under `cursor` (part by part), `seq`, `winner_seq` and
-    /// `deleted_at` outside user data are replaced; an unbound value stays as it is.
+    /// answer's place. Only strings under `cursor` (the token the server answered in its place,
+    /// else part by part), `seq`, `winner_seq` and `deleted_at` outside user data are replaced; an
+    /// unbound value stays as it is.
     /// - Parameter golden: the golden or recorded body.
     /// - Returns: the translated body and the substitutions made.
     public func translate(_ golden: JSONValue) -> (JSONValue, [Substitution]) {
@@ -65,6 +66,7 @@ extension Bindings {
             guard let time = UTCTimestamp(text), let entry = times.entry(for: time) else { return nil }
             return (entry.live.text, entry.origin)
         case "cursor":
+            if let answered = answeredCursors[text] { return (answered.live, answered.origin) }
             guard let token = try? CursorToken(parsing: text) else { return nil }
             func map(_ seq: SequenceNumber) -> SequenceNumber { seqs.entry(for: seq)?.live ?? seq }
             guard

@@ -7,7 +7,8 @@ import ServerContract
 /// server that numbers differently (another first seq, gaps, other times) is followed exactly,
 /// while a cursor that runs ahead of its rows, two checkpoints answered with one token, or a
 /// seq out of order is caught at the step that answered it. Requests are sent with the live
-/// values (`translate`), and a golden response equals the live one once translated: tier bound.
+/// values (`translate`): a cursor the server answered goes back exactly as answered, any other
+/// value through the maps. A golden response equals the live one once translated: tier bound.
 public struct Bindings: Sendable {
     /// The two kinds of server-made value.
     public enum Kind: String, Sendable, Hashable {
@@ -42,6 +43,10 @@ public struct Bindings: Sendable {
 
     var seqs = BindingTable<SequenceNumber>()
     var times = BindingTable<UTCTimestamp>()
+    /// Every cursor the server answered, golden token → the live token answered in its place (the
+    /// latest, as a client keeps the latest): a request sends the token the server gave, as a
+    /// client following the conversation would, even where its parts could not be bound.
+    var answeredCursors: [String: (live: String, origin: BindingOrigin)] = [:]
     /// The earliest live time a wall-clock server may stamp: the moment it was seeded.
     public var notBefore: UTCTimestamp?
     /// For a server that numbers densely, the golden and live bases of the seed: a row's,

@@ -50,8 +50,8 @@ enum DiffCommand {
         }
         let secret = arguments.values["jwt-secret"]
         let apiKey = arguments.values["apikey"]
-        let makeA = try TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
-        let makeB = try TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
+        let makeA = try await TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
+        let makeB = try await TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
         let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB) { console.out($0) }
         return same ? ExitCode.success : ExitCode.failure
     }

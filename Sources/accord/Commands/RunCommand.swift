@@ -30,7 +30,12 @@ enum RunCommand {
         options: [
             OptionSpec(
                 long: "server", valueName: "target",
-                help: "The server under test: 'embedded', or the URL of a server with the fixture endpoint."),
+                help:
+                    "The server under test: 'embedded', the URL of a server with the fixture endpoint, or a postgres:// URL of a database with the KizunaSync pack (docs/postgres.md)."
+            ),
+            OptionSpec(
+                long: "postgres-config", valueName: "file",
+                help: "For a postgres:// target: its schema, role and synced tables (default: Accord's corpus domain)."),
             OptionSpec(
                 long: "client", valueName: "command",
                 help: "The client under test: a driver command line, e.g. 'accord driver'."),
@@ -99,8 +104,10 @@ enum RunCommand {
             }
         }
         if let known = try knownFailing(arguments) { options.knownFailing = known }
-        let factory = try TargetChoice.factory(for: server, jwtSecret: arguments.values["jwt-secret"], apiKey: arguments.values["apikey"])
-        if server != "embedded" && options.jobs > 1 {
+        let factory = try await TargetChoice.factory(
+            for: server, jwtSecret: arguments.values["jwt-secret"], apiKey: arguments.values["apikey"],
+            postgresConfig: arguments.values["postgres-config"])
+        if TargetChoice.isShared(server) && options.jobs > 1 {
             // One server behind one URL: a seed resets it for everyone, so cases take turns.
             options.jobs = 1
             console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
@@ -110,7 +117,7 @@ enum RunCommand {
     }
 
     static func client(_ command: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        for option in ["tier", "scenarios", "jwt-secret", "apikey"] where arguments.values[option] != nil {
+        for option in ["tier", "scenarios", "jwt-secret", "apikey", "postgres-config"] where arguments.values[option] != nil {
             throw RunError.usage("--\(option) applies to the server lane only; the client lane serves the golden responses itself")
         }
         var options = ClientRun.Options(paths: arguments.positionals, clientName: command)

@@ -1,11 +1,19 @@
+import Corpus
 import Foundation
+import KizunaWire
+import PostgresTarget
 import ReferenceServer
 import Runner
 import ServerContract
 
 /// Turns `--server <target>` into a factory of isolated targets, one per case.
 enum TargetChoice {
-    static func factory(for server: String, jwtSecret: String?, apiKey: String?) throws(RunError) -> ServerRun.TargetFactory {
+    /// True for a target that is one shared server, so cases must take turns (each seed resets it).
+    static func isShared(_ server: String) -> Bool { server != "embedded" }
+
+    static func factory(for server: String, jwtSecret: String?, apiKey: String?, postgresConfig: String? = nil) async throws(RunError)
+        -> ServerRun.TargetFactory
+    {
         switch server {
         case "embedded":
             return { () throws(TargetError) -> any ServerTarget in
@@ -21,8 +29,34 @@ enum TargetChoice {
                     "--server \(url): the runner mints JWTs with the server's secret; pass --jwt-secret or set ACCORD_JWT_SECRET")
             }
             return { () throws(TargetError) -> any ServerTarget in try HTTPTarget(baseURL: url, secret: secret, apiKey: apiKey) }
+        case let url where url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"):
+            let config = try postgresConfiguration(postgresConfig)
+            do throws(PostgresError) {
+                try await PostgresTarget(url: url, config: config).check()
+            } catch {
+                throw RunError.usage("--server \(PostgresTarget(url: url).shownURL): \(error)")
+            }
+            return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config) }
         default:
-            throw RunError.usage("--server takes 'embedded' or an http(s) URL, found '\(server)'\nSee 'accord help run'.")
+            throw RunError.usage(
+                "--server takes 'embedded', an http(s) URL or a postgres:// URL, found '\(server)'\nSee 'accord help run'.")
+        }
+    }
+
+    /// The `--postgres-config` file, or Accord's corpus domain.
+    static func postgresConfiguration(_ path: String?) throws(RunError) -> TargetConfig {
+        guard let path else { return .corpus }
+        let json: JSONValue
+        do throws(CorpusError) {
+            let bytes = try FileBytes.read(path)
+            do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
+        } catch {
+            throw RunError.input(error)
+        }
+        do throws(PostgresError) {
+            return try TargetConfig(json: json, file: path)
+        } catch {
+            throw RunError.usage("--postgres-config \(error)")
         }
     }
 }
