@@ -49,7 +49,7 @@ struct ReplayTests {
         #expect(sent["cursor"] == "5")
         #expect(sent["buckets"]?.arrayValue?.first?["params"]?["owner_id"] == "17")
         #expect(substitutions.map(\.description) == ["cursor 17→5 at /cursor"])
-        #expect(substitutions.first?.origin?.description == "exchange 1 pull at /rows/0/seq")
+        #expect(substitutions.first?.origin?.description == "exchange 1 pull at /cursor")
         let composite = bindings.learn(golden: ["cursor": "3:19"], live: ["cursor": "3:6"], at: "exchange 2 pull")
         #expect(composite.violations.map(\.message) == [], "3 is unbound on both sides, so it binds to itself")
         #expect(bindings.translate(["cursor": "3:19"]).0["cursor"] == "3:6")
