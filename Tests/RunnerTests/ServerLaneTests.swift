@@ -139,7 +139,7 @@ struct ServerLaneTests {
 
     @Test("a known-failing case that fails is skipped; one that passes fails as stale")
     func knownFailing() throws {
-        let list = try KnownFailing(text: "# comment\npush/002-x  # flaky\n\n", file: "kf.txt")
+        let list = try Expectations(knownFailing: "# comment\npush/002-x  # flaky\n\n", file: "kf.txt")
         #expect(list.caseIDs == ["push/002-x"])
         let failing = SuiteResult(
             name: "push/002-x",
@@ -150,7 +150,7 @@ struct ServerLaneTests {
         let stale = list.apply(to: passing)
         #expect(stale.tally.failures == 1)
         #expect(stale.cases.last?.name == "known-failing entry")
-        #expect(throws: CorpusError.self) { _ = try KnownFailing(text: "a b\n", file: "kf.txt") }
+        #expect(throws: CorpusError.self) { _ = try Expectations(knownFailing: "a b\n", file: "kf.txt") }
     }
 }
 
@@ -173,7 +173,7 @@ struct ServerLaneReviewTests {
 
     @Test("a known-failing entry that names no case of the inputs fails")
     func unknownKnownFailingEntry() throws {
-        let list = try KnownFailing(text: "push/999-typo\npush/001-insert-applied\n", file: "kf.txt")
+        let list = try Expectations(knownFailing: "push/999-typo\npush/001-insert-applied\n", file: "kf.txt")
         let suite = try #require(list.unknownEntries(among: ["push/001-insert-applied"]))
         #expect(suite.tally.failures == 1)
         guard case .failed(let failures)? = suite.cases.first?.outcome else { return }

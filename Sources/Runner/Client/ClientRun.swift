@@ -13,7 +13,7 @@ public struct ClientRun: Sendable {
         /// The driver's name for reports (its command line).
         public var clientName: String
         /// Cases that must fail.
-        public var knownFailing = KnownFailing()
+        public var knownFailing = Expectations()
         /// A glob over case ids.
         public var filter: String?
         /// This run's shard, 1-based, and the shard count.

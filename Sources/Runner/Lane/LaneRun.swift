@@ -20,7 +20,7 @@ struct LaneRun: Sendable {
     var filter: String?
     var shard: (index: Int, count: Int)
     var jobs: Int
-    var knownFailing: KnownFailing
+    var knownFailing: Expectations
     var junitPath: String?
     var jsonPath: String?
     var color: Bool
@@ -70,6 +70,6 @@ struct LaneRun: Sendable {
             suite.time = CheckRun.seconds(since: started)
             return suite
         }
-        return (results.map { knownFailing.apply(to: $0) } + blocked, Set(all.map(\.id)))
+        return ((results + blocked).map { knownFailing.apply(to: $0) }, Set(all.map(\.id)))
     }
 }

@@ -125,7 +125,7 @@ public struct SelfTest: Sendable {
 
     private func laneRun(_ paths: [String]) -> LaneRun {
         LaneRun(
-            paths: paths, filter: nil, shard: (1, 1), jobs: options.jobs, knownFailing: KnownFailing(), junitPath: nil, jsonPath: nil,
+            paths: paths, filter: nil, shard: (1, 1), jobs: options.jobs, knownFailing: Expectations(), junitPath: nil, jsonPath: nil,
             color: false, reportName: "accord selftest", properties: [])
     }
 

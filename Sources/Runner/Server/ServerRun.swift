@@ -18,7 +18,7 @@ public struct ServerRun: Sendable {
         /// Per-case setup.
         public var scenarios: Scenarios
         /// Cases that must fail.
-        public var knownFailing: KnownFailing
+        public var knownFailing: Expectations
         /// A glob over case ids.
         public var filter: String?
         /// This run's shard, 1-based, and the shard count.
@@ -42,7 +42,7 @@ public struct ServerRun: Sendable {
             self.paths = paths
             self.targetName = targetName
             self.scenarios = Scenarios()
-            self.knownFailing = KnownFailing()
+            self.knownFailing = Expectations()
             self.filter = nil
             self.shard = (1, 1)
             self.jobs = 2

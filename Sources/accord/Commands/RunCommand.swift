@@ -54,6 +54,11 @@ enum RunCommand {
             OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions); repeatable."),
             OptionSpec(long: "known-failing", valueName: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
             OptionSpec(
+                long: "expect", valueName: "file",
+                help:
+                    "Every case's expected outcome (pass, bound, not-applicable, skipped, known-failing with a reason); any difference fails the run."
+            ),
+            OptionSpec(
                 long: "tier", valueName: "tier",
                 help: "The tier a step must reach: 'bound' (default; 'semantic' is its old name) or 'pass' (byte-equal)."),
             OptionSpec(long: "filter", valueName: "glob", help: "Run only cases whose id matches <glob>."),
@@ -64,7 +69,7 @@ enum RunCommand {
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
         ],
         usage:
-            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
+            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -139,7 +144,9 @@ enum RunCommand {
             throw RunError.usage("--client takes a command line, found ''")
         }
         if arguments.flags.contains("kill-matrix") {
-            if options.knownFailing != KnownFailing() { throw RunError.usage("--known-failing does not apply with --kill-matrix") }
+            if options.knownFailing != Expectations() {
+                throw RunError.usage("--known-failing and --expect do not apply with --kill-matrix")
+            }
             let killed = try await KillMatrixRun.run(
                 options,
                 launch: { (environment: [String: String]) throws(RunError) in try ProcessDriver(command: resolved, environment: environment)
@@ -153,13 +160,23 @@ enum RunCommand {
         return passed ? ExitCode.success : ExitCode.failure
     }
 
-    /// The `--known-failing` list, if one was given.
-    static func knownFailing(_ arguments: ParsedArguments) throws(RunError) -> KnownFailing? {
-        guard let path = arguments.values["known-failing"] else { return nil }
-        do throws(CorpusError) {
-            return try KnownFailing(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
-        } catch {
-            throw RunError.input(error)
+    /// The `--known-failing` list or the `--expect` file, if one was given.
+    static func knownFailing(_ arguments: ParsedArguments) throws(RunError) -> Expectations? {
+        switch (arguments.values["known-failing"], arguments.values["expect"]) {
+        case (nil, nil): return nil
+        case (_?, _?): throw RunError.usage("give one of --known-failing and --expect, not both")
+        case (let path?, nil):
+            do throws(CorpusError) {
+                return try Expectations(knownFailing: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
+            } catch {
+                throw RunError.input(error)
+            }
+        case (nil, let path?):
+            do throws(CorpusError) {
+                return try Expectations(text: String(decoding: try FileBytes.read(path), as: UTF8.self), file: path)
+            } catch {
+                throw RunError.input(error)
+            }
         }
     }
 

@@ -1,0 +1,66 @@
+import AccordTestSupport
+import Foundation
+import KizunaWire
+import Testing
+
+/// Upstream's real server, its SQL pack on PostgreSQL 15, driven through `--server postgres://`:
+/// a throwaway cluster per run, the pack applied from ../shared/kizunasync-sql as it is, Accord's
+/// corpus domain through `accord postgres-init`, then every case against it.
+@Suite("the KizunaSync pack on PostgreSQL", .serialized)
+struct PostgresPackTests {
+    static let pack = AccordBinary.packageRoot + "/../shared/kizunasync-sql"
+
+    /// A database with upstream's vendor stub and pack applied, as a bare Postgres needs them.
+    static func database(_ name: String, on cluster: PostgresCluster) throws {
+        try cluster.psql("postgres", ["-c", "create database \(name)"])
+        try cluster.psql(name, ["-f", pack + "/pg-vendor-stub.sql"])
+        try cluster.psql(name, ["-f", pack + "/0001_kizuna_init.sql"])
+    }
+
+    @Test(
+        "every case lands where Expectations/kizunasync-pack.txt says; lifecycle/005 fails where the pack expires the cursor it returned; an unmarked database is refused"
+    )
+    func corpusAgainstPack() async throws {
+        let cluster = try await PostgresCluster()
+        defer { cluster.stop() }
+        try cluster.psql(
+            "postgres", ["-c", "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"])
+        try Self.database("accord", on: cluster)
+        let prepared = try await AccordBinary.run(["postgres-init", cluster.url("accord")])
+        #expect(prepared.status == 0, "\(prepared.stdout)\(prepared.stderr)")
+
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("pack.json")
+        let run = try await AccordBinary.run(
+            [
+                "run", "--server", cluster.url("accord"), AccordBinary.sharedCorpus, "Conformance", "Recordings/multi-user-sync.jsonl",
+                "Recordings/schema-reset.jsonl", "--scenarios", AccordBinary.packageRoot + "/../shared/corpus-scenarios.json", "--expect",
+                "Expectations/kizunasync-pack.txt", "--json", json.path,
+            ], cwd: AccordBinary.packageRoot)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+
+        let report = try JSONParser.parse([UInt8](try Data(contentsOf: json)))
+        func cases(_ suite: String) -> [JSONValue] {
+            let found = report["suites"]?.arrayValue?.first { $0["name"]?.stringValue?.hasPrefix(suite) == true }
+            return found?["cases"]?.arrayValue ?? []
+        }
+        func text(_ suite: String, _ step: String) -> String {
+            CanonicalJSON.compact(cases(suite).first { $0["name"]?.stringValue == step } ?? .null)
+        }
+        let expired = text("lifecycle/005", "step 6 pull")
+        #expect(expired.contains("known failing"), "\(expired)")
+        #expect(
+            expired.contains(#"cursor \"3\" in place of the golden \"4\", as the server answered it at step 3 pull at /cursor"#),
+            "\(expired)")
+        #expect(expired.contains("CHECKPOINT_EXPIRED"), "\(expired)")
+        #expect(text("fencing/001", "step 3 pull").contains("not applicable: the target stamps seqs at commit"))
+        #expect(text("fencing/001", "step 6 pull").contains("the rules ran on the live exchange and held"))
+
+        try Self.database("unmarked", on: cluster)
+        let refused = try await AccordBinary.run(["run", "--server", cluster.url("unmarked"), AccordBinary.sharedCorpus])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("was not prepared for accord (no table accord.target_marker)"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    }
+}
