@@ -4,12 +4,15 @@
 
     scripts/record-sessions.py [--accord PATH] [--out DIR]
 
-Two recordings:
+Three recordings:
 - multi-user-sync.jsonl: two users, three devices; writes paged with limit 2, same-column and
   different-column conflicts, a PRECONDITION rejection, an atomic abort, another user's edit
   refused (RLS_DENIED);
 - schema-reset.jsonl: a client whose schema_version is below the server's minimum gets
-  RESET_REQUIRED on pull and push and stays soft-blocked.
+  RESET_REQUIRED on pull and push and stays soft-blocked;
+- wall-clock-deletes.jsonl: two devices, two hard deletes whose tombstones reach the other
+  device, recorded from an `accord serve` that no fixture call ever seeded, so its deleted_at
+  values come from the wall clock (a replay binds them to the replaying server's own times).
 """
 import argparse, base64, hashlib, hmac, json, os, re, shutil, signal, subprocess, sys, tempfile, urllib.request
 
@@ -150,6 +153,23 @@ def schema_reset(device):
     old.close()
 
 
+def deletes(device):
+    writer = device("00000000-0000-4000-8000-c10000000005", USER_A)
+    reader = device("00000000-0000-4000-8000-c10000000006", USER_A)
+    writer.write(insert(30, 30, USER_A, "kept until later"))
+    writer.write(insert(31, 31, USER_A, "deleted first"))
+    writer.call("push")
+    reader.call("pull")
+    writer.write({"mutation_id": mid(32), "op": "delete", "table": "todos", "pk": key(31), "columns": {}})
+    writer.call("push")
+    reader.call("pull")
+    writer.write({"mutation_id": mid(33), "op": "delete", "table": "todos", "pk": key(30), "columns": {}})
+    writer.call("push")
+    reader.call("pull")
+    writer.close()
+    reader.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--accord", default=None)
@@ -160,16 +180,22 @@ def main():
     work = tempfile.mkdtemp(prefix="accord-record-sessions-")
     serve, serve_port = start([accord, "serve", "--listen", "127.0.0.1:0", "--jwt-secret", SECRET, "--fixtures"],
                               r"127\.0\.0\.1:(\d+)")
+    # No fixture call ever reaches this one, so it stamps deleted_at from the wall clock.
+    wall, wall_port = start([accord, "serve", "--listen", "127.0.0.1:0", "--jwt-secret", SECRET], r"127\.0\.0\.1:(\d+)")
     try:
-        for name, min_schema, session in [("multi-user-sync", 1, multi_user), ("schema-reset", 2, schema_reset)]:
-            seed(serve_port, min_schema)
+        for name, port, min_schema, session in [("multi-user-sync", serve_port, 1, multi_user),
+                                                ("schema-reset", serve_port, 2, schema_reset),
+                                                ("wall-clock-deletes", wall_port, None, deletes)]:
+            if min_schema is not None:
+                seed(port, min_schema)
             out = os.path.join(args.out, name + ".jsonl")
             if os.path.exists(out):
                 os.remove(out)
-            record(accord, serve_port, out, session, os.path.join(work, name))
+            record(accord, port, out, session, os.path.join(work, name))
             print(f"recorded {out}")
     finally:
         stop(serve)
+        stop(wall)
         shutil.rmtree(work, ignore_errors=True)
 
 

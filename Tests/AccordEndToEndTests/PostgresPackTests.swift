@@ -35,7 +35,8 @@ struct PostgresPackTests {
         let run = try await AccordBinary.run(
             [
                 "run", "--server", cluster.url("accord"), AccordBinary.sharedCorpus, "Conformance", "Recordings/multi-user-sync.jsonl",
-                "Recordings/schema-reset.jsonl", "--scenarios", AccordBinary.packageRoot + "/../shared/corpus-scenarios.json", "--expect",
+                "Recordings/schema-reset.jsonl", "Recordings/wall-clock-deletes.jsonl", "--scenarios",
+                AccordBinary.packageRoot + "/../shared/corpus-scenarios.json", "--expect",
                 "Expectations/kizunasync-pack.txt", "--json", json.path,
             ], cwd: AccordBinary.packageRoot)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

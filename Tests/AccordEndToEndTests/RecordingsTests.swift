@@ -27,8 +27,31 @@ struct RecordingsTests {
     @Test("the checked-in recordings pass accord check and replay green in both lanes")
     func checkedInRecordings() async throws {
         let files = try Self.recordings(in: Self.folder)
-        #expect(files.count >= 2)
+        #expect(files.count >= 3)
         try await Self.replayGreen(files)
+    }
+
+    /// A recording whose `deleted_at` values came from `accord serve`'s wall clock replays against
+    /// the embedded server (whose clock the replay drives) at tier bound, with no flag; byte
+    /// equality would fail it.
+    static func replaysBound(_ file: String) async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("replay.json").path
+        let bound = try await AccordBinary.run(["run", "--server", "embedded", file, "--json", json])
+        #expect(bound.status == 0, "\(bound.stdout)\(bound.stderr)")
+        let report = String(decoding: try Data(contentsOf: URL(fileURLWithPath: json)), as: UTF8.self)
+        #expect(report.contains(#""tier":"bound""#), "\(report)")
+        let strict = try await AccordBinary.run(["run", "--server", "embedded", file, "--tier", "pass"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        #expect(
+            strict.stdout.contains("only once server-made values are bound (tier bound), first at /tombstones/0/deleted_at"),
+            "\(strict.stdout)")
+    }
+
+    @Test("a recording of a wall-clock accord serve replays against the embedded server at tier bound with no flag")
+    func wallClockRecordingIsBound() async throws {
+        try await Self.replaysBound(Self.folder + "/wall-clock-deletes.jsonl")
     }
 
     @Test("reference clients → accord record → accord serve: the new recording has no secret and replays green")
@@ -48,11 +71,12 @@ struct RecordingsTests {
         }
         #expect(process.terminationStatus == 0)
         let files = try Self.recordings(in: folder.path)
-        #expect(files.count == 2)
+        #expect(files.count == 3)
         for file in files {
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
             for canary in ["eyJ", "anon-key", "record-sessions-secret"] { #expect(!text.contains(canary), "\(file) holds \(canary)") }
         }
         try await Self.replayGreen(files)
+        try await Self.replaysBound(folder.appendingPathComponent("wall-clock-deletes.jsonl").path)
     }
 }

@@ -105,9 +105,8 @@ enum ExchangeJudge {
         } else {
             tier = .diverged
         }
-        if !exchange.learning.learned.isEmpty {
-            notes.append("bound " + exchange.learning.learned.map(\.description).joined(separator: ", "))
-        }
+        let moved = exchange.learning.learned.filter { $0.golden != $0.live }
+        if !moved.isEmpty { notes.append("bound " + moved.map(\.description).joined(separator: ", ")) }
         failures += comparisonFailures(exchange, tier: tier, required: required)
         switch tier {
         case .pass: notes.insert("tier pass: canonical bytes equal", at: 0)
