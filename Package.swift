@@ -73,6 +73,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(
+            name: "PostgresTargetTests", dependencies: ["PostgresTarget", "ServerContract", "KizunaWire"], swiftSettings: strict),
+        .testTarget(
             name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Transport", "Corpus", "KizunaWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),

@@ -44,3 +44,52 @@ struct FixtureEncodingTests {
                 == "target refused: HTTP 409: no txn")
     }
 }
+
+/// The two answers the fixture contract added: capabilities and the seed's receipt.
+@Suite("Fixture answers: capabilities and seed receipts")
+struct FixtureAnswerTests {
+    static let seed = Seed(
+        server: ServerConfig(synced: [TableConfig(table: "todos", bucketColumn: "owner_id")]), nextSeq: SequenceNumber(5),
+        history: [.upsert(table: "todos", pk: "a", columns: [:], actor: "x", hlc: nil), .reap])
+
+    static func bytes(_ value: JSONValue) -> [UInt8] { Array(CanonicalJSON.compact(value).utf8) }
+
+    @Test("capabilities round-trip; a server without the call (404) has the reference server's")
+    func capabilities() throws {
+        let wall = TargetCapabilities(clock: .wall, seqs: .atCommit, numbering: .gapped)
+        #expect(try FixtureRequest.capabilities(status: 200, body: Self.bytes(FixtureRequest.body(capabilities: wall))) == wall)
+        #expect(try FixtureRequest.capabilities(status: 404, body: []) == .reference)
+        #expect(
+            try FixtureRequest.capabilities(status: 200, body: Array(#"{"clock":"logical","seqs":"at-write"}"#.utf8)) == .reference,
+            "numbering may be left out: dense")
+        for body in [#"{"clock":"sundial","seqs":"at-write"}"#, #"{"clock":"wall"}"#, #"{"clock":"wall","seqs":"at-commit","x":1}"#, "no"] {
+            #expect(throws: TargetError.self) { try FixtureRequest.capabilities(status: 200, body: Array(body.utf8)) }
+        }
+        #expect(throws: TargetError.self) { try FixtureRequest.capabilities(status: 503, body: []) }
+    }
+
+    @Test("a seed answered 204 numbers as asked; 200 carries the server's receipt, checked against the history")
+    func receipts() throws {
+        #expect(
+            try FixtureRequest.receipt(status: 204, body: [], for: Self.seed)
+                == SeedReceipt(base: SequenceNumber(4), history: [SequenceNumber(5), nil]))
+        let moved = SeedReceipt(base: SequenceNumber(104), history: [SequenceNumber(105), nil])
+        #expect(try FixtureRequest.receipt(status: 200, body: Self.bytes(FixtureRequest.body(receipt: moved)), for: Self.seed) == moved)
+        for body in [#"{"base":"4","history":["5"]}"#, #"{"base":"04","history":["5",null]}"#, #"{"base":"4","history":[5,null]}"#] {
+            #expect(throws: TargetError.self) { try FixtureRequest.receipt(status: 200, body: Array(body.utf8), for: Self.seed) }
+        }
+        #expect(throws: TargetError.self) { try FixtureRequest.receipt(status: 409, body: [], for: Self.seed) }
+    }
+
+    @Test("the endpoint answers GET /accord/fixtures/capabilities with the target's, and refuses other methods")
+    func endpoint() async throws {
+        let router = PostgRESTRouter(target: StubTarget(), key: RouterTests.key, fixtures: true)
+        let answer = await router.handle(RouterTests.request("/accord/fixtures/capabilities", method: "GET", token: nil))
+        #expect(answer.status == 200)
+        #expect(String(decoding: answer.body, as: UTF8.self) == #"{"clock":"logical","numbering":"dense","seqs":"at-write"}"#)
+        let post = await router.handle(RouterTests.request("/accord/fixtures/capabilities", token: nil))
+        #expect(post.status == 405)
+        let off = PostgRESTRouter(target: StubTarget(), key: RouterTests.key, fixtures: false)
+        #expect(await off.handle(RouterTests.request("/accord/fixtures/capabilities", method: "GET", token: nil)).status == 404)
+    }
+}

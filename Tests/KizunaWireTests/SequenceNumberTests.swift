@@ -84,3 +84,21 @@ struct SequenceNumberTests {
         }
     }
 }
+
+@Suite("SequenceNumber.predecessor")
+struct SequenceNumberPredecessorTests {
+    @Test(
+        "is the successor's inverse, across carries and past 2^64", arguments: ["1", "9", "10", "100", "1000", "18446744073709551616", "5"])
+    func inverse(_ text: String) throws {
+        let seq = try #require(SequenceNumber(text))
+        #expect(seq.successor.predecessor == seq)
+        #expect(seq.predecessor?.successor == seq)
+    }
+
+    @Test("10 - 1 is 9, 1 - 1 is 0, and zero has none")
+    func edges() {
+        #expect(SequenceNumber(10).predecessor == SequenceNumber(9))
+        #expect(SequenceNumber(1).predecessor == .zero)
+        #expect(SequenceNumber.zero.predecessor == nil)
+    }
+}
