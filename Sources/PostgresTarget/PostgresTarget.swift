@@ -17,7 +17,7 @@ public actor PostgresTarget: ServerTarget {
     }
 
     /// The open connections of a connected target.
-    struct Connections {
+    struct Connections: Sendable {
         /// Superuser work: seeds, server changes, reaps.
         var admin: PostgresConnection
         /// The RPCs, as the request role.
@@ -37,14 +37,21 @@ public actor PostgresTarget: ServerTarget {
     /// The tables the current seed configured, with their key columns and conflict mode.
     var seeded: [String: (keys: [String], conflictMode: String)] = [:]
 
+    /// The connections the targets of one run share, so each case's target does not pay for new
+    /// sessions (PL/pgSQL compiles the pack's functions once per session). Cases against one
+    /// database take turns, so sharing is safe; held transactions always get their own.
+    private let sessions: Sessions?
+
     /// Makes a target; nothing connects until it is first used.
     /// - Parameters:
     ///   - url: a libpq connection URI, e.g. `postgres://accord@127.0.0.1:5432/accord`.
     ///   - config: the schema, role and synced tables (Accord's corpus domain by default).
-    public init(url: String, config: TargetConfig = .corpus) {
+    ///   - sessions: connections shared with the run's other targets, or nil for its own.
+    public init(url: String, config: TargetConfig = .corpus, sessions: Sessions? = nil) {
         self.url = url
         self.shownURL = Self.withoutPassword(url)
         self.config = config
+        self.sessions = sessions
     }
 
     /// Connects and checks that the database is one this target may drive: reachable, marked by
@@ -67,6 +74,10 @@ public actor PostgresTarget: ServerTarget {
     /// The connections, opened and checked on first use.
     func connections() async throws(PostgresError) -> Connections {
         if case .connected(let connections) = state { return connections }
+        if let shared = await sessions?.connections {
+            state = .connected(shared)
+            return shared
+        }
         let admin = try await PostgresConnection(url: url, shown: shownURL)
         let guards = "set lock_timeout = '10s'; set statement_timeout = '120s'; set timezone = 'UTC';"
         try await admin.execute(guards, context: "connect")
@@ -85,6 +96,7 @@ public actor PostgresTarget: ServerTarget {
         try await rpc.execute(guards, context: "connect")
         let connections = Connections(admin: admin, rpc: rpc, functions: functions)
         state = .connected(connections)
+        await sessions?.keep(connections)
         return connections
     }
 
@@ -128,5 +140,19 @@ public actor PostgresTarget: ServerTarget {
     /// A `PostgresError` as the lane sees it.
     static func targetError(_ error: PostgresError) -> TargetError {
         error.isConnectionFailure ? .unreachable(error.description) : .refused(error.description)
+    }
+}
+
+extension PostgresTarget {
+    /// The connections of one run, made by its first target and reused by the rest.
+    public actor Sessions {
+        fileprivate var connections: Connections?
+
+        /// Nothing open yet.
+        public init() {}
+
+        fileprivate func keep(_ made: Connections) {
+            if connections == nil { connections = made }
+        }
     }
 }

@@ -36,7 +36,8 @@ enum TargetChoice {
             } catch {
                 throw RunError.usage("--server \(PostgresTarget(url: url).shownURL): \(error)")
             }
-            return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config) }
+            let sessions = PostgresTarget.Sessions()
+            return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config, sessions: sessions) }
         default:
             throw RunError.usage(
                 "--server takes 'embedded', an http(s) URL or a postgres:// URL, found '\(server)'\nSee 'accord help run'.")
