@@ -8,7 +8,7 @@ public struct CaseResult: Sendable, Hashable {
     public var outcome: CaseOutcome
     /// Seconds spent.
     public var time: Double
-    /// What the lane observed beyond the outcome (e.g. "tier semantic"); JUnit `<system-out>`.
+    /// What the lane observed beyond the outcome (e.g. "tier bound"); JUnit `<system-out>`.
     public var note: String?
 
     /// Makes a case result.
