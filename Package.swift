@@ -69,7 +69,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(
-            name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract"], path: "Tests/AccordTestSupport",
+            name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract", "Runner"], path: "Tests/AccordTestSupport",
             swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(

@@ -43,9 +43,6 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     /// True when the database could not be reached.
     public var isConnectionFailure: Bool { code == .connect }
 
-    /// True when the database lacks the marker `accord postgres-init` writes.
-    public var isNotPrepared: Bool { code == .notPrepared }
-
     /// The detail.
     public var description: String { detail }
 }

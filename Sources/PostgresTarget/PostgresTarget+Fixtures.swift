@@ -7,11 +7,13 @@ extension PostgresTarget {
     /// the pack's bookkeeping, writes the case's `_config` rows and settings, restarts the change
     /// sequence at `next_seq`, then applies the history, each change in its own transaction.
     /// - Parameter seed: what to reset to.
-    /// - Returns: base `next_seq - 1` and the seq each history change stamped (read back from the sequence).
+    /// - Returns: the base and the seq each history change stamped (read back from the sequence),
+    ///   and the database's own time at the seed.
     /// - Throws: `TargetError` when the database refuses (a table outside the configuration, say).
     public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
         let admin: PostgresConnection
-        do throws(PostgresError) { admin = try await connections().admin } catch { throw Self.targetError(error) }
+        do throws(PostgresError) { admin = try await connections().admin } catch { throw await targetError(error) }
+        for connection in held.values { _ = try? await connection.execute("rollback", context: "seed") }
         held = [:]
         var tables: [(TableConfig, TargetConfig.Table)] = []
         for table in seed.server.tables {
@@ -50,11 +52,11 @@ extension PostgresTarget {
                 "update \(schema)._settings set max_pull_scan = $1::integer, tombstone_ttl_days = $2::integer where id",
                 [String(seed.server.maxPullScan ?? 5000), String(seed.server.tombstoneTTLDays)], context: "seed")
             try await admin.execute(
-                "select setval('\(config.schema)._change_seq', $1::bigint, false)", [seed.nextSeq.text], context: "seed")
+                "select setval($1::regclass, $2::bigint, false)", ["\(schema)._change_seq", seed.nextSeq.text], context: "seed")
             try await admin.execute("commit", context: "seed")
         } catch {
             _ = try? await admin.execute("rollback", context: "seed")
-            throw Self.targetError(error)
+            throw await targetError(error)
         }
         projection = RowProjection()
         seeded = [:]
@@ -63,6 +65,15 @@ extension PostgresTarget {
             seeded[table.name] = (keys, table.conflictMode ?? "arrival")
             projection.keyColumns[table.name] = keys
         }
+        let seededAt: UTCTimestamp?
+        do throws(PostgresError) {
+            let clock = try await admin.execute(
+                #"select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"#, context: "seed")
+            seededAt = clock.scalar.flatMap { UTCTimestamp($0) }
+        } catch {
+            throw await targetError(error)
+        }
+        let base = try await lastSeq(on: admin)
         var stamped: [SequenceNumber?] = []
         for change in seed.history {
             let before = try await lastSeq(on: admin)
@@ -70,7 +81,7 @@ extension PostgresTarget {
             let after = try await lastSeq(on: admin)
             stamped.append(after != before ? after : nil)
         }
-        return SeedReceipt(base: seed.nextSeq.predecessor ?? .zero, history: stamped)
+        return SeedReceipt(base: base, history: stamped, seededAt: seededAt)
     }
 
     /// Applies another actor's change as superuser DML, so the pack's triggers queue and stamp it
@@ -88,7 +99,7 @@ extension PostgresTarget {
                     connection = open
                 } else {
                     connection = try await PostgresConnection(url: url, shown: shownURL)
-                    try await connection.execute("set lock_timeout = '10s'; begin", context: "hold \(transaction)")
+                    try await connection.execute(Self.sessionGuards + " begin;", context: "hold \(transaction)")
                     held[transaction] = connection
                 }
             } else {
@@ -98,8 +109,13 @@ extension PostgresTarget {
             try await write(change, on: connection)
             if transaction == nil { try await connection.execute("commit", context: "change") }
         } catch {
-            if transaction == nil, case .connected(let open) = state { _ = try? await open.admin.execute("rollback", context: "change") }
-            throw Self.targetError(error)
+            if let transaction, let open = held.removeValue(forKey: transaction) {
+                // The held transaction is aborted now; its commit step will find it gone.
+                _ = try? await open.execute("rollback", context: "hold \(transaction)")
+            } else if transaction == nil, case .connected(let open) = state {
+                _ = try? await open.admin.execute("rollback", context: "change")
+            }
+            throw await targetError(error)
         }
     }
 
@@ -111,7 +127,7 @@ extension PostgresTarget {
         do throws(PostgresError) {
             try await connection.execute("commit", context: "commit \(transaction)")
         } catch {
-            throw Self.targetError(error)
+            throw await targetError(error)
         }
     }
 
@@ -190,7 +206,7 @@ extension PostgresTarget {
                 context: "seed")
             return result.scalar.flatMap { SequenceNumber($0) } ?? .zero
         } catch {
-            throw Self.targetError(error)
+            throw await targetError(error)
         }
     }
 

@@ -32,7 +32,7 @@ extension PostgresTarget {
     /// them rolls back and becomes PostgREST's reply for its SQLSTATE.
     private func call(_ name: String, _ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
         let connections: Connections
-        do throws(PostgresError) { connections = try await self.connections() } catch { throw Self.targetError(error) }
+        do throws(PostgresError) { connections = try await self.connections() } catch { throw await targetError(error) }
         guard let object = body.objectValue else {
             return .error(status: 400, code: "PGRST102", message: "The request body must be a JSON object, found \(body.typeName)")
         }
@@ -62,7 +62,7 @@ extension PostgresTarget {
         } catch {
             _ = try? await rpc.execute("rollback", context: context)
             guard let state = error.sqlState, let fields = error.fields, !error.isConnectionFailure else {
-                throw Self.targetError(error)
+                throw await targetError(error)
             }
             return .sqlError(sqlState: state, message: fields.message, details: fields.detail, hint: fields.hint)
         }

@@ -79,8 +79,7 @@ public actor PostgresTarget: ServerTarget {
             return shared
         }
         let admin = try await PostgresConnection(url: url, shown: shownURL)
-        let guards = "set lock_timeout = '10s'; set statement_timeout = '120s'; set timezone = 'UTC';"
-        try await admin.execute(guards, context: "connect")
+        try await admin.execute(Self.sessionGuards, context: "connect")
         let marked = try await admin.execute("select to_regclass('\(CorpusDomain.marker)') is not null", context: "connect").scalar
         guard marked == "t" else {
             throw .notPrepared(
@@ -93,7 +92,7 @@ public actor PostgresTarget: ServerTarget {
                 "\(shownURL) has no function \(config.schema).\(name): apply the KizunaSync pack (0001_kizuna_init.sql) first")
         }
         let rpc = try await PostgresConnection(url: url, shown: shownURL)
-        try await rpc.execute(guards, context: "connect")
+        try await rpc.execute(Self.sessionGuards, context: "connect")
         let connections = Connections(admin: admin, rpc: rpc, functions: functions)
         state = .connected(connections)
         await sessions?.keep(connections)
@@ -137,10 +136,20 @@ public actor PostgresTarget: ServerTarget {
         return words.joined(separator: " ")
     }
 
-    /// A `PostgresError` as the lane sees it.
-    static func targetError(_ error: PostgresError) -> TargetError {
-        error.isConnectionFailure ? .unreachable(error.description) : .refused(error.description)
+    /// A `PostgresError` as the lane sees it. A lost connection is forgotten, by this target and
+    /// by the run's shared sessions, so the next case connects afresh instead of failing too.
+    func targetError(_ error: PostgresError) async -> TargetError {
+        guard error.isConnectionFailure else { return .refused(error.description) }
+        if case .connected(let lost) = state {
+            state = .idle
+            await sessions?.forget(lost)
+        }
+        return .unreachable(error.description)
     }
+
+    /// What every session of the target sets first: no statement waits forever on a lock a held
+    /// transaction keeps, and times render in UTC.
+    static let sessionGuards = "set lock_timeout = '10s'; set statement_timeout = '120s'; set timezone = 'UTC';"
 }
 
 extension PostgresTarget {
@@ -153,6 +162,10 @@ extension PostgresTarget {
 
         fileprivate func keep(_ made: Connections) {
             if connections == nil { connections = made }
+        }
+
+        fileprivate func forget(_ lost: Connections) {
+            if connections?.admin === lost.admin { connections = nil }
         }
     }
 }

@@ -13,11 +13,16 @@ extension FixtureRequest {
         ]
     }
 
-    /// The answer to a successful seed: `{"base": "<seq>", "history": ["<seq>"|null, …]}`.
+    /// The answer to a successful seed: `{"base": "<seq>", "history": ["<seq>"|null, …], "seeded_at"?: "<RFC 3339 UTC>"}`.
     /// - Parameter receipt: the receipt.
     /// - Returns: the body.
     public static func body(receipt: SeedReceipt) -> JSONValue {
-        ["base": .string(receipt.base.text), "history": .array(receipt.history.map { $0.map { .string($0.text) } ?? .null })]
+        var members: [JSONObject.Member] = [
+            .init(key: "base", value: .string(receipt.base.text)),
+            .init(key: "history", value: .array(receipt.history.map { $0.map { .string($0.text) } ?? .null })),
+        ]
+        if let seededAt = receipt.seededAt { members.append(.init(key: "seeded_at", value: .string(seededAt.text))) }
+        return .object(JSONObject(members))
     }
 
     /// Reads the answer to a capabilities call, as a client of the endpoint: 404 (a server that
@@ -71,7 +76,16 @@ extension FixtureRequest {
                 throw WireError(.json, at: JSONPointer(tokens: ["base"]), "base is a decimal seq string, found \"\(baseText)\"")
             }
             let entries = try reader.array("history")
+            let seededText = try reader.optionalString("seeded_at")
             try reader.finish()
+            var seededAt: UTCTimestamp?
+            if let seededText {
+                guard let time = UTCTimestamp(seededText) else {
+                    throw WireError(
+                        .json, at: JSONPointer(tokens: ["seeded_at"]), "expected an RFC 3339 time in UTC, found \"\(seededText)\"")
+                }
+                seededAt = time
+            }
             var history: [SequenceNumber?] = []
             for (index, entry) in entries.enumerated() {
                 switch entry {
@@ -86,7 +100,7 @@ extension FixtureRequest {
                     .json, at: JSONPointer(tokens: ["history"]),
                     "\(history.count) entries for a seed with \(seed.history.count) history changes")
             }
-            return SeedReceipt(base: base, history: history)
+            return SeedReceipt(base: base, history: history, seededAt: seededAt)
         } catch {
             throw .refused("\(what): \(error)")
         }

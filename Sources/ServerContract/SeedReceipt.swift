@@ -10,14 +10,19 @@ public struct SeedReceipt: Sendable, Hashable {
     public var base: SequenceNumber
     /// The seq each history change stamped, in the seed's order; nil for a reap, which stamps none.
     public var history: [SequenceNumber?]
+    /// A wall-clock server's own time at the seed: no time it stamps later may be earlier. Nil
+    /// when the server does not say (the runner then takes its own clock).
+    public var seededAt: UTCTimestamp?
 
     /// Makes a receipt.
     /// - Parameters:
     ///   - base: the last seq before the case.
     ///   - history: the seq of each history change, nil for a reap.
-    public init(base: SequenceNumber, history: [SequenceNumber?]) {
+    ///   - seededAt: the server's own time at the seed, if it says.
+    public init(base: SequenceNumber, history: [SequenceNumber?], seededAt: UTCTimestamp? = nil) {
         self.base = base
         self.history = history
+        self.seededAt = seededAt
     }
 
     /// The receipt of a server that numbers as the seed asks: base `next_seq - 1`, and the history

@@ -35,11 +35,20 @@ public final class PostgresCluster: @unchecked Sendable {
             guard let account = getpwnam(user) else { throw ClusterError("no OS user \(user) to run PostgreSQL as (it refuses root)") }
             guard chown(folder, account.pointee.pw_uid, account.pointee.pw_gid) == 0 else { throw ClusterError("chown \(folder) failed") }
         }
-        let initdb = try Self.run(
-            Self.command(
-                user, binaries + "/initdb",
-                ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]))
-        guard initdb.status == 0 else { throw ClusterError("initdb failed: \(initdb.output)") }
+        let initdb: (status: Int32, output: String)
+        do {
+            initdb = try Self.run(
+                Self.command(
+                    user, binaries + "/initdb",
+                    ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]))
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        guard initdb.status == 0 else {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw ClusterError("initdb failed: \(initdb.output)")
+        }
         port = try Self.freePort()
         server = Process()
         let (executable, arguments) = Self.command(
@@ -54,11 +63,38 @@ public final class PostgresCluster: @unchecked Sendable {
         server.standardError = log
         server.standardOutput = FileHandle.nullDevice
         server.standardInput = FileHandle.nullDevice
-        try server.run()
-        let ready = await Self.waitForReady(log.fileHandleForReading)
+        do {
+            try await Self.keep(server)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+        let ready = await Self.waitForReady(log.fileHandleForReading, stopping: server)
         guard ready else {
             stop()
-            throw ClusterError("postgres did not start on port \(port)")
+            throw ClusterError("postgres did not start on port \(port) within \(Self.startLimit) s")
+        }
+    }
+
+    /// How long the server may take to accept connections.
+    static let startLimit = 60
+
+    /// Starts the server from a thread of its own that then waits for it to exit: the parent-death
+    /// signal follows the thread that spawned the child, so that thread must live as long as the
+    /// server (a concurrency-pool thread may be retired while the test awaits).
+    private static func keep(_ server: Process) async throws {
+        let server = UncheckedProcess(server)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            Thread.detachNewThread {
+                do {
+                    try server.process.run()
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                continuation.resume()
+                server.process.waitUntilExit()
+            }
         }
     }
 
@@ -141,9 +177,18 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     /// Reads the server's log on its own thread until it says it accepts connections (true) or
-    /// ends (false), then keeps draining it so the server never blocks on a full pipe.
-    private static func waitForReady(_ log: FileHandle) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+    /// ends (false), then keeps draining it so the server never blocks on a full pipe. A server
+    /// that says nothing for `startLimit` seconds is interrupted, which ends its log.
+    private static func waitForReady(_ log: FileHandle, stopping server: Process) async -> Bool {
+        let pid = server.processIdentifier
+        let ready = NSLock()
+        nonisolated(unsafe) var isReady = false
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(startLimit)) {
+            ready.lock()
+            defer { ready.unlock() }
+            if !isReady { kill(pid, SIGINT) }
+        }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Thread.detachNewThread {
                 var seen = Data()
                 var resumed = false
@@ -155,6 +200,9 @@ public final class PostgresCluster: @unchecked Sendable {
                     seen.append(contentsOf: buffer[0..<count])
                     if String(decoding: seen, as: UTF8.self).contains("database system is ready to accept connections") {
                         resumed = true
+                        ready.lock()
+                        isReady = true
+                        ready.unlock()
                         continuation.resume(returning: true)
                     }
                 }
@@ -170,4 +218,11 @@ public struct ClusterError: Error, CustomStringConvertible {
     public var description: String
 
     init(_ description: String) { self.description = description }
+}
+
+/// A `Process` handed to the thread that starts and waits for it; only that thread touches it
+/// until it has started.
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
 }

@@ -1,4 +1,5 @@
 import KizunaWire
+import Runner
 
 /// How a `RenumberingServer` turns the seqs of the server it wraps into the ones it answers.
 public enum Renumbering: Sendable, Hashable {
@@ -71,8 +72,7 @@ public struct SeqMap: Sendable {
             return .object(
                 JSONObject(
                     object.members.map { member in
-                        let data: Set<String> = ["row", "server_row", "loser_value", "columns", "precondition", "params", "transforms"]
-                        guard !data.contains(member.key) else { return member }
+                        guard !Bindings.dataKeys.contains(member.key) else { return member }
                         return JSONObject.Member(key: member.key, value: rewrite(member.value, outward: outward, key: member.key))
                     }))
         case .array(let elements):

@@ -32,6 +32,19 @@ struct BindingsTests {
         #expect(bindings.translate(["seq": "5"]).0["seq"] == "105")
     }
 
+    @Test("a cursor of another shape cannot be bound: a dropped hole, a dropped continuation start")
+    func cursorShape() {
+        for (golden, live) in [("6~5", "6"), ("4:8", "8"), ("6", "6~5")] {
+            var bindings = Bindings()
+            let learning = bindings.learn(golden: Self.page(cursor: golden), live: Self.page(cursor: live), at: "step 3 pull")
+            #expect(
+                learning.violations.first?.message.hasSuffix("at step 3 pull at /cursor: a token of another shape") == true, "\(learning)")
+            #expect(
+                bindings.translate(["cursor": .string(golden)]).0["cursor"] == .string(live),
+                "the request still carries what the server answered")
+        }
+    }
+
     @Test("a signal page echoes the request's cursor and teaches nothing")
     func signalTeachesNothing() {
         var bindings = Bindings()
@@ -79,7 +92,8 @@ struct BindingsTests {
         #expect(shifted.violations.isEmpty)
         let spent = dense.learn(
             golden: Self.page(cursor: "2", rows: [("b", "2")]), live: Self.page(cursor: "103", rows: [("b", "103")]), at: "t")
-        #expect(spent.violations.first?.message.contains("a seq the golden conversation does not have") == true, "\(spent.violations)")
+        #expect(
+            spent.violations.first?.message.contains("runs ahead of the golden one (a write applied again") == true, "\(spent.violations)")
         var gapped = Bindings()
         _ = gapped.bind(seed: seed, receipt: SeedReceipt(base: SequenceNumber(100), history: []), dense: false)
         _ = gapped.learn(golden: Self.page(cursor: "1", rows: [("a", "1")]), live: Self.page(cursor: "101", rows: [("a", "101")]), at: "s")

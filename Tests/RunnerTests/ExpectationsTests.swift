@@ -46,7 +46,7 @@ struct ExpectationsTests {
             _ = try Expectations(text: "\n\na/001 known-failing\n", file: "e.txt")
         } catch {
             #expect("\(error)".contains("e.txt"), "\(error)")
-            #expect("\(error)".contains("3"), "\(error)")
+            #expect("\(error)".contains("e.txt:3"), "\(error)")
         }
     }
 
@@ -72,6 +72,11 @@ struct ExpectationsTests {
         #expect(Self.added(worse).first?.contains("expected to end bound but ended known-failing") == true)
         let better = expectations.apply(to: Self.suite("a/002-bound", [.passed], tier: "pass"))
         #expect(Self.added(better).first?.contains("expected to end bound but ended pass") == true)
+        let stopped = expectations.apply(
+            to: Self.suite("a/001-pass", [.passed, .skipped("unsupported: held transactions"), .skipped("not run: unsupported")]))
+        #expect(Self.added(stopped).first?.contains("expected to end pass but ended not-applicable") == true, "\(Self.added(stopped))")
+        let nothingCompared = expectations.apply(to: Self.suite("a/001-pass", [.passed], tier: "none"))
+        #expect(Self.added(nothingCompared).first?.contains("ended skipped") == true, "a server step that applied is no comparison")
         let unlisted = expectations.apply(to: Self.suite("a/999-new", [.passed]))
         #expect(Self.added(unlisted).first?.contains("is not in pack.expect") == true)
         #expect(expectations.unknownEntries(among: ["a/001-pass"])?.tally.failures == 1)

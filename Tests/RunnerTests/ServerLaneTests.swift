@@ -165,6 +165,13 @@ struct ServerLaneReviewTests {
             "cursor": "4", "rows": [["pk": "p", "row": ["deleted_at": "2026-01-01T00:00:01.000Z"], "seq": "4", "table": "todos"]],
         ]
         var bindings = Bindings()
+        // A tombstone with the same time binds that time, so only the data key keeps the row's column untranslated.
+        let tombstone = "2026-01-01T00:00:01.000Z"
+        _ = bindings.learn(
+            golden: ["cursor": "2", "tombstones": [["deleted_at": .string(tombstone), "pk": "q", "seq": "2", "table": "todos"]]],
+            live: ["cursor": "3", "tombstones": [["deleted_at": "2026-12-01T00:00:01.000Z", "pk": "q", "seq": "3", "table": "todos"]]],
+            at: "step 0 pull")
+        #expect(bindings.translate(["deleted_at": .string(tombstone)]).0["deleted_at"] == "2026-12-01T00:00:01.000Z")
         #expect(bindings.learn(golden: golden, live: moved, at: "step 1 pull").violations.isEmpty)
         #expect(CanonicalJSON.compact(bindings.translate(golden).0) == CanonicalJSON.compact(moved))
         let changedData = moved.replacing(at: JSONPointer(tokens: ["rows", "0", "row", "deleted_at"]), with: "2026-01-01T00:00:09.000Z")

@@ -68,6 +68,9 @@ struct BindingTable<Value: Comparable & Hashable & Sendable & CustomStringConver
         return .learned
     }
 
+    /// Whether a live value already answers some golden value.
+    func answers(_ live: Value) -> Bool { byLive[live] != nil }
+
     /// The binding of a golden value, if any.
     func entry(for golden: Value) -> Entry? {
         let index = insertionIndex(golden)

@@ -23,18 +23,32 @@ extension Bindings {
             let goldenToken = try? CursorToken(parsing: goldenText), let liveToken = try? CursorToken(parsing: liveText)
         {
             let origin = BindingOrigin(label, at: JSONPointer(tokens: ["cursor"]))
+            // A client sends back what the server answered, whether or not its parts bind.
             answeredCursors[goldenText] = (liveText, origin)
-            bind(seq: goldenToken.highWater, to: liveToken.highWater, origin: origin, into: &learning)
-            if let goldenStart = goldenToken.start, let liveStart = liveToken.start {
-                bind(seq: goldenStart, to: liveStart, origin: origin, into: &learning)
+            guard (goldenToken.start == nil) == (liveToken.start == nil), goldenToken.holes.count == liveToken.holes.count else {
+                learning.violations.append(
+                    BindingViolation(
+                        pointer: origin.pointer ?? .root, golden: goldenText, live: liveText,
+                        message:
+                            "cursor \"\(goldenText)\" (\(Self.shape(goldenToken))) was answered with \"\(liveText)\" (\(Self.shape(liveToken))) at \(origin): a token of another shape"
+                    ))
+                return learning
             }
-            if goldenToken.holes.count == liveToken.holes.count {
-                for (goldenHole, liveHole) in zip(goldenToken.holes, liveToken.holes) {
-                    bind(seq: goldenHole, to: liveHole, origin: origin, into: &learning)
-                }
+            bind(position: goldenToken.highWater, to: liveToken.highWater, origin: origin, into: &learning)
+            if let goldenStart = goldenToken.start, let liveStart = liveToken.start {
+                bind(position: goldenStart, to: liveStart, origin: origin, into: &learning)
+            }
+            for (goldenHole, liveHole) in zip(goldenToken.holes, liveToken.holes) {
+                bind(position: goldenHole, to: liveHole, origin: origin, into: &learning)
             }
         }
         return learning
+    }
+
+    /// "a continuation with 1 hole", "a checkpoint with no hole".
+    private static func shape(_ token: CursorToken) -> String {
+        let holes = token.holes.isEmpty ? "no hole" : token.holes.count == 1 ? "1 hole" : "\(token.holes.count) holes"
+        return "\(token.isContinuation ? "a continuation" : "a checkpoint") with \(holes)"
     }
 
     /// Pairs the entries of one list whose key appears exactly once on each side, and binds
@@ -71,7 +85,7 @@ extension Bindings {
                 guard let goldenText = goldenEntry[member]?.stringValue, let liveText = liveEntry[member]?.stringValue,
                     let goldenSeq = SequenceNumber(goldenText), let liveSeq = SequenceNumber(liveText)
                 else { continue }
-                bind(entrySeq: goldenSeq, to: liveSeq, origin: BindingOrigin(label, at: at.appending(member)), into: &learning)
+                bind(position: goldenSeq, to: liveSeq, origin: BindingOrigin(label, at: at.appending(member)), into: &learning)
             }
             if let goldenText = goldenEntry["deleted_at"]?.stringValue, let liveText = liveEntry["deleted_at"]?.stringValue {
                 learnTime(goldenText, liveText, origin: BindingOrigin(label, at: at.appending("deleted_at")), into: &learning)

@@ -3,7 +3,7 @@ import KizunaWire
 extension Bindings {
     /// Keys whose values are user data: a column that happens to be named `seq` or `cursor` is
     /// never translated.
-    static let dataKeys: Set<String> = ["row", "server_row", "loser_value", "columns", "precondition", "params", "transforms"]
+    public static let dataKeys: Set<String> = ["row", "server_row", "loser_value", "columns", "precondition", "params", "transforms"]
 
     /// One golden value replaced by its live value.
     public struct Substitution: Sendable, Hashable, CustomStringConvertible {

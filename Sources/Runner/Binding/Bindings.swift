@@ -76,37 +76,29 @@ public struct Bindings: Sendable {
         for (index, pair) in zip(golden.history, receipt.history).enumerated() {
             guard let goldenSeq = pair.0, let liveSeq = pair.1 else { continue }
             let at = BindingOrigin("the seed", at: JSONPointer(tokens: ["history", String(index)]))
-            bind(entrySeq: goldenSeq, to: liveSeq, origin: at, into: &learning)
+            bind(position: goldenSeq, to: liveSeq, origin: at, into: &learning)
         }
         return learning
     }
-
-    /// The live value bound to a golden seq, if any.
-    /// - Parameter golden: the golden seq.
-    /// - Returns: the live seq.
-    public func live(seq golden: SequenceNumber) -> SequenceNumber? { seqs.entry(for: golden)?.live }
-
-    /// Where the binding of a golden seq was learned, if it is bound.
-    /// - Parameter golden: the golden seq.
-    /// - Returns: its origin.
-    public func origin(seq golden: SequenceNumber) -> BindingOrigin? { seqs.entry(for: golden)?.origin }
 
     mutating func bind(seq golden: SequenceNumber, to live: SequenceNumber, origin: BindingOrigin, into learning: inout Learning) {
         Self.note(seqs.bind(golden, live, origin: origin), .seq, golden, live, origin, &learning)
     }
 
-    /// Binds the seq of a written entry (a row, a tombstone, a conflict's winner, a history
-    /// change): on a densely numbered server it must lie as far above the live base as the
-    /// golden seq lies above the golden base.
-    mutating func bind(entrySeq golden: SequenceNumber, to live: SequenceNumber, origin: BindingOrigin, into learning: inout Learning) {
-        if let (goldenBase, liveBase) = denseBase, let g = Int64(golden.text), let gb = Int64(goldenBase.text),
+    /// Binds a position in the sequence (a row's, tombstone's or conflict winner's seq, a history
+    /// change's, a cursor part): on a densely numbered server it must lie as far above the live
+    /// base as the golden one lies above the golden base. The bootstrap position 0 is exempt, and
+    /// a pair that meets an earlier binding is judged by the bijection, whose message names it.
+    mutating func bind(position golden: SequenceNumber, to live: SequenceNumber, origin: BindingOrigin, into learning: inout Learning) {
+        if golden != .zero, seqs.entry(for: golden) == nil, !seqs.answers(live), let (goldenBase, liveBase) = denseBase,
+            let g = Int64(golden.text), let gb = Int64(goldenBase.text),
             let l = Int64(live.text), let lb = Int64(liveBase.text), l - lb != g - gb
         {
             learning.violations.append(
                 BindingViolation(
                     pointer: origin.pointer ?? .root, golden: golden.text, live: live.text,
                     message:
-                        "golden seq \"\(golden)\" is write \(g - gb) after the seed (base \"\(goldenBase)\"), but live \"\(live)\" at \(origin) is write \(l - lb) after the live base \"\(liveBase)\": this server stamped \(l - lb > g - gb ? "a seq the golden conversation does not have (a write applied again, or a seq spent on nothing)" : "fewer seqs than the golden conversation (a write lost)"); a server whose numbering has gaps declares numbering gapped"
+                        "golden seq \"\(golden)\" lies \(g - gb) after the seed's base \"\(goldenBase)\", but live \"\(live)\" at \(origin) lies \(l - lb) after the live base \"\(liveBase)\": \(l - lb > g - gb ? "this server's numbering runs ahead of the golden one (a write applied again, a seq spent on nothing, or a cursor ahead of its data)" : "this server's numbering falls behind the golden one (a write lost, or a cursor below a seq it stamped)"); a server whose numbering has gaps declares numbering gapped"
                 ))
             return
         }

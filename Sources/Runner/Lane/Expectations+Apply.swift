@@ -3,20 +3,21 @@ import Reports
 extension Expectations {
     /// The outcome a suite ended with.
     /// - Parameter suite: the suite as run.
-    /// - Returns: failing when anything failed or errored; not applicable when a step did not apply;
-    ///   skipped when nothing the lane checks ran; else the suite's tier (pass or bound).
+    /// - Returns: failing when anything failed or errored; not applicable when a step did not
+    ///   apply or the target does not support the case; skipped when no answer was compared; else
+    ///   the suite's tier (pass or bound).
     public static func outcome(of suite: SuiteResult) -> Outcome {
         let tally = suite.tally
         if tally.failures + tally.errors > 0 { return .knownFailing }
         let notApplicable = suite.cases.contains { result in
-            if case .skipped(let reason) = result.outcome { return reason.hasPrefix("not applicable") }
+            if case .skipped(let reason) = result.outcome { return reason.hasPrefix("not applicable") || reason.hasPrefix("unsupported") }
             return false
         }
         if notApplicable { return .notApplicable }
         switch suite.properties.first(where: { $0.name == "tier" })?.value {
         case "bound": return .bound
         case "pass": return .pass
-        default: return tally.passed > 0 ? .pass : .skipped
+        default: return .skipped
         }
     }
 

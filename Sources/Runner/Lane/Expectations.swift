@@ -17,11 +17,11 @@ public struct Expectations: Sendable, Hashable {
         case pass
         /// Every compared step at tier pass or bound, at least one bound.
         case bound
-        /// Nothing failed, and some step did not apply to the target.
+        /// Nothing failed, and some step did not apply to the target (or the target does not support the case).
         case notApplicable = "not-applicable"
-        /// Nothing the lane checks ran (a blocked entry, a case of client steps only).
+        /// No answer was compared (a blocked entry, a case of client steps only).
         case skipped
-        /// Something failed.
+        /// Something failed or errored.
         case knownFailing = "known-failing"
     }
 

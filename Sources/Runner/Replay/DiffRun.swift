@@ -110,11 +110,12 @@ public struct DiffRun: Sendable {
                     Failure(
                         ruleID: "AC-DIFF", message: "\(label): HTTP status \(replyA.status) on \(names.0), \(replyB.status) on \(names.1)"))
             }
-            if CanonicalJSON.compact(replyA.body) == CanonicalJSON.compact(replyB.body) && failures.isEmpty {
-                _ = across.learn(golden: replyA.body, live: replyB.body, at: label)
+            let learning = across.learn(golden: replyA.body, live: replyB.body, at: label)
+            if CanonicalJSON.compact(replyA.body) == CanonicalJSON.compact(replyB.body) && failures.isEmpty
+                && learning.violations.isEmpty
+            {
                 return CaseResult(name: a.name, classname: classname, outcome: .passed, note: "identical canonical bytes")
             }
-            let learning = across.learn(golden: replyA.body, live: replyB.body, at: label)
             let translated = across.translate(replyA.body).0
             let bound = learning.violations.isEmpty && CanonicalJSON.compact(translated) == CanonicalJSON.compact(replyB.body)
             if bound && requiredTier == .bound && failures.isEmpty {

@@ -41,8 +41,12 @@ enum ReplayPlayer {
         var bindings = Bindings()
         do throws(TargetError) {
             let made = try makeTarget()
-            if try await made.capabilities().clock == .wall { bindings.notBefore = CasePlay.wallClockSecond() }
-            _ = bindings.bind(seed: seed, receipt: try await made.seed(seed))
+            let wall = try await made.capabilities().clock == .wall
+            let before = CasePlay.wallClockSecond()
+            let receipt = try await made.seed(seed)
+            if wall { bindings.notBefore = receipt.seededAt ?? before }
+            // Recordings are not checked for density: their recorded base is unknown.
+            _ = bindings.bind(seed: seed, receipt: receipt)
             target = made
         } catch {
             stopped = "seed: \(error)"

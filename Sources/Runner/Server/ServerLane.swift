@@ -105,8 +105,9 @@ struct CasePlay {
         do throws(TargetError) {
             let capabilities = try await target.capabilities()
             self.capabilities = capabilities
-            if capabilities.clock == .wall { bindings.notBefore = Self.wallClockSecond() }
+            let before = Self.wallClockSecond()
             let receipt = try await target.seed(seed)
+            if capabilities.clock == .wall { bindings.notBefore = receipt.seededAt ?? before }
             let learning = bindings.bind(seed: seed, receipt: receipt, dense: capabilities.numbering == .dense)
             if !learning.violations.isEmpty {
                 let failures = learning.violations.map { Failure(ruleID: "AC-BINDING", message: "seed: AC-BINDING \($0.message)") }
@@ -144,7 +145,8 @@ struct CasePlay {
         cases.append(CaseResult(name: name, classname: classname, outcome: outcome))
     }
 
-    /// The current time, truncated to the second, as the earliest a wall clock may stamp.
+    /// The runner's time, truncated to the second: the earliest a wall-clock server that does not
+    /// report its own time at the seed may stamp.
     static func wallClockSecond() -> UTCTimestamp? {
         let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC") ?? .current, from: Date())
         guard let year = parts.year, let month = parts.month, let day = parts.day, let hour = parts.hour, let minute = parts.minute,

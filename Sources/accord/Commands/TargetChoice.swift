@@ -31,12 +31,12 @@ enum TargetChoice {
             return { () throws(TargetError) -> any ServerTarget in try HTTPTarget(baseURL: url, secret: secret, apiKey: apiKey) }
         case let url where url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"):
             let config = try postgresConfiguration(postgresConfig)
-            do throws(PostgresError) {
-                try await PostgresTarget(url: url, config: config).check()
-            } catch {
-                throw RunError.usage("--server \(PostgresTarget(url: url).shownURL): \(error)")
-            }
             let sessions = PostgresTarget.Sessions()
+            do throws(PostgresError) {
+                try await PostgresTarget(url: url, config: config, sessions: sessions).check()
+            } catch {
+                throw RunError.usage("--server \(PostgresTarget.withoutPassword(url)): \(error)")
+            }
             return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config, sessions: sessions) }
         default:
             throw RunError.usage(
