@@ -24,7 +24,7 @@ extension RecordingProxy {
 
         var exchange = RecordedExchange(number: 0, rpc: rpc, request: .null, response: .null, status: capture.status)
         exchange.method = request.method
-        exchange.path = request.query.map { "\(request.path)?\(redactor.query($0))" } ?? request.path
+        exchange.path = redactor.url(request.query.map { "\(request.path)?\($0)" } ?? request.path)
         exchange.atMilliseconds = Self.milliseconds(capture.begin - started)
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
         exchange.user = identity.user

@@ -126,7 +126,7 @@ struct RedactorBodyTests {
         return body
     }
 
-    @Test("bodies that are not one JSON document (cut): the JSON string of text(_:) on a fresh redactor")
+    @Test("bodies cut at the limit: the JSON string of text(_:) on a fresh redactor, without the token-shaped run they end in")
     func textBodies() {
         var rng = RecorderRNG(state: 0x7E47)
         for _ in 0..<1_000 {
@@ -134,7 +134,22 @@ struct RedactorBodyTests {
             let fast = Redactor(policy: RedactionPolicy())
             let slow = Redactor(policy: RedactionPolicy())
             let encoded = fast.encodedBody(body, contentEncoding: nil, complete: false).encoded
-            #expect(encoded == Self.textExpectation(body, slow), "\(String(decoding: body, as: UTF8.self))")
+            let kept = Array(body.prefix(body.withUnsafeBufferPointer(Redactor.safePrefix)))
+            #expect(encoded == Self.textExpectation(kept, slow), "\(String(decoding: body, as: UTF8.self))")
+            if let last = kept.last { #expect(!Self.tokenBytes.contains(last)) }
+        }
+    }
+
+    static let tokenBytes = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.%+/=~".utf8))
+
+    @Test("a JWT cut at the body limit keeps neither its header nor its payload")
+    func cutJWT() throws {
+        let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjYW5hcnkifQ.c2lnbmF0dXJlLWNhbmFyeQ"
+        let body = Array(#"{"note":"a","access":"\#(jwt)"}"#.utf8)
+        for cut in 10..<body.count {
+            let encoded = Redactor(policy: RedactionPolicy()).encodedBody(Array(body.prefix(cut)), contentEncoding: nil, complete: false)
+            let text = String(decoding: encoded.encoded, as: UTF8.self)
+            #expect(!text.contains("eyJhbGci") && !text.contains("eyJzdWIi") && !text.contains("c2lnbmF0"), "cut at \(cut): \(text)")
         }
     }
 

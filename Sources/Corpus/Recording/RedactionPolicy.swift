@@ -9,7 +9,7 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Names always redacted, compared case-insensitively.
     public static let defaultNames = ["authorization", "proxy-authorization", "apikey", "cookie", "set-cookie"]
     /// Substrings that make a name secret, compared case-insensitively.
-    public static let namePatterns = ["token", "secret", "password"]
+    public static let namePatterns = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key"]
 
     /// Further names to redact (`--redact`), lowercased.
     public private(set) var addedNames: [String]
@@ -40,12 +40,33 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Whether a name, given as UTF-8 bytes, names a secret.
     /// - Parameter bytes: the name as written.
     /// - Returns: true when its value is replaced by a placeholder.
+    /// A name is read as its peer would: percent-decoded first (`pass%77ord`), then whole and
+    /// part by part, parts being what `[`, `]`, `.` and `#` separate (`user[password]`,
+    /// `session.apikey`), so a default name nested in a structured one still counts.
     public func isSecret(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         if bytes.count < shortestSecret { return false }
-        if !keptNames.isEmpty && keptNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return false }
+        guard WireName.isStructured(bytes) else { return isSecret(plain: bytes) }
+        let decoded = WireName.decoded(bytes)
+        return decoded.withUnsafeBufferPointer { name in
+            if isKept(plain: name) { return false }
+            if isSecret(plain: name) { return true }
+            return WireName.parts(of: name).contains { part in
+                isSecret(plain: UnsafeBufferPointer(rebasing: name[part]))
+            }
+        }
+    }
+
+    /// The rules on a name as it is, without decoding or splitting.
+    private func isSecret(plain bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.count < shortestSecret { return false }
+        if isKept(plain: bytes) { return false }
         if Self.defaultNameBytes.contains(where: { Self.equalFolded(bytes, $0) }) { return true }
         if !addedNames.isEmpty && addedNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return true }
         return Self.namePatternBytes.contains { Self.containsFolded(bytes, $0) }
+    }
+
+    private func isKept(plain bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        !keptNames.isEmpty && keptNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) })
     }
 
     private static let defaultNameBytes = defaultNames.map { Array($0.utf8) }
@@ -78,13 +99,18 @@ public struct RedactionPolicy: Sendable, Hashable {
     /// Whether a name is exempted with `--keep` (JWT-shaped values under it are kept too).
     /// - Parameter name: the name as written.
     /// - Returns: true when nothing under it is redacted.
-    public func isKept(_ name: String) -> Bool { !keptNames.isEmpty && keptNames.contains(name.lowercased()) }
+    public func isKept(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { isKept(utf8: $0) }
+    }
 
     /// Whether a name, given as UTF-8 bytes, is exempted with `--keep`.
     /// - Parameter bytes: the name as written.
     /// - Returns: true when it is kept as it is.
     public func isKept(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        !keptNames.isEmpty && isKept(String(decoding: bytes, as: UTF8.self))
+        if keptNames.isEmpty { return false }
+        guard WireName.isStructured(bytes) else { return isKept(plain: bytes) }
+        return WireName.decoded(bytes).withUnsafeBufferPointer { isKept(plain: $0) }
     }
 
     /// The policy as recorded in a recording's header line.

@@ -9,7 +9,8 @@ extension Redactor: JSONRewriteRules {
     /// - Parameters:
     ///   - bytes: the body as sent.
     ///   - contentEncoding: its `Content-Encoding`, if any; an encoded body is not recorded.
-    ///   - complete: false when `bytes` is a prefix of the body (a cut JSON body is kept as text).
+    ///   - complete: false when `bytes` is a prefix of the body: it is kept as text, without the
+    ///     token-shaped run it may end in (`Redactor.safePrefix(_:)`).
     ///   - key: a top-level member whose string value to hand back (e.g. `client_id`).
     /// - Returns: the compact JSON to record, and the string found under `key` before redaction.
     public func encodedBody(_ bytes: [UInt8], contentEncoding: String?, complete: Bool, capturing key: String? = nil)
@@ -21,7 +22,9 @@ extension Redactor: JSONRewriteRules {
             CanonicalJSON.appendString("<\(bytes.count) bytes, content-encoding \(contentEncoding), not recorded>", to: &out)
             return (out, nil)
         }
-        return bytes.withUnsafeBufferPointer { buffer in
+        return bytes.withUnsafeBufferPointer { whole in
+            // A body cut at the limit keeps no part of a secret its cut may have split.
+            let buffer = complete ? whole : UnsafeBufferPointer(rebasing: whole[..<Self.safePrefix(whole)])
             out.reserveCapacity(bytes.count + bytes.count / 8 + 64)
             if complete {
                 // A first pass hands out no placeholder: a body that turns out not to be JSON

@@ -133,12 +133,13 @@ extension Redactor {
     /// `A–Z a–z 0–9 - _`.
     @inline(__always) static func isBase64URL(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_2000_0000_0000, 0x07FF_FFFE_87FF_FFFE) }
 
-    /// Base64url or `.`.
-    @inline(__always) private static func isNameByte(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_6000_0000_0000, 0x07FF_FFFE_87FF_FFFE) }
+    /// Base64url, `.`, `%`, `[` or `]`: the bytes of a name as forms write it
+    /// (`user[password]`, `pass%77ord`), decoded and split by `RedactionPolicy`.
+    @inline(__always) private static func isNameByte(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_6020_0000_0000, 0x07FF_FFFE_AFFF_FFFE) }
 
-    /// `& ? space LF CR TAB ; , " ' < > { }`.
+    /// `& ? # space LF CR TAB ; , " ' < > { }`.
     @inline(__always) private static func isPairBoundary(_ byte: UInt8) -> Bool {
-        inSet(byte, 0xD800_10C5_0000_2600, 0x2800_0000_0000_0000)
+        inSet(byte, 0xD800_10CD_0000_2600, 0x2800_0000_0000_0000)
     }
 
     /// `, } ] space LF CR TAB`.
@@ -197,7 +198,13 @@ extension Redactor {
                     }
                     if end > next + 1 { edits.append(((next + 1)..<end, false)) }
                     index = end + 1
-                } else if bytes[next] != 0x7B && bytes[next] != 0x5B {
+                } else if bytes[next] == 0x7B || bytes[next] == 0x5B {
+                    // An object or an array is replaced whole, to its closing bracket, or to
+                    // the end of the text when it is cut short.
+                    let end = Self.containerEnd(bytes, from: next)
+                    edits.append((next..<end, true))
+                    index = end
+                } else {
                     var end = next
                     while end < count, !Self.endsScalar(bytes[end]) { end += 1 }
                     if end > next && bytes[next..<end].elementsEqual("null".utf8) == false { edits.append((next..<end, true)) }
@@ -246,6 +253,48 @@ extension Redactor {
             if single { return found }
         }
         return found
+    }
+
+    /// The index after the bracket that closes the object or array opening at `open`, strings
+    /// skipped; the end of the text when it never closes.
+    static func containerEnd(_ bytes: UnsafeBufferPointer<UInt8>, from open: Int) -> Int {
+        var depth = 0
+        var index = open
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                depth -= 1
+                if depth == 0 { return index + 1 }
+            case 0x22:
+                var close = index + 1
+                while close < bytes.count, bytes[close] != 0x22 { close += bytes[close] == 0x5C ? 2 : 1 }
+                index = close
+            default: break
+            }
+            index += 1
+        }
+        return bytes.count
+    }
+
+    /// How much of a body cut at the limit may be recorded: all but a trailing run of bytes a
+    /// token is made of (base64url, `. % + / = ~`), which may be the start of a secret whose
+    /// end, and so whose shape or name, was cut off.
+    public static func safePrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var end = bytes.count
+        while end > 0 {
+            let byte = bytes[end - 1]
+            guard isBase64URL(byte) || byte == 0x2E || byte == 0x25 || byte == 0x2B || byte == 0x2F || byte == 0x3D || byte == 0x7E
+            else { break }
+            end -= 1
+        }
+        // A cut in the middle of a UTF-8 sequence leaves no partial character either.
+        var lead = end
+        while lead > 0, end - lead < 3, bytes[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+        guard lead > 0, bytes[lead - 1] >= 0xC0 else { return end }
+        let first = bytes[lead - 1]
+        let length = first >= 0xF0 ? 4 : (first >= 0xE0 ? 3 : 2)
+        return end - (lead - 1) < length ? lead - 1 : end
     }
 
     /// The index of the next line feed after `index`, or the end.

@@ -49,7 +49,7 @@ public final class Redactor: Sendable {
     /// - Returns: the value to record.
     public func header(name: String, value: String) -> String {
         if policy.isKept(name) { return value }
-        guard policy.isSecret(name) else { return text(value) }
+        guard policy.isSecret(name) else { return Self.holdsURL(name: name, value: value) ? url(value) : text(value) }
         let lowered = name.lowercased()
         if lowered == "authorization" || lowered == "proxy-authorization", let space = value.firstIndex(of: " "),
             value[..<space].allSatisfy({ $0.isASCII && $0.isLetter })
@@ -58,21 +58,6 @@ public final class Redactor: Sendable {
             return "\(value[..<space]) \(secret(credential))"
         }
         return secret(value)
-    }
-
-    /// A query string as recorded: values of secret-named parameters replaced, JWT-shaped
-    /// values replaced everywhere.
-    /// - Parameter query: the text after `?`.
-    /// - Returns: the query to record.
-    public func query(_ query: String) -> String {
-        query.split(separator: "&", omittingEmptySubsequences: false).map { part -> String in
-            guard let equals = part.firstIndex(of: "=") else { return text(String(part)) }
-            let name = String(part[..<equals])
-            let value = String(part[part.index(after: equals)...])
-            if policy.isKept(name) { return String(part) }
-            if policy.isSecret(name) { return "\(name)=\(secret(value))" }
-            return "\(name)=\(text(value))"
-        }.joined(separator: "&")
     }
 
     /// A JSON body as recorded: every value under a secret-named key replaced (objects and
