@@ -48,20 +48,24 @@ public enum FormatConversion {
         -> Output
     {
         var notes: [String] = []
+        // Every direction passes the recorder's redactor: a file from a browser, an older build
+        // or a hand edit is redacted as `accord record` would have redacted it.
         let recording: RecordingContents
         switch from {
         case .recording:
-            recording = try RecordingContents(bytes: bytes, file: file)
-            if let torn = recording.tornLine { notes.append("torn last line \(torn) ignored") }
+            let read = try RecordingContents(bytes: bytes, file: file)
+            if let torn = read.tornLine { notes.append("torn last line \(torn) ignored") }
+            recording = Redactor(policy: RedactionPolicy(recorded: read.header.redaction), continuingAfter: bytes).recording(read)
         case .transcript:
             let loaded = try LoadedTranscript(raw: bytes, file: file)
             let result = TranscriptToRecording.convert(loaded.transcript, tool: tool)
             notes += result.omittedSteps.map { "step \($0.n) \($0.label): not an rpc step, not recorded" }
-            recording = result.recording
+            recording = Redactor(policy: RedactionPolicy(), continuingAfter: bytes).recording(result.recording)
         case .har:
             let json: JSONValue
             do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(file, error) }
-            recording = try HARImport.recording(from: json, file: file, tool: tool)
+            let redactor = Redactor(policy: HARImport.policy(of: json), continuingAfter: bytes)
+            recording = try HARImport.recording(from: json, file: file, tool: tool, redactor: redactor)
         }
         switch to {
         case .recording:

@@ -4,8 +4,9 @@ import KizunaWire
 /// Turns a recording into a HAR 1.2 log (one entry per exchange, JSON bodies as
 /// `postData.text` and `content.text`). What HAR has no field for travels in `_accord` members,
 /// which HAR 1.2 allows for custom data: the header on the log, and each exchange's number, rpc,
-/// path, identity and offset on its entry, so that `HARImport` gives the same recording back. Headers
-/// are copied as recorded (already redacted); nothing is added.
+/// path, identity, offset and whether a body was text on its entry, so that `HARImport` gives
+/// the same recording back byte for byte. Headers are copied as recorded (already redacted),
+/// one entry per value; placeholders are percent-escaped in `request.url` so that it parses.
 public enum HARExport {
     /// The HAR document for a recording.
     /// - Parameters:
@@ -26,40 +27,71 @@ public enum HARExport {
     static func entry(_ exchange: RecordedExchange, base: String, start: Date?, fallback: String) -> JSONValue {
         let started = start.map { HARTime.format($0.addingTimeInterval(exchange.atMilliseconds / 1000)) } ?? fallback
         var request: JSONObject = [
-            "method": .string(exchange.method), "url": .string(base + exchange.path), "httpVersion": "HTTP/1.1",
-            "headers": headers(exchange.requestHeaders), "queryString": [], "cookies": [], "headersSize": -1,
+            "method": .string(exchange.method), "url": .string(base + PercentEncoding.escapingPlaceholders(exchange.path)),
+            "httpVersion": "HTTP/1.1", "headers": headers(exchange.requestHeaders), "queryString": queryString(exchange.path),
+            "cookies": [], "headersSize": -1,
         ]
-        if exchange.request.isNull {
-            request["bodySize"] = 0
-        } else {
-            let text = CanonicalJSON.compact(exchange.request)
-            request["bodySize"] = .number(JSONNumber(text.utf8.count))
-            request["postData"] = ["mimeType": "application/json", "text": .string(text)]
-        }
-        let text = exchange.response.isNull ? "" : CanonicalJSON.compact(exchange.response)
-        var content: JSONObject = ["size": .number(JSONNumber(text.utf8.count)), "mimeType": "application/json"]
-        if !exchange.response.isNull { content["text"] = .string(text) }
+        let sent = body(exchange.request, headers: exchange.requestHeaders)
+        request["bodySize"] = .number(JSONNumber(sent?.text.utf8.count ?? 0))
+        if let sent { request["postData"] = ["mimeType": .string(sent.mimeType), "text": .string(sent.text)] }
+        let answered = body(exchange.response, headers: exchange.responseHeaders)
+        var content: JSONObject = [
+            "size": .number(JSONNumber(answered?.text.utf8.count ?? 0)), "mimeType": .string(answered?.mimeType ?? "application/json"),
+        ]
+        if let answered { content["text"] = .string(answered.text) }
         let response: JSONValue = [
             "status": .number(JSONNumber(exchange.status)), "statusText": "", "httpVersion": "HTTP/1.1",
             "headers": headers(exchange.responseHeaders), "cookies": [], "content": .object(content), "redirectURL": "",
-            "headersSize": -1, "bodySize": .number(JSONNumber(text.utf8.count)),
+            "headersSize": -1, "bodySize": .number(JSONNumber(answered?.text.utf8.count ?? 0)),
         ]
-        let accord: JSONValue = [
+        var accord: JSONObject = [
             "exchange": .number(JSONNumber(exchange.number)), "rpc": .string(exchange.rpc), "path": .string(exchange.path),
             "identity": ["user": exchange.user.map { .string($0) } ?? .null, "client": exchange.client.map { .string($0) } ?? .null],
             "at_ms": exchange.json["at_ms"] ?? 0,
         ]
+        if sent?.isText == true { accord["request_text"] = true }
+        if answered?.isText == true { accord["response_text"] = true }
         return [
             "startedDateTime": .string(started), "time": exchange.json["duration_ms"] ?? 0, "request": .object(request),
             "response": response, "cache": [:],
-            "timings": ["send": 0, "wait": exchange.json["duration_ms"] ?? 0, "receive": 0], "_accord": accord,
+            "timings": ["send": 0, "wait": exchange.json["duration_ms"] ?? 0, "receive": 0], "_accord": .object(accord),
         ]
     }
 
+    /// A recorded body as HAR text: JSON compactly, as recorded; a text body (recorded as a JSON
+    /// string) as the text itself, with its `Content-Type` when recorded; nil when there is none.
+    static func body(_ value: JSONValue, headers: JSONObject) -> (text: String, mimeType: String, isText: Bool)? {
+        switch value {
+        case .null: return nil
+        case .string(let text):
+            let type = headers.members.first { JSONObject.sameKey($0.key, "Content-Type") }?.value.stringValue
+            return (text, type ?? "text/plain", true)
+        default: return (CanonicalJSON.compact(value), "application/json", false)
+        }
+    }
+
+    /// HAR's `queryString`: the query's pairs, decoded, in order.
+    static func queryString(_ path: String) -> JSONValue {
+        guard let question = path.firstIndex(of: "?") else { return [] }
+        let query = path[path.index(after: question)...].prefix { $0 != "#" }
+        return .array(
+            query.split(separator: "&").map { pair in
+                let equals = pair.firstIndex(of: "=") ?? pair.endIndex
+                let value = equals < pair.endIndex ? pair[pair.index(after: equals)...] : ""
+                return [
+                    "name": .string(PercentEncoding.decoded(pair[..<equals], depth: 1)),
+                    "value": .string(PercentEncoding.decoded(value, depth: 1)),
+                ]
+            })
+    }
+
+    /// HAR headers: one entry per value, names as recorded (a repeated field, recorded as an
+    /// array, gives one entry per value in order).
     static func headers(_ object: JSONObject) -> JSONValue {
         .array(
-            object.members.map { member in
-                ["name": .string(member.key), "value": .string(member.value.stringValue ?? CanonicalJSON.compact(member.value))]
+            object.members.flatMap { member -> [JSONValue] in
+                let values = member.value.arrayValue ?? [member.value]
+                return values.map { ["name": .string(member.key), "value": .string($0.stringValue ?? CanonicalJSON.compact($0))] }
             })
     }
 

@@ -2,23 +2,25 @@ import Foundation
 import KizunaWire
 
 /// Turns a HAR 1.2 log into a recording. Entries become exchanges in order: the rpc from the
-/// URL path (`…/rpc/pull`, `…/rpc/push`, else `http`), JSON bodies from `postData.text` and
-/// `content.text` (null when absent or not JSON), and the identity from the entry's `_accord`
-/// member or, failing that, the unverified claims of its bearer JWT (`sub`, `session_id`).
-/// Credentials never reach the recording: the values of `authorization`, `apikey`, `cookie`,
-/// `set-cookie` and `proxy-authorization` headers are replaced by `[redacted]`.
+/// URL path (`…/rpc/pull`, `…/rpc/push`, else `http`), bodies from `postData.text` and
+/// `content.text` (JSON when they parse, else text), header names as written, and the identity
+/// from the entry's `_accord` member or, failing that, the unverified claims of its bearer JWT
+/// (`sub`, `session_id`). Everything passes the recorder's `Redactor`: a HAR saved from a
+/// browser holds credentials in headers, URLs and bodies, and none of them reaches the recording.
 public enum HARImport {
-    /// Header names whose values are secrets.
-    public static let secretHeaders: Set<String> = ["authorization", "apikey", "cookie", "set-cookie", "proxy-authorization"]
-
     /// Reads a HAR document.
     /// - Parameters:
     ///   - json: the parsed HAR file.
     ///   - file: the file name, for messages.
     ///   - tool: the tool named in the header when the HAR carries none.
+    ///   - redactor: the redactor every header, URL and body passes; by default one with the
+    ///     HAR's own policy (`policy(of:)`).
     /// - Returns: the recording.
     /// - Throws: `CorpusError` naming the pointer of what is not HAR.
-    public static func recording(from json: JSONValue, file: String, tool: String) throws(CorpusError) -> RecordingContents {
+    public static func recording(from json: JSONValue, file: String, tool: String, redactor: Redactor? = nil) throws(CorpusError)
+        -> RecordingContents
+    {
+        let redactor = redactor ?? Redactor(policy: policy(of: json))
         guard let log = json["log"], let entries = log["entries"]?.arrayValue else {
             throw CorpusError.grammar(file, at: JSONPointer(tokens: ["log", "entries"]), "not a HAR log: no log.entries array")
         }
@@ -32,16 +34,17 @@ public enum HARImport {
             let accord = entry["_accord"]
             let path = accord?["path"]?.stringValue ?? pathOf(url)
             let rpc = accord?["rpc"]?.stringValue ?? rpcOf(path)
-            let body = parsedBody(request["postData"]?["text"]?.stringValue)
+            let body = parsedBody(request["postData"]?["text"]?.stringValue, text: accord?["request_text"]?.boolValue == true)
+            let answer = parsedBody(response["content"]?["text"]?.stringValue, text: accord?["response_text"]?.boolValue == true)
             var exchange = RecordedExchange(
-                number: index + 1, rpc: rpc, request: body, response: parsedBody(response["content"]?["text"]?.stringValue),
+                number: index + 1, rpc: rpc, request: redactor.json(body), response: redactor.json(answer),
                 status: response["status"]?.numberValue?.intValue ?? 0)
             if let number = accord?["exchange"]?.numberValue?.intValue, number > (exchanges.last?.number ?? 0) { exchange.number = number }
             if let previous = exchanges.last, exchange.number <= previous.number { exchange.number = previous.number + 1 }
             exchange.method = request["method"]?.stringValue ?? "POST"
-            exchange.path = path
-            exchange.requestHeaders = redacted(request["headers"])
-            exchange.responseHeaders = redacted(response["headers"])
+            exchange.path = redactor.url(path)
+            exchange.requestHeaders = redactor.headers(headerObject(request["headers"]))
+            exchange.responseHeaders = redactor.headers(headerObject(response["headers"]))
             exchange.durationMilliseconds = try milliseconds(entry["time"], file: file, at: at.appending("time")) ?? 0
             let started = entry["startedDateTime"]?.stringValue.flatMap(HARTime.parse)
             if firstStart == nil { firstStart = started }
@@ -65,14 +68,24 @@ public enum HARImport {
             let first = entries.first?["request"]?["url"]?.stringValue ?? ""
             header = RecordingHeader(
                 tool: tool, startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
-                redaction: ["policy": "har-import", "redacted_headers": .array(secretHeaders.sorted().map { .string($0) })])
+                redaction: redactor.policy.json)
         }
         return RecordingContents(header: header, exchanges: exchanges)
     }
 
-    static func parsedBody(_ text: String?) -> JSONValue {
-        guard let text, !text.isEmpty, let value = try? JSONParser.parse(text) else { return .null }
-        return value
+    /// The policy a HAR's content is redacted with: the one its `log._accord` header states when
+    /// accord wrote it (so `--keep` names stay kept), else the defaults.
+    /// - Parameter json: the parsed HAR file.
+    public static func policy(of json: JSONValue) -> RedactionPolicy {
+        RedactionPolicy(recorded: json["log"]?["_accord"]?["redaction"] ?? .null)
+    }
+
+    /// A body's text as recorded: JSON when it parses (unless the entry says it was text), else
+    /// the text itself; null when absent or empty.
+    static func parsedBody(_ text: String?, text isText: Bool) -> JSONValue {
+        guard let text, !text.isEmpty else { return .null }
+        if !isText, let value = try? JSONParser.parse(text) { return value }
+        return .string(text)
     }
 
     /// A number of milliseconds, or nil when absent or not a number.
@@ -85,14 +98,23 @@ public enum HARImport {
         return milliseconds
     }
 
-    static func redacted(_ headers: JSONValue?) -> JSONObject {
-        var object = JSONObject()
+    /// HAR headers as a recording holds them: names as written, a repeated name as an array of
+    /// its values in order.
+    static func headerObject(_ headers: JSONValue?) -> JSONObject {
+        var members: [JSONObject.Member] = []
         for header in headers?.arrayValue ?? [] {
-            guard let name = header["name"]?.stringValue?.lowercased() else { continue }
-            let value = header["value"]?.stringValue ?? ""
-            object[name] = .string(secretHeaders.contains(name) ? "[redacted]" : value)
+            guard let name = header["name"]?.stringValue else { continue }
+            let value = JSONValue.string(header["value"]?.stringValue ?? "")
+            guard let index = members.firstIndex(where: { JSONObject.sameKey($0.key, name) }) else {
+                members.append(JSONObject.Member(key: name, value: value))
+                continue
+            }
+            switch members[index].value {
+            case .array(let values): members[index].value = .array(values + [value])
+            case let single: members[index].value = .array([single, value])
+            }
         }
-        return object
+        return JSONObject(members)
     }
 
     /// The unverified claims of an `Authorization: Bearer` JWT among HAR headers.

@@ -41,6 +41,14 @@ public final class Redactor: Sendable {
         }
     }
 
+    /// Skips placeholder numbers already in use.
+    /// - Parameter highest: the highest number in use of each kind.
+    func reserve(_ highest: [String: Int]) {
+        table.withLock { table in
+            for (kind, number) in highest where table.counters[kind, default: 0] < number { table.counters[kind] = number }
+        }
+    }
+
     /// A header value as recorded: the whole credential for a secret name (an authorization
     /// scheme such as `Bearer` is kept), else the value with JWT-shaped parts replaced.
     /// - Parameters:

@@ -1,9 +1,11 @@
+import Corpus
 import Reports
 
 /// Sends each suite to every report the run writes: console summary always, JUnit and JSON
-/// when asked for.
+/// when asked for; each suite redacted first, by one redactor for the whole run.
 struct ReportFanout {
     private(set) var summary = ConsoleSummary()
+    private let redactor = Redactor(policy: RedactionPolicy())
     private var junit: (JUnitWriter, FileSink)?
     private var json: (JSONReportWriter, FileSink)?
 
@@ -19,6 +21,7 @@ struct ReportFanout {
     }
 
     mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
+        let suite = suite.redacted(by: redactor)
         summary.add(suite, tally: tally ?? suite.tally)
         if let (writer, _) = junit {
             do { try writer.write(suite) } catch { throw RunError.output("JUnit report", "\(error)") }
