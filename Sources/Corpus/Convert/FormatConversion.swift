@@ -52,7 +52,6 @@ public enum FormatConversion {
         switch from {
         case .recording:
             recording = try RecordingContents(bytes: bytes, file: file)
-            if let torn = recording.tornLine { notes.append("torn last line \(torn) ignored") }
         case .transcript:
             let loaded = try LoadedTranscript(raw: bytes, file: file)
             let result = TranscriptToRecording.convert(loaded.transcript, tool: tool)
@@ -63,6 +62,25 @@ public enum FormatConversion {
             do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(file, error) }
             recording = try HARImport.recording(from: json, file: file, tool: tool)
         }
+        var output = try convert(recording, file: file, to: to, tool: tool, caseID: caseID)
+        output.notes = notes + output.notes
+        return output
+    }
+
+    /// Converts a recording already read (e.g. streamed line by line from its file).
+    /// - Parameters:
+    ///   - recording: the recording.
+    ///   - file: its name, for messages.
+    ///   - to: the output format.
+    ///   - tool: the tool named in headers it writes, e.g. "accord 0.1.0".
+    ///   - caseID: the case id of a transcript it writes.
+    /// - Returns: the output bytes and notes.
+    /// - Throws: `CorpusError` when the transcript written would not be valid.
+    public static func convert(_ recording: RecordingContents, file: String, to: Format, tool: String, caseID: String) throws(CorpusError)
+        -> Output
+    {
+        var notes: [String] = []
+        if let torn = recording.tornLine { notes.append("torn last line \(torn) ignored") }
         switch to {
         case .recording:
             return Output(bytes: recording.bytes, notes: notes)
