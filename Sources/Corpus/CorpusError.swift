@@ -5,7 +5,7 @@ import KizunaWire
 /// and JSON pointer.
 public struct CorpusError: Error, CustomStringConvertible, Sendable, Hashable {
     private enum Code: String, Sendable, Hashable {
-        case unreadable, invalidJSON, grammar, manifest, emptyInput
+        case unreadable, invalidJSON, grammar, manifest, emptyInput, tooLong
     }
 
     private let code: Code
@@ -70,6 +70,25 @@ public struct CorpusError: Error, CustomStringConvertible, Sendable, Hashable {
     /// - Returns: the error.
     public static func manifest(_ file: String, at pointer: JSONPointer?, _ detail: String) -> CorpusError {
         CorpusError(.manifest, file: file, pointer: pointer, detail: "\(detail) (I-12)")
+    }
+
+    /// A recording line longer than the cap: the reader stops there rather than hold it.
+    /// - Parameters:
+    ///   - file: the file.
+    ///   - line: the one-based line.
+    ///   - limit: the cap in bytes (`--max-line`).
+    /// - Returns: the error.
+    public static func lineTooLong(_ file: String, line: Int, limit: Int) -> CorpusError {
+        CorpusError(.tooLong, file: file, line: line, detail: "line longer than \(limit) bytes (the --max-line cap); not read")
+    }
+
+    /// A JSON file (a transcript, HAR log or settings file) larger than the cap.
+    /// - Parameters:
+    ///   - file: the file.
+    ///   - limit: the cap in bytes (`--max-line`).
+    /// - Returns: the error.
+    public static func fileTooLarge(_ file: String, limit: Int) -> CorpusError {
+        CorpusError(.tooLong, file: file, detail: "larger than \(limit) bytes (the --max-line cap); not read")
     }
 
     /// Input that holds nothing to check.

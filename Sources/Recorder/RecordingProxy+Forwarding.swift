@@ -25,15 +25,22 @@ extension RecordingProxy {
         let stream = relay.stream
         var note: String?
         var completion: () -> Bool = { stream.finish() }
-        if let error = outcome.error, !outcome.headReceived {
-            // A silent upstream is a gateway timeout (504); any other failure a bad gateway (502).
-            let status = error.isSilence ? 504 : 502
-            let body = Self.gatewayError(error)
+        /// Answers the client `status` with `body` instead of anything from the upstream.
+        func answerLocally(_ status: Int, _ body: [UInt8]) {
             relay.status = status
             relay.headers = [("Content-Type", "application/json")]
             relay.recorded = body
             relay.total = body.count
             completion = { stream.respond(HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: body)) }
+        }
+        if let fault = relay.framingFault {
+            // Refused in its head, before anything reached the client: relaying it would let the
+            // client and the upstream disagree on where the answer ends.
+            answerLocally(502, Self.framingError(fault))
+            note = "upstream answer refused: \(fault)"
+        } else if let error = outcome.error, !outcome.headReceived {
+            // A silent upstream is a gateway timeout (504); any other failure a bad gateway (502).
+            answerLocally(error.isSilence ? 504 : 502, Self.gatewayError(error))
             note = "upstream failed before answering: \(error)"
         } else if let error = outcome.error {
             stream.abort()
@@ -106,6 +113,15 @@ extension RecordingProxy {
         ]
         return Array(CanonicalJSON.compact(object).utf8)
     }
+
+    /// The PostgREST-shaped body of the 502 for an upstream answer with ambiguous framing.
+    static func framingError(_ fault: String) -> [UInt8] {
+        let object: JSONValue = [
+            "code": "ACCORD_UPSTREAM", "message": .string("the upstream's answer was not relayed: \(fault)"), "details": nil,
+            "hint": "an answer whose length is ambiguous (RFC 9112 §6.3) is never relayed; fix the upstream or what is in front of it",
+        ]
+        return Array(CanonicalJSON.compact(object).utf8)
+    }
 }
 
 /// Relays the upstream's answer to the client as it arrives and keeps a capped copy of the body
@@ -129,6 +145,8 @@ final class ResponseRelay: StreamingResponseSink {
     private var declaredLength: Int?
     /// Whether the transfer paused itself through `pauseRequested()`; the owner resumes it.
     var paused = false
+    /// Why the upstream's head was refused (conflicting framing); nothing of it was relayed.
+    var framingFault: String?
 
     init(stream: HTTPResponseStream, output: HTTPOutput, limit: Int) {
         self.stream = stream
@@ -139,6 +157,10 @@ final class ResponseRelay: StreamingResponseSink {
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
         self.status = status
         self.headers = headers
+        if let fault = Self.framingFault(status: status, headers) {
+            framingFault = fault
+            return false
+        }
         // Names listed in `Connection` are hop-by-hop too; most answers have none.
         var named: Set<String> = []
         for field in headers where HTTPHeaders.sameName(field.name, "Connection") {
@@ -185,5 +207,35 @@ final class ResponseRelay: StreamingResponseSink {
             if first { firstBodySent() }
         }
         return stream.send(bytes)
+    }
+}
+
+extension ResponseRelay {
+    /// What makes an upstream head's framing ambiguous, or nil: `Content-Length` values that
+    /// disagree or are not numbers, or a `Content-Length` next to `Transfer-Encoding` (RFC 9112
+    /// §6.3 calls both unrecoverable errors for a proxy). Equal repeated values are allowed.
+    /// - Parameters:
+    ///   - status: the answer's status.
+    ///   - headers: its fields as received.
+    /// - Returns: the fault, for the client's 502 and the recording's `:accord-error`.
+    static func framingFault(status: Int, _ headers: [(name: String, value: String)]) -> String? {
+        var lengths: [String] = []
+        var encoded = false
+        for (name, value) in headers {
+            if HTTPHeaders.sameName(name, "Transfer-Encoding") { encoded = true }
+            guard HTTPHeaders.sameName(name, "Content-Length") else { continue }
+            for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                lengths.append(part.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        guard let first = lengths.first else { return nil }
+        if encoded { return "answer \(status) has both Content-Length and Transfer-Encoding" }
+        if let bad = lengths.first(where: { $0.isEmpty || $0.count > 18 || !$0.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) }) {
+            return "answer \(status) has a Content-Length that is not a number: \"\(bad)\""
+        }
+        if lengths.contains(where: { Int($0) != Int(first) }) {
+            return "answer \(status) has conflicting Content-Length values: \(lengths.joined(separator: ", "))"
+        }
+        return nil
     }
 }

@@ -51,6 +51,7 @@ public struct PostgRESTRouter: Sendable {
     /// - Parameter request: the request.
     /// - Returns: the response; every error is a PostgREST-shaped JSON object.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        if request.asksForServerOptions { return .serverOptions(allowing: ["GET", "POST"]) }
         let path = request.path
         if path.hasPrefix("/rest/v1/rpc/") {
             let function = String(path.dropFirst("/rest/v1/rpc/".count))
@@ -155,6 +156,7 @@ public struct PostgRESTRouter: Sendable {
     }
 
     private func fixture(_ operation: String, _ request: HTTPRequest) async -> HTTPResponse {
+        if let refusal = FixtureAccess.refusal(request) { return refusal }
         guard ["seed", "step", "change", "commit", "capabilities"].contains(operation) else {
             return PostgRESTReply.error(status: 404, code: "PGRST125", "Invalid path specified in request URL")
         }

@@ -29,6 +29,23 @@ struct HeaderTests {
         #expect(ParserSupport.status(ParserSupport.parse("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")) == 400)
     }
 
+    @Test("a repeated Authorization is 400, whatever the case of its names, while one is kept as sent")
+    func repeatedAuthorization() throws {
+        for fields in ["Authorization: Bearer a\r\nAuthorization: Bearer b\r\n", "authorization: x\r\nAUTHORIZATION: x\r\n"] {
+            let outcome = ParserSupport.parse("GET / HTTP/1.1\r\nHost: h\r\n\(fields)\r\n")
+            #expect(ParserSupport.status(outcome) == 400, "\(fields)")
+            if case .failed(let error) = outcome { #expect(error.detail == "more than one Authorization header") }
+        }
+        // Refused once the head is complete, before a body it announces has arrived.
+        let early = ParserSupport.parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\nAuthorization: a\r\nAuthorization: b\r\n\r\n")
+        #expect(ParserSupport.status(early) == 400)
+        let one = try #require(ParserSupport.request(ParserSupport.parse("GET / HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer a\r\n\r\n")))
+        #expect(one.headers["Authorization"] == "Bearer a")
+        #expect(
+            ParserSupport.request(ParserSupport.parse("GET / HTTP/1.1\r\nHost: h\r\nProxy-Authorization: a\r\nAuthorization: b\r\n\r\n"))
+                != nil)
+    }
+
     @Test("a header block over 16 KiB is 431, complete or not")
     func blockLimit() {
         let big = "X-Big: " + String(repeating: "b", count: 16 * 1024) + "\r\n"

@@ -15,7 +15,7 @@ struct RouterTests {
         _ path: String, method: String = "POST", body: String = "{}", token: String? = RouterTests.token,
         headers extra: [(String, String)] = [], listener: String = "127.0.0.1"
     ) -> HTTPRequest {
-        var headers: HTTPHeaders = ["Host": "h", "Content-Type": "application/json"]
+        var headers: HTTPHeaders = ["Host": "127.0.0.1:54321", "Content-Type": "application/json"]
         if let token { headers.add("Authorization", "Bearer \(token)") }
         for (name, value) in extra { headers.set(name, value) }
         return HTTPRequest(

@@ -48,25 +48,47 @@ public enum FormatConversion {
         -> Output
     {
         var notes: [String] = []
-        // Every direction passes the recorder's redactor: a file from a browser, an older build
-        // or a hand edit is redacted as `accord record` would have redacted it.
+        // A HAR is redacted as it is read (its headers before they are merged); every format is
+        // redacted again, idempotently, on the way out.
         let recording: RecordingContents
         switch from {
         case .recording:
-            let read = try RecordingContents(bytes: bytes, file: file)
-            if let torn = read.tornLine { notes.append("torn last line \(torn) ignored") }
-            recording = Redactor(policy: RedactionPolicy(recorded: read.header.redaction), continuingAfter: bytes).recording(read)
+            recording = try RecordingContents(bytes: bytes, file: file)
         case .transcript:
             let loaded = try LoadedTranscript(raw: bytes, file: file)
             let result = TranscriptToRecording.convert(loaded.transcript, tool: tool)
             notes += result.omittedSteps.map { "step \($0.n) \($0.label): not an rpc step, not recorded" }
-            recording = Redactor(policy: RedactionPolicy(), continuingAfter: bytes).recording(result.recording)
+            recording = result.recording
         case .har:
             let json: JSONValue
             do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(file, error) }
             let redactor = Redactor(policy: HARImport.policy(of: json), continuingAfter: bytes)
             recording = try HARImport.recording(from: json, file: file, tool: tool, redactor: redactor)
         }
+        var output = try convert(recording, file: file, to: to, tool: tool, caseID: caseID)
+        output.notes = notes + output.notes
+        return output
+    }
+
+    /// Converts a recording already read (e.g. streamed line by line from its file).
+    /// - Parameters:
+    ///   - recording: the recording.
+    ///   - file: its name, for messages.
+    ///   - to: the output format.
+    ///   - tool: the tool named in headers it writes, e.g. "accord 0.1.0".
+    ///   - caseID: the case id of a transcript it writes.
+    /// - Returns: the output bytes and notes.
+    /// - Throws: `CorpusError` when the transcript written would not be valid.
+    public static func convert(_ recording: RecordingContents, file: String, to: Format, tool: String, caseID: String) throws(CorpusError)
+        -> Output
+    {
+        var notes: [String] = []
+        if let torn = recording.tornLine { notes.append("torn last line \(torn) ignored") }
+        // Every direction passes the recorder's redactor, under the policy the recording states:
+        // a file from a browser, an older build or a hand edit leaves redacted as `accord record`
+        // would have left it.
+        let recording = Redactor(policy: RedactionPolicy(recorded: recording.header.redaction), continuingAfter: recording.bytes)
+            .recording(recording)
         switch to {
         case .recording:
             return Output(bytes: recording.bytes, notes: notes)

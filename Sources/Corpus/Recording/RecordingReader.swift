@@ -1,8 +1,9 @@
 import KizunaWire
 
 /// Splits a recording's bytes into lines as they arrive and decodes each one, so that a
-/// recording of any size is read in bounded memory. A last line without its newline that does
-/// not parse is a torn tail: reported, not fatal.
+/// recording of any size is read in bounded memory: no more than `maxLine` bytes of one line are
+/// ever held, and a longer line is an error naming its number. A last line without its newline
+/// that does not parse is a torn tail: reported, not fatal.
 public struct RecordingReader {
     /// What the reader produced for one line.
     public enum Item: Sendable {
@@ -12,8 +13,17 @@ public struct RecordingReader {
         case exchange(RecordedExchange)
     }
 
+    /// The default cap on one line: 128 MiB. `accord record` writes a request body of at most
+    /// its request-body limit (32 MiB) and the first 16 MiB of a response body on one line; JSON
+    /// bodies are re-encoded compactly, about their own size, and text grows by its escapes, so
+    /// 48 MiB of bodies fit with room for escaping. `accord serve` takes bodies of at most
+    /// `HTTPLimits.body` (1 MiB).
+    public static let defaultMaxLine = 128 << 20
+
     /// The file, for messages.
     public let file: String
+    /// The longest line read, in bytes without its newline.
+    public let maxLine: Int
     private var pending: [UInt8] = []
     private var lineNumber = 0
     private var sawHeader = false
@@ -22,20 +32,27 @@ public struct RecordingReader {
     public private(set) var tornLine: Int?
 
     /// Starts reading a recording.
-    /// - Parameter file: the file name, for messages.
-    public init(file: String) { self.file = file }
+    /// - Parameters:
+    ///   - file: the file name, for messages.
+    ///   - maxLine: the longest line read, in bytes (at least 1).
+    public init(file: String, maxLine: Int = RecordingReader.defaultMaxLine) {
+        self.file = file
+        self.maxLine = max(1, maxLine)
+    }
 
     /// Feeds the next chunk of bytes and hands every complete line to `body`.
     /// - Parameters:
     ///   - chunk: the bytes.
     ///   - body: called with each decoded line, in order.
-    /// - Throws: `CorpusError` naming the file and line of a line that is not valid.
+    /// - Throws: `CorpusError` naming the file and line of a line that is not valid or longer
+    ///   than `maxLine`.
     public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ body: (Item) throws(CorpusError) -> Void) throws(CorpusError) {
         var start = 0
         var index = 0
         let count = chunk.count
         while index < count {
             if chunk[index] == 0x0A {
+                try checkLength(index - start)
                 if pending.isEmpty {
                     try decode(UnsafeBufferPointer(rebasing: chunk[start..<index]), body)
                 } else {
@@ -48,7 +65,16 @@ public struct RecordingReader {
             }
             index += 1
         }
-        if start < count { pending.append(contentsOf: chunk[start..<count]) }
+        if start < count {
+            try checkLength(count - start)
+            pending.append(contentsOf: chunk[start..<count])
+        }
+    }
+
+    /// Refuses a line that `more` bytes after those pending would take past the cap, before
+    /// they are kept.
+    private func checkLength(_ more: Int) throws(CorpusError) {
+        if pending.count + more > maxLine { throw CorpusError.lineTooLong(file, line: lineNumber + 1, limit: maxLine) }
     }
 
     /// Ends the input: a last line without a newline is decoded when complete, else reported

@@ -62,6 +62,7 @@ public struct HTTPRequestParser: Sendable {
         let headers = HTTPHeaders(fields)
         let framing = try bodyFraming(headers, version: version)
         let expectsContinue = try expectation(headers, version: version)
+        try singleAuthorization(headers)
 
         let body: [UInt8]
         let end: Int
@@ -117,5 +118,12 @@ public struct HTTPRequestParser: Sendable {
         if expect.isEmpty { return false }
         guard expect == ["100-continue"] else { throw .expectationFailed("only Expect: 100-continue is supported") }
         return version == .http11
+    }
+
+    /// Refuses a request with more than one `Authorization` field: which credentials count
+    /// would depend on who reads the head (RFC 9110 §11.6.2 allows one), so neither serve nor
+    /// record picks one.
+    private func singleAuthorization(_ headers: HTTPHeaders) throws(HTTPError) {
+        if headers.values(for: "Authorization").count > 1 { throw .badRequest("more than one Authorization header") }
     }
 }

@@ -174,6 +174,10 @@ final class ProxyConnection {
                         ))
                     return
                 }
+                if let answer = RecordingProxy.localAnswer(to: request) {
+                    answerLocally(answer, to: request)
+                    continue
+                }
                 begin(request)
             case .failed(let error):
                 refuse(error)
@@ -190,6 +194,14 @@ final class ProxyConnection {
                 return
             }
         }
+    }
+
+    /// Queues the proxy's own answer (`OPTIONS *`); nothing is forwarded or recorded.
+    private func answerLocally(_ answer: HTTPResponse, to request: HTTPRequest) {
+        let keepAlive = request.keepAlive && !loop.proxy.isStopping
+        answer.serialized(version: request.version, keepAlive: keepAlive, date: HTTPDate.now()).withUnsafeBytes { output.append($0) }
+        if !keepAlive { phase = .closing }
+        loop.markDirty(self)
     }
 
     /// Forwards a request to the upstream; its answer is queued as it arrives.

@@ -18,6 +18,8 @@ public struct CheckRun {
         public var filter: String?
         /// Whether the console summary uses colour.
         public var color: Bool
+        /// The longest recording line, and the largest transcript, read (`--max-line`).
+        public var maxLine = RecordingReader.defaultMaxLine
 
         /// Makes options.
         /// - Parameters:
@@ -55,7 +57,9 @@ public struct CheckRun {
             switch input {
             case .corpus(let path):
                 let corpus: Corpus
-                do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path)) } catch { throw RunError.input(error) }
+                do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path, limit: options.maxLine)) } catch {
+                    throw RunError.input(error)
+                }
                 let decisions = CorpusProvenance.read(FolderFiles(root: path))
                 let commit = CorpusProvenance.corpusCommit(FolderFiles(root: path))
                 for item in corpus.cases where matches(item.id, options.filter) {
@@ -73,7 +77,9 @@ public struct CheckRun {
                 }
             case .transcript(let path):
                 let loaded: LoadedTranscript
-                do throws(CorpusError) { loaded = try LoadedTranscript(raw: try FileBytes.read(path), file: path) } catch {
+                do throws(CorpusError) {
+                    loaded = try LoadedTranscript(raw: try FileBytes.read(path, limit: options.maxLine), file: path)
+                } catch {
                     throw RunError.input(error)
                 }
                 if matches(loaded.transcript.caseID, options.filter) {
@@ -87,7 +93,7 @@ public struct CheckRun {
                 guard matches((path as NSString).lastPathComponent, options.filter) else { continue }
                 matched += 1
                 let started = ContinuousClock.now
-                var (suite, tally) = try checkRecording(path, keepPassing: keepPassing)
+                var (suite, tally) = try checkRecording(path, keepPassing: keepPassing, maxLine: options.maxLine)
                 suite.time = seconds(since: started)
                 try reports.add(suite, tally: tally)
             }
@@ -100,8 +106,8 @@ public struct CheckRun {
         return reports.summary.isPassing
     }
 
-    static func checkRecording(_ path: String, keepPassing: Bool) throws(RunError) -> (SuiteResult, Tally) {
-        var reader = RecordingReader(file: path)
+    static func checkRecording(_ path: String, keepPassing: Bool, maxLine: Int) throws(RunError) -> (SuiteResult, Tally) {
+        var reader = RecordingReader(file: path, maxLine: maxLine)
         var check = RecordingCheck(keepPassing: keepPassing)
         do throws(CorpusError) {
             try FileBytes.stream(path) { chunk throws(CorpusError) in

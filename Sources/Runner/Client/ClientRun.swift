@@ -28,6 +28,8 @@ public struct ClientRun: Sendable {
         public var jsonPath: String?
         /// Whether the console summary uses colour.
         public var color = false
+        /// The longest recording line, and the largest transcript, read (`--max-line`).
+        public var maxLine = RecordingReader.defaultMaxLine
 
         /// Makes options.
         /// - Parameters:
@@ -50,7 +52,7 @@ public struct ClientRun: Sendable {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
         let run = LaneRun(
             paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
-            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color,
+            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color, maxLine: options.maxLine,
             reportName: "accord run --client \(options.clientName)",
             properties: [
                 SuiteResult.Property(name: "lane", value: "client"), SuiteResult.Property(name: "target", value: options.clientName),

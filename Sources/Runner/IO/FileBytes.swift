@@ -3,18 +3,28 @@ import Foundation
 
 /// Whole-file and streaming reads with `CorpusError`s that name the file.
 public enum FileBytes {
-    /// Reads a whole file.
-    /// - Parameter path: the file.
+    /// Reads a whole file of at most `limit` bytes, in chunks, so that a larger file (or an
+    /// endless one such as a device) is refused having held no more than the limit.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - limit: the most bytes read (default `RecordingReader.defaultMaxLine`).
     /// - Returns: its bytes.
-    /// - Throws: `CorpusError.unreadable` naming the file and the reason.
-    public static func read(_ path: String) throws(CorpusError) -> [UInt8] {
+    /// - Throws: `CorpusError.unreadable` naming the file and the reason, or
+    ///   `CorpusError.fileTooLarge` past the limit.
+    public static func read(_ path: String, limit: Int = RecordingReader.defaultMaxLine) throws(CorpusError) -> [UInt8] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CorpusError.unreadable(path, "no such file")
         }
         if isDirectory.boolValue { throw CorpusError.unreadable(path, "is a folder, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw CorpusError.unreadable(path, "cannot be read") }
-        return [UInt8](data)
+        var bytes: [UInt8] = []
+        var status = stat()
+        if stat(path, &status) == 0, status.st_size > 0 { bytes.reserveCapacity(Int(min(Int64(limit), Int64(status.st_size)))) }
+        try stream(path, chunkSize: min(1 << 20, max(1, limit) + 1)) { chunk throws(CorpusError) in
+            if bytes.count + chunk.count > limit { throw CorpusError.fileTooLarge(path, limit: limit) }
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
     }
 
     /// Streams a file in fixed-size chunks, holding one chunk in memory at a time.

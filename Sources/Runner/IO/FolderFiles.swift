@@ -5,21 +5,26 @@ import Foundation
 public struct FolderFiles: CorpusFiles {
     /// The folder as the user named it.
     public let root: String
+    /// The largest file read, in bytes.
+    public let limit: Int
 
     /// Opens a folder.
-    /// - Parameter root: the folder path.
-    public init(root: String) {
+    /// - Parameters:
+    ///   - root: the folder path.
+    ///   - limit: the largest file read, in bytes (`--max-line`).
+    public init(root: String, limit: Int = RecordingReader.defaultMaxLine) {
         var trimmed = root
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.root = trimmed
+        self.limit = limit
     }
 
     /// Reads a file under the folder.
     /// - Parameter relativePath: the path under the root.
     /// - Returns: the bytes.
-    /// - Throws: `CorpusError.unreadable` naming the file.
+    /// - Throws: `CorpusError.unreadable` naming the file, or `.fileTooLarge` over `limit`.
     public func read(_ relativePath: String) throws(CorpusError) -> [UInt8] {
-        try FileBytes.read(root + "/" + relativePath)
+        try FileBytes.read(root + "/" + relativePath, limit: limit)
     }
 
     /// Lists `.json` files under a subfolder, recursively, sorted.

@@ -27,7 +27,7 @@ public enum KillMatrixRun {
 
     /// Plays the matrix quietly and returns its suites (played ones first, then skipped ones).
     static func collect(_ options: ClientRun.Options, launch: @escaping KillLauncher) async throws(RunError) -> [SuiteResult] {
-        let all = try ServerRun.loadCases(options.paths)
+        let all = try ServerRun.loadCases(options.paths, maxLine: options.maxLine)
         let filtered = all.filter { CheckRun.matches($0.id, options.filter) }
         if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         let cases = filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)

@@ -24,6 +24,8 @@ struct LaneRun: Sendable {
     var junitPath: String?
     var jsonPath: String?
     var color: Bool
+    /// The longest recording line, and the largest transcript, read.
+    var maxLine = RecordingReader.defaultMaxLine
     /// The report's name, e.g. "accord run --server embedded".
     var reportName: String
     /// The properties every suite carries.
@@ -44,7 +46,7 @@ struct LaneRun: Sendable {
     /// Plays the cases quietly: their suites (known-failing applied, blocked entries last) and
     /// every case id of the inputs.
     func collect(play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> ([SuiteResult], Set<String>) {
-        let all = try ServerRun.loadCases(paths)
+        let all = try ServerRun.loadCases(paths, maxLine: maxLine)
         let filtered = all.filter { CheckRun.matches($0.id, filter) }
         if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)

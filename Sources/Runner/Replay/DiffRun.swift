@@ -25,6 +25,8 @@ public struct DiffRun: Sendable {
         public var jsonPath: String?
         /// Whether the console summary uses colour.
         public var color = false
+        /// The longest recording line read (`--max-line`).
+        public var maxLine = RecordingReader.defaultMaxLine
 
         /// Makes options.
         /// - Parameters:
@@ -58,7 +60,7 @@ public struct DiffRun: Sendable {
                 throw RunError.usage(
                     "\(path) is not a recording: accord diff replays recordings (convert a transcript with accord convert)")
             }
-            recordings.append((try RecordingFile.load(file), file))
+            recordings.append((try RecordingFile.load(file, maxLine: options.maxLine), file))
         }
         let (nameA, nameB) = options.targetNames
         var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord diff \(nameA) \(nameB)")

@@ -5,25 +5,41 @@ import KizunaWire
 /// Reads and writes whole recordings, transcripts and HAR files for replay and conversion; the
 /// conversions themselves are pure (Corpus/Convert).
 public enum RecordingFile {
-    /// Reads a recording into memory.
-    /// - Parameter path: the recording file.
+    /// Reads a recording into memory, streaming its lines through `RecordingReader`.
+    /// - Parameters:
+    ///   - path: the recording file.
+    ///   - maxLine: the longest line read, in bytes.
     /// - Returns: its header, exchanges and torn line.
-    /// - Throws: `RunError` for an unreadable file or a bad line (exit 64).
-    public static func load(_ path: String) throws(RunError) -> RecordingContents {
+    /// - Throws: `RunError` for an unreadable file, a bad line or one over `maxLine` (exit 64).
+    public static func load(_ path: String, maxLine: Int = RecordingReader.defaultMaxLine) throws(RunError) -> RecordingContents {
+        var reader = RecordingReader(file: path, maxLine: maxLine)
+        var header: RecordingHeader?
+        var exchanges: [RecordedExchange] = []
+        let take: (RecordingReader.Item) throws(CorpusError) -> Void = { item in
+            switch item {
+            case .header(let read): header = read
+            case .exchange(let exchange): exchanges.append(exchange)
+            }
+        }
         do throws(CorpusError) {
-            return try RecordingContents(bytes: try FileBytes.read(path), file: path)
+            try FileBytes.stream(path) { chunk throws(CorpusError) in try reader.feed(chunk, take) }
+            try reader.finish(take)
+            guard let header else { throw CorpusError.empty(path, "no recording header line (is this an accord recording?)") }
+            return RecordingContents(header: header, exchanges: exchanges, tornLine: reader.tornLine)
         } catch {
             throw RunError.input(error)
         }
     }
 
     /// Reads a JSON file.
-    /// - Parameter path: the file.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - limit: the largest file read, in bytes.
     /// - Returns: the parsed document.
-    /// - Throws: `RunError` for an unreadable file or invalid JSON.
-    public static func json(_ path: String) throws(RunError) -> JSONValue {
+    /// - Throws: `RunError` for an unreadable file, one over `limit` or invalid JSON.
+    public static func json(_ path: String, limit: Int = RecordingReader.defaultMaxLine) throws(RunError) -> JSONValue {
         do throws(CorpusError) {
-            let bytes = try FileBytes.read(path)
+            let bytes = try FileBytes.read(path, limit: limit)
             do { return try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
         } catch {
             throw RunError.input(error)

@@ -33,6 +33,8 @@ public struct ServerRun: Sendable {
         public var jsonPath: String?
         /// Whether the console summary uses colour.
         public var color: Bool
+        /// The longest recording line, and the largest transcript, read (`--max-line`).
+        public var maxLine = RecordingReader.defaultMaxLine
 
         /// Makes options.
         /// - Parameters:
@@ -65,7 +67,7 @@ public struct ServerRun: Sendable {
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
         let run = LaneRun(
             paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
-            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color,
+            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color, maxLine: options.maxLine,
             reportName: "accord run --server \(options.targetName)",
             properties: [
                 SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
@@ -98,14 +100,14 @@ public struct ServerRun: Sendable {
     }
 
     /// Every case of the inputs, blocked entries included, before filtering and sharding.
-    static func loadCases(_ paths: [String]) throws(RunError) -> [LaneCase] {
+    static func loadCases(_ paths: [String], maxLine: Int) throws(RunError) -> [LaneCase] {
         var loaded: [LaneCase] = []
         for path in paths {
             switch try CheckInput.classify(path) {
             case .corpus(let folder):
                 let decisions = CorpusProvenance.read(FolderFiles(root: folder))
                 do throws(CorpusError) {
-                    for item in try Corpus(files: FolderFiles(root: folder)).cases {
+                    for item in try Corpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
                         switch item {
                         case .transcript(let transcript, _):
                             loaded.append(LaneCase(kind: .transcript(transcript), id: item.id, decisions: decisions))
@@ -118,13 +120,13 @@ public struct ServerRun: Sendable {
                 }
             case .transcript(let file):
                 do throws(CorpusError) {
-                    let transcript = try LoadedTranscript(raw: try FileBytes.read(file), file: file)
+                    let transcript = try LoadedTranscript(raw: try FileBytes.read(file, limit: maxLine), file: file)
                     loaded.append(LaneCase(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
                 } catch {
                     throw RunError.input(error)
                 }
             case .recording(let file):
-                let contents = try RecordingFile.load(file)
+                let contents = try RecordingFile.load(file, maxLine: maxLine)
                 let id = (file as NSString).lastPathComponent
                 loaded.append(LaneCase(kind: .recording(contents, file: file), id: id, decisions: [:]))
             }

@@ -18,16 +18,18 @@ enum CheckCommand {
                 long: "filter", valueName: "glob",
                 help: "Check only cases (by id) and recordings (by file name) matching <glob>, e.g. 'push/*'."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
+            MaxLineOption.spec,
         ],
-        usage: "<path> ... [--junit <file>] [--json <file>] [--filter <glob>] [--color]")
+        usage: "<path> ... [--junit <file>] [--json <file>] [--filter <glob>] [--color] [--max-line <bytes>]")
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(RunError) -> Int32 {
         if arguments.positionals.isEmpty {
             throw RunError.usage("missing <path>: give a corpus folder, transcript or recording\nSee 'accord help check'.")
         }
-        let options = CheckRun.Options(
+        var options = CheckRun.Options(
             paths: arguments.positionals, junitPath: arguments.values["junit"], jsonPath: arguments.values["json"],
             filter: arguments.values["filter"], color: arguments.flags.contains("color"))
+        options.maxLine = try MaxLineOption.value(arguments)
         let passed = try CheckRun.run(options) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
     }

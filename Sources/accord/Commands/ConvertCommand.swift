@@ -20,8 +20,9 @@ enum ConvertCommand {
             OptionSpec(
                 long: "case", valueName: "id",
                 help: "The case id of a transcript written (default: lifecycle/001-recording-<name of out>)."),
+            MaxLineOption.spec,
         ],
-        usage: "<in> <out> [--from <format>] [--to <format>] [--case <id>]")
+        usage: "<in> <out> [--from <format>] [--to <format>] [--case <id>] [--max-line <bytes>]")
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(RunError) -> Int32 {
         guard arguments.positionals.count == 2 else {
@@ -37,10 +38,19 @@ enum ConvertCommand {
         }
         let caseID = arguments.values["case"] ?? RecordingToTranscript.caseID(for: output)
         if !Transcript.isCaseID(caseID) { throw RunError.usage("--case takes <flow>/<NNN>-<slug>, found '\(caseID)'") }
+        let maxLine = try MaxLineOption.value(arguments)
+        let tool = "accord \(CheckRun.accordVersion)"
         let converted: FormatConversion.Output
+        // A recording is read line by line (each under --max-line); a transcript or HAR file is
+        // one JSON document, read whole up to --max-line.
+        let recording = from == .recording ? try RecordingFile.load(input, maxLine: maxLine) : nil
         do throws(CorpusError) {
-            converted = try FormatConversion.convert(
-                try FileBytes.read(input), file: input, from: from, to: to, tool: "accord \(CheckRun.accordVersion)", caseID: caseID)
+            if let recording {
+                converted = try FormatConversion.convert(recording, file: input, to: to, tool: tool, caseID: caseID)
+            } else {
+                converted = try FormatConversion.convert(
+                    try FileBytes.read(input, limit: maxLine), file: input, from: from, to: to, tool: tool, caseID: caseID)
+            }
         } catch {
             throw RunError.input(error)
         }

@@ -31,8 +31,9 @@ enum DiffCommand {
             OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
             OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
+            MaxLineOption.spec,
         ],
-        usage: "--server <a> --server <b> <recording> ... [--tier <tier>] [--junit <file>] [--json <file>]")
+        usage: "--server <a> --server <b> <recording> ... [--tier <tier>] [--junit <file>] [--json <file>] [--max-line <bytes>]")
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
         let servers = arguments.repeated["server"] ?? []
@@ -44,6 +45,7 @@ enum DiffCommand {
         options.junitPath = arguments.values["junit"]
         options.jsonPath = arguments.values["json"]
         options.color = arguments.flags.contains("color")
+        options.maxLine = try MaxLineOption.value(arguments)
         if let name = arguments.values["tier"] {
             guard let tier = ResponseTier.named(name) else { throw RunError.usage("--tier takes pass or bound, found '\(name)'") }
             options.requiredTier = tier

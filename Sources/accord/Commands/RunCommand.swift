@@ -67,9 +67,10 @@ enum RunCommand {
             OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
             OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
+            MaxLineOption.spec,
         ],
         usage:
-            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>]"
+            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>] [--max-line <bytes>]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -92,6 +93,7 @@ enum RunCommand {
         options.junitPath = arguments.values["junit"]
         options.jsonPath = arguments.values["json"]
         options.color = arguments.flags.contains("color")
+        options.maxLine = try MaxLineOption.value(arguments)
         options.jobs = try jobs(arguments.values["jobs"])
         options.shard = try shard(arguments.values["shard"])
         if let name = arguments.values["tier"] {
@@ -130,6 +132,7 @@ enum RunCommand {
         options.junitPath = arguments.values["junit"]
         options.jsonPath = arguments.values["json"]
         options.color = arguments.flags.contains("color")
+        options.maxLine = try MaxLineOption.value(arguments)
         options.jobs = try jobs(arguments.values["jobs"])
         options.shard = try shard(arguments.values["shard"])
         if let text = arguments.values["timeout"] {
