@@ -99,3 +99,31 @@ extension Redactor {
         }
     }
 }
+
+extension Redactor {
+    /// Prose as reports print it (a case name, a failure message): secrets replaced as
+    /// `text(_:)` does, and each word that is a URL or a path (`/…`, `…://…`) redacted as a URL,
+    /// so a path copied from a recording written by hand keeps no credential-shaped segment.
+    /// - Parameter prose: the text.
+    /// - Returns: the text to print.
+    public func prose(_ prose: String) -> String {
+        let texted = text(prose)
+        guard texted.contains("/") else { return texted }
+        var out = ""
+        var word = ""
+        func flush() {
+            out += word.hasPrefix("/") || word.contains("://") ? url(word) : word
+            word = ""
+        }
+        for character in texted {
+            if character == " " || character == "\n" || character == "\t" || character == "\"" || character == "'" {
+                flush()
+                out.append(character)
+            } else {
+                word.append(character)
+            }
+        }
+        flush()
+        return out
+    }
+}

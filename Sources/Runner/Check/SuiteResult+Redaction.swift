@@ -9,20 +9,20 @@ extension SuiteResult {
     /// - Returns: the suite to report.
     func redacted(by redactor: Redactor) -> SuiteResult {
         var suite = self
-        suite.name = redactor.text(name)
-        suite.properties = properties.map { Property(name: $0.name, value: redactor.text($0.value)) }
+        suite.name = redactor.prose(name)
+        suite.properties = properties.map { Property(name: $0.name, value: redactor.prose($0.value)) }
         suite.cases = cases.map { result in
             var result = result
-            result.name = redactor.text(result.name)
-            result.classname = redactor.text(result.classname)
-            result.note = result.note.map(redactor.text)
+            result.name = redactor.prose(result.name)
+            result.classname = redactor.prose(result.classname)
+            result.note = result.note.map(redactor.prose)
             switch result.outcome {
             case .passed: break
             case .failed(let failures):
                 result.outcome = .failed(
-                    failures.map { Failure(ruleID: $0.ruleID, message: redactor.text($0.message), body: redactor.text($0.body)) })
-            case .skipped(let reason): result.outcome = .skipped(redactor.text(reason))
-            case .errored(let reason): result.outcome = .errored(redactor.text(reason))
+                    failures.map { Failure(ruleID: $0.ruleID, message: redactor.prose($0.message), body: redactor.prose($0.body)) })
+            case .skipped(let reason): result.outcome = .skipped(redactor.prose(reason))
+            case .errored(let reason): result.outcome = .errored(redactor.prose(reason))
             }
             return result
         }
