@@ -7,14 +7,16 @@ enum PercentEncoding {
         var current = Array(text.utf8)
         for _ in 0..<depth {
             guard current.contains(0x25) else { break }
-            let next = current.withUnsafeBufferPointer(decodedOnce)
+            let next = current.withUnsafeBufferPointer { decodedOnce($0, plusAsSpace: false) }
             if next == current { break }
             current = next
         }
         return String(decoding: current, as: UTF8.self)
     }
 
-    private static func decodedOnce(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    /// One layer of `%XX` escapes decoded; a `%` not followed by two hex digits stays, and `+`
+    /// becomes a space when `plusAsSpace` (form encoding).
+    static func decodedOnce(_ bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -25,7 +27,7 @@ enum PercentEncoding {
                 out.append(high << 4 | low)
                 index += 3
             } else {
-                out.append(bytes[index])
+                out.append(plusAsSpace && bytes[index] == 0x2B ? 0x20 : bytes[index])
                 index += 1
             }
         }

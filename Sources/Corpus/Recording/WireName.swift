@@ -13,24 +13,8 @@ enum WireName {
         byte == 0x5B || byte == 0x5D || byte == 0x2E || byte == 0x23
     }
 
-    /// The name percent-decoded, `+` read as a space (as forms encode it); a `%` not followed by
-    /// two hex digits is kept as it is.
-    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x25, index + 2 < bytes.count, let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                out.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            out.append(byte == 0x2B ? 0x20 : byte)
-            index += 1
-        }
-        return out
-    }
+    /// The name percent-decoded, `+` read as a space (as forms encode it).
+    static func decoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] { PercentEncoding.decodedOnce(bytes, plusAsSpace: true) }
 
     /// The non-empty parts of a decoded name, between part boundaries.
     static func parts(of name: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
