@@ -26,11 +26,13 @@ struct Connection: Sendable {
         var buffer: [UInt8] = []
         var start = 0
         var sentContinue = false
+        // Where the parse of the request at `start` stopped: each read goes on from there.
+        var progress = HTTPParseProgress()
         var requestDeadline = clock.now + configuration.readTimeout
         var idleDeadline = clock.now + configuration.idleTimeout
         while true {
             if start < buffer.count {
-                switch parser.parse(buffer[start...]) {
+                switch parser.parse(buffer[start...], resuming: &progress) {
                 case .complete(var request, let consumed):
                     start += consumed
                     sentContinue = false
