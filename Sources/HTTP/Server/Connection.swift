@@ -64,6 +64,8 @@ struct Connection: Sendable {
                 }
             }
             let partial = start < buffer.count
+            // Nothing arriving or being answered: the connection may be closed to make room.
+            if !partial, !slot.markIdle(server.nanosecondsNow()) { return }
             let deadline = partial ? requestDeadline : idleDeadline
             let remaining = deadline - clock.now
             if remaining <= .zero {
@@ -73,6 +75,7 @@ struct Connection: Sendable {
             guard Socket.waitReadable(fd, milliseconds: Socket.milliseconds(remaining)) == .readable else { continue }
             if !partial { requestDeadline = clock.now + configuration.readTimeout }
             guard Socket.receive(fd, into: &buffer, scratch: scratch) > 0 else { return }
+            if !partial, !slot.markActive() { return }
         }
     }
 
