@@ -92,7 +92,7 @@ struct RecorderHarness {
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
         durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60),
-        upstreamCAFile: String? = nil, eventLoops: Int? = nil
+        upstreamCAFile: String? = nil, eventLoops: Int? = nil, bufferBudget: Int? = nil
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -105,6 +105,7 @@ struct RecorderHarness {
         configuration.upstreamTimeout = upstreamTimeout
         configuration.upstreamCAFile = upstreamCAFile
         if let maxConnections { configuration.maxConnections = maxConnections }
+        if let bufferBudget { configuration.bufferBudget = bufferBudget }
         proxy = try RecordingProxy.start(configuration)
     }
 

@@ -39,6 +39,10 @@ final class ProxyConnection {
     private var input: [UInt8] = []
     private var start = 0
     private var sentContinue = false
+    /// Where the parse of the request at `start` stopped: each read goes on from there.
+    private var progress = HTTPParseProgress()
+    /// The request bytes this connection holds that are charged to the proxy's `BufferBudget`.
+    private var charged = 0
     private var exchange: Exchange?
     private var shutDown = false
     /// The peer closed its side while a request was forwarded; the connection ends after the
@@ -79,6 +83,10 @@ final class ProxyConnection {
         case .forwarding, .closing: false
         }
     }
+
+    /// Since when the connection has been idle (its last answer out, or its accepting), or nil
+    /// while a request is in progress: the oldest idle connection makes room at the cap.
+    var idleSince: ContinuousClock.Instant? { isIdle ? idleDeadline - Self.idleTimeout : nil }
 
     /// The socket is ready for what the loop watches it for.
     func ready(_ events: UInt32) {
@@ -122,7 +130,10 @@ final class ProxyConnection {
             // what arrives waits in the buffer, up to the framing limit, for its turn.
             switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch) {
             case .bytes:
-                if input.count - start > maximumBuffered { watch() }
+                // Pipelined requests wait in the buffer only as far as the budget allows, then
+                // in the socket: the client waits, the proxy holds no more.
+                let withinBudget = settleCharge()
+                if !withinBudget || input.count - start > maximumBuffered { watch() }
             case .wouldBlock: break
             case .closed:
                 inputClosed = true
@@ -152,7 +163,7 @@ final class ProxyConnection {
         let configuration = loop.proxy.configuration
         let limits = HTTPLimits(body: configuration.requestBodyLimit)
         while phase == .reading, start < input.count {
-            switch HTTPRequestParser(limits: limits).parse(input[start...]) {
+            switch HTTPRequestParser(limits: limits).parse(input[start...], resuming: &progress) {
             case .complete(var request, let consumed):
                 start += consumed
                 sentContinue = false
@@ -186,10 +197,29 @@ final class ProxyConnection {
                 let maximum = maximumBuffered
                 if input.count - start > maximum {
                     refuse(.bodyTooLarge("request framing over \(maximum) bytes"))
+                } else if !settleCharge() {
+                    let limit = loop.proxy.budget.limit
+                    refuse(.unavailable("the proxy's connections hold requests over its \(limit)-byte buffer budget (--buffer-budget)"))
                 }
                 return
             }
         }
+        _ = settleCharge()
+    }
+
+    /// Brings the connection's charge to the request bytes it holds: its unparsed input, a
+    /// chunked body being decoded and the body of the request being forwarded.
+    /// - Returns: whether the proxy's connections together are still within the budget.
+    @discardableResult
+    private func settleCharge() -> Bool {
+        let holding = input.count - start + progress.heldBodyBytes + (exchange?.request.body.count ?? 0)
+        let budget = loop.proxy.budget
+        defer { charged = holding }
+        guard holding > charged else {
+            if holding < charged { budget.refund(charged - holding) }
+            return holding == 0 || budget.held <= budget.limit
+        }
+        return budget.charge(holding - charged)
     }
 
     /// Forwards a request to the upstream; its answer is queued as it arrives.
@@ -227,6 +257,7 @@ final class ProxyConnection {
     private func complete(_ outcome: StreamingOutcome) {
         guard let exchange else { return }
         self.exchange = nil
+        settleCharge()
         let stream = exchange.relay.stream
         loop.proxy.conclude(outcome, request: exchange.request, relay: exchange.relay, begin: exchange.begin)
         guard phase == .forwarding else { return }
@@ -249,6 +280,8 @@ final class ProxyConnection {
         response.withUnsafeBytes { output.append($0) }
         input.removeAll()
         start = 0
+        progress = HTTPParseProgress()
+        settleCharge()
         phase = .refusing
         // The drain's second starts once the refusal is out (`flush`); until then the write
         // timeout governs, so an answer still queued ahead of it is not cut.
@@ -320,7 +353,8 @@ final class ProxyConnection {
         var mask: UInt32 = 0
         switch phase {
         case .reading, .refusing: mask |= EventPoll.readable
-        case .forwarding where !inputClosed && input.count - start <= maximumBuffered: mask |= EventPoll.readable
+        case .forwarding where !inputClosed && input.count - start <= maximumBuffered && !loop.proxy.budget.isSpent:
+            mask |= EventPoll.readable
         default: break
         }
         if output.count > 0 { mask |= EventPoll.writable }
@@ -369,6 +403,8 @@ final class ProxyConnection {
     func closeDown() {
         let forwarding = phase == .forwarding
         phase = .closed
+        loop.proxy.budget.refund(charged)
+        charged = 0
         loop.proxy.notePeakOutput(peakOutput)
         output.fail()
         if forwarding, let transfer = exchange?.transfer { loop.multi.cancel(transfer) }
