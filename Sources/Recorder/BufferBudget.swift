@@ -5,10 +5,11 @@ import Synchronization
 /// requests being forwarded. The event loops charge what they receive and refund what they
 /// let go, from their own threads, so the count is behind a lock.
 ///
-/// A connection that takes the total past the limit while a request arrives is answered 503;
-/// one that holds pipelined requests behind an exchange in progress stops reading instead (its
-/// client waits on TCP). Bytes already received are always charged, so the total can pass the
-/// limit by at most one receive (64 KiB) per connection.
+/// A connection that takes the total past the limit while a request arrives is answered 503.
+/// One that reads pipelined requests ahead, behind an exchange in progress, stops reading
+/// (its client waits on TCP) once the total reaches three quarters of the limit, which leaves
+/// the rest to requests arriving. Bytes already received are always charged, so the total can
+/// pass the limit by at most one receive (64 KiB) per connection.
 final class BufferBudget: Sendable {
     private struct Count {
         var held = 0
@@ -38,9 +39,9 @@ final class BufferBudget: Sendable {
         count.withLock { $0.held -= bytes }
     }
 
-    /// Whether the total is at the limit or past it, so that no connection should read more
-    /// than the request it is answering needs.
-    var isSpent: Bool { count.withLock { $0.held >= limit } }
+    /// Whether connections may read pipelined requests ahead: the total is under three
+    /// quarters of the limit.
+    var allowsReadAhead: Bool { count.withLock { $0.held < limit / 4 * 3 } }
 
     /// The bytes held now.
     var held: Int { count.withLock { $0.held } }

@@ -50,6 +50,17 @@ struct ServerCapTests {
             }
         }
 
+        /// One receive (up to 4 KiB, or 5 s without a byte), on a thread of its own: a blocking
+        /// read on the concurrency pool would starve the server's handler tasks.
+        func readOnce() async -> Int {
+            await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    continuation.resume(returning: recv(self.fd, &buffer, buffer.count, 0))
+                }
+            }
+        }
+
         /// Whether the peer has closed: a read at once finds the end of the stream.
         var isClosedByPeer: Bool {
             var byte: UInt8 = 0
@@ -64,8 +75,10 @@ struct ServerCapTests {
     }
 
     private static func start(maxConnections: Int) throws -> HTTPServer {
-        try HTTPServer.start(HTTPServerConfiguration(maxConnections: maxConnections, gracePeriod: .milliseconds(200))) { request in
-            .text(status: 200, "served \(request.path)")
+        // A streaming handler answers on the connection's thread, not on the concurrency pool,
+        // which other tests may keep busy.
+        try HTTPServer.start(HTTPServerConfiguration(maxConnections: maxConnections, gracePeriod: .milliseconds(200))) { request, stream in
+            stream.respond(.text(status: 200, "served \(request.path)"))
         }
     }
 
@@ -94,10 +107,10 @@ struct ServerCapTests {
         let answered = try HeldSocket(port: server.port)
         let arriving = try HeldSocket(port: server.port)
         try await Self.waitUntil { server.connectionCount == 2 }
-        arriving.send("GET /slow HTTP/1.1\r\n")
+        arriving.send("GET /warm HTTP/1.1\r\nHost: h\r\n\r\nGET /slow HTTP/1.1\r\n")
         answered.send("GET /first HTTP/1.1\r\nHost: h\r\n\r\n")
-        var reply = [UInt8](repeating: 0, count: 4096)
-        #expect(recv(answered.fd, &reply, reply.count, 0) > 0)
+        #expect(await answered.readOnce() > 0)
+        #expect(await arriving.readOnce() > 0)
         let client = try HeldSocket(port: server.port)
         client.send("GET /new HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
         #expect(await client.readAll().hasPrefix("HTTP/1.1 200"))
@@ -113,9 +126,12 @@ struct ServerCapTests {
         let server = try Self.start(maxConnections: 2)
         let first = try HeldSocket(port: server.port)
         let second = try HeldSocket(port: server.port)
-        first.send("GET /a HTTP/1.1\r\n")
-        second.send("GET /b HTTP/1.1\r\n")
-        try await Task.sleep(for: .milliseconds(200))
+        // A whole request, answered, then the start of the next: once the answer is back, the
+        // server holds the partial request (one segment), so the connection is busy.
+        for (socket, path) in [(first, "/a"), (second, "/b")] {
+            socket.send("GET /warm HTTP/1.1\r\nHost: h\r\n\r\nGET \(path) HTTP/1.1\r\n")
+            #expect(await socket.readOnce() > 0)
+        }
         let refused = try HeldSocket(port: server.port)
         let answer = await refused.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer.prefix(200))")

@@ -49,6 +49,14 @@ public struct HTTPParseProgress: Sendable, Hashable {
         return 0
     }
 
+    /// The request's whole length once its head is parsed and declares it (Content-Length):
+    /// the head and the body. The connection can make room for it at once rather than grow its
+    /// buffer by doubling as the body arrives (each doubling a copy, the old block left behind).
+    public var expectedLength: Int? {
+        if case .fixedBody(_, let bodyStart, let length) = state { return bodyStart + length }
+        return nil
+    }
+
     /// Back to the start, for the next request; the work count goes on.
     mutating func reset() { state = .requestLine(lineStart: 0, scanned: 0) }
 }

@@ -127,13 +127,16 @@ final class ProxyConnection {
             }
         case .forwarding:
             // Input stays watched while a request is forwarded (no epoll change per request);
-            // what arrives waits in the buffer, up to the framing limit, for its turn.
-            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch) {
+            // what arrives waits in the buffer for its turn, in the room the buffer has (never
+            // grown, which would copy it), within the framing limit and while the budget allows
+            // reading ahead. Then it waits in the socket: the client waits, the proxy holds no more.
+            let room = input.capacity - input.count
+            guard room > 0 else { return watch() }
+            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch, maximum: room) {
             case .bytes:
-                // Pipelined requests wait in the buffer only as far as the budget allows, then
-                // in the socket: the client waits, the proxy holds no more.
-                let withinBudget = settleCharge()
-                if !withinBudget || input.count - start > maximumBuffered { watch() }
+                settleCharge()
+                let budget = loop.proxy.budget
+                if !budget.allowsReadAhead || input.count - start > maximumBuffered || input.count == input.capacity { watch() }
             case .wouldBlock: break
             case .closed:
                 inputClosed = true
@@ -173,6 +176,14 @@ final class ProxyConnection {
                 } else if start > 64 * 1024 {
                     input.removeFirst(start)
                     start = 0
+                    // Pages of a large request stay with a buffer that keeps its capacity: let
+                    // them go when what is left (pipelined requests) is a fraction of it.
+                    if input.capacity > 1 << 20 && input.count < input.capacity / 4 {
+                        var smaller: [UInt8] = []
+                        smaller.reserveCapacity(input.count)
+                        smaller.append(contentsOf: input)
+                        input = smaller
+                    }
                 }
                 request.listener = loop.proxy.endpoint
                 request.peer = peer
@@ -189,6 +200,11 @@ final class ProxyConnection {
             case .failed(let error):
                 refuse(error)
             case .incomplete(let expectsContinue):
+                // The body's length is known: room for it at once, not by doubling (the budget
+                // counts the bytes received; untouched room is not memory in use).
+                if let length = progress.expectedLength, length <= maximumBuffered, input.capacity < start + length {
+                    input.reserveCapacity(start + length)
+                }
                 if expectsContinue && !sentContinue {
                     Self.continueLine.withUnsafeBytes { output.append($0) }
                     sentContinue = true
@@ -257,9 +273,10 @@ final class ProxyConnection {
     private func complete(_ outcome: StreamingOutcome) {
         guard let exchange else { return }
         self.exchange = nil
-        settleCharge()
         let stream = exchange.relay.stream
         loop.proxy.conclude(outcome, request: exchange.request, relay: exchange.relay, begin: exchange.begin)
+        // The body stays charged while it is recorded.
+        settleCharge()
         guard phase == .forwarding else { return }
         loop.markDirty(self)
         guard stream.keepsAlive, !output.failed, !loop.proxy.isStopping else {
@@ -353,7 +370,8 @@ final class ProxyConnection {
         var mask: UInt32 = 0
         switch phase {
         case .reading, .refusing: mask |= EventPoll.readable
-        case .forwarding where !inputClosed && input.count - start <= maximumBuffered && !loop.proxy.budget.isSpent:
+        case .forwarding
+        where !inputClosed && input.count < input.capacity && input.count - start <= maximumBuffered && loop.proxy.budget.allowsReadAhead:
             mask |= EventPoll.readable
         default: break
         }
