@@ -154,22 +154,26 @@ public final class RecordingProxy: Sendable {
         }
     }
 
-    /// The loop whose oldest idle connection has been idle longest, as of the loops' last
-    /// sweeps, and since when (nanoseconds from the proxy's start); nil when none has one.
-    func loopWithOldestIdle() -> (index: Int, since: Int)? {
+    /// The loop (other than `excluded`) whose oldest idle connection has been idle longest, as
+    /// of the loops' last sweeps, and since when (nanoseconds from the proxy's start); nil when
+    /// none has one.
+    func loopWithOldestIdle(excluding excluded: Int) -> (index: Int, since: Int)? {
         var best: (index: Int, since: Int)?
-        for (index, signal) in signals.enumerated() {
+        for (index, signal) in signals.enumerated() where index != excluded {
             let since = signal.oldestIdleSince
             if since != Int.max, since < best?.since ?? Int.max { best = (index, since) }
         }
         return best
     }
 
-    /// Hands a connection that waits for room to another loop.
+    /// Hands a connection that waits for room to another loop, its `hops`-th hand-off.
     /// - Returns: false when that loop no longer takes connections.
-    func handForRoom(_ fd: Int32, peer: HTTPEndpoint, to index: Int) -> Bool {
-        signals[index].hand(fd, peer: peer, admission: .needsRoom)
+    func handForRoom(_ fd: Int32, peer: HTTPEndpoint, to index: Int, hops: Int) -> Bool {
+        signals[index].hand(fd, peer: peer, admission: .needsRoom(hops: hops))
     }
+
+    /// The number of event loops.
+    var loopCount: Int { signals.count }
 
     /// Nanoseconds from the proxy's start to `instant`.
     func nanoseconds(at instant: ContinuousClock.Instant) -> Int {

@@ -76,8 +76,11 @@ struct ServerCapTests {
 
     private static func start(maxConnections: Int) throws -> HTTPServer {
         // A streaming handler answers on the connection's thread, not on the concurrency pool,
-        // which other tests may keep busy.
-        try HTTPServer.start(HTTPServerConfiguration(maxConnections: maxConnections, gracePeriod: .milliseconds(200))) { request, stream in
+        // which other tests may keep busy; a long read timeout keeps the requests held in
+        // progress from timing out meanwhile.
+        try HTTPServer.start(
+            HTTPServerConfiguration(readTimeout: .seconds(60), maxConnections: maxConnections, gracePeriod: .milliseconds(200))
+        ) { request, stream in
             stream.respond(.text(status: 200, "served \(request.path)"))
         }
     }

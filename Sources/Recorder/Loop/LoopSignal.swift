@@ -13,8 +13,9 @@ final class LoopSignal: Sendable {
         /// Counted in: the loop serves it.
         case admitted
         /// Not counted in, the cap being reached: the loop closes its oldest idle connection to
-        /// make room for it, or answers it 503 when it has none.
-        case needsRoom
+        /// make room for it, or hands it on to the loop with the oldest idle one; after `hops`
+        /// hand-offs as many as the loops, or with no idle connection anywhere, it is answered 503.
+        case needsRoom(hops: Int)
     }
 
     /// A connection accepted by another loop for this one.

@@ -102,7 +102,7 @@ final class ProxyLoop {
             for handed in signal.takeHanded() {
                 switch handed.admission {
                 case .admitted: serve(handed.fd, peer: handed.peer)
-                case .needsRoom: admit(handed.fd, peer: handed.peer, closing: oldestIdleConnection())
+                case .needsRoom(let hops): makeRoom(for: handed.fd, peer: handed.peer, hops: hops)
                 }
             }
         } else if upstreamSockets.isWatched(fd) {
@@ -132,7 +132,7 @@ final class ProxyLoop {
             accepted += 1
             upstreamSockets.forget(fd)
             guard proxy.admit() else {
-                makeRoom(for: fd, peer: peer)
+                makeRoom(for: fd, peer: peer, hops: 0)
                 continue
             }
             if proxy.handOn(fd, peer: peer, acceptedBy: index) { continue }
@@ -143,12 +143,14 @@ final class ProxyLoop {
     /// At the connection cap, idle connections give way to new ones: the oldest idle
     /// connection of any loop is closed to make room (the new one goes to its loop, so the
     /// loops stay even). Only when every connection has a request in progress is the new one
-    /// answered 503.
-    private func makeRoom(for fd: Int32, peer: HTTPEndpoint) {
+    /// answered 503. A connection handed here for room (`hops` > 0) takes this loop's oldest
+    /// idle connection if it has one (the published one may have had a request since), else
+    /// goes on to the next loop that published one, at most once per loop.
+    private func makeRoom(for fd: Int32, peer: HTTPEndpoint, hops: Int) {
         let own = oldestIdleConnection()
         let ownSince = own?.idleSince.map(proxy.nanoseconds(at:)) ?? Int.max
-        if let other = proxy.loopWithOldestIdle(), other.index != index, other.since < ownSince,
-            proxy.handForRoom(fd, peer: peer, to: other.index)
+        if hops == 0 || own == nil, hops < proxy.loopCount - 1, let other = proxy.loopWithOldestIdle(excluding: index),
+            other.since < ownSince, proxy.handForRoom(fd, peer: peer, to: other.index, hops: hops + 1)
         {
             return
         }
