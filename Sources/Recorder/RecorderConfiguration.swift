@@ -22,6 +22,11 @@ public struct RecorderConfiguration: Sendable {
     public var recordedBodyLimit: Int
     /// The largest request body accepted from a client.
     public var requestBodyLimit: Int
+    /// The most request bytes all connections together may hold at once (received and not yet
+    /// parsed, chunked bodies being decoded, bodies being forwarded). A request arriving past it
+    /// is answered 503; a connection with pipelined requests behind one in progress stops
+    /// reading. By default 256 MiB: eight largest bodies (`requestBodyLimit`).
+    public var bufferBudget: Int
     /// How long a client request may take to arrive (then 408).
     public var readTimeout: Duration
     /// The longest nothing may move to or from the upstream (request bytes sent, header or body
@@ -78,6 +83,7 @@ public struct RecorderConfiguration: Sendable {
         maxConnections = 512
         recordedBodyLimit = 16 * 1024 * 1024
         requestBodyLimit = 32 * 1024 * 1024
+        bufferBudget = 256 * 1024 * 1024
         readTimeout = .seconds(10)
         upstreamTimeout = .seconds(60)
         gracePeriod = .seconds(5)

@@ -20,6 +20,8 @@ public final class RecordingProxy: Sendable {
     let started = ContinuousClock.now
     let counters = Mutex(RecorderStatistics())
     let queue: RecordingQueue
+    /// The request bytes the connections of every loop hold, against `configuration.bufferBudget`.
+    let budget: BufferBudget
     private let listener: Int32
     private let signals: [LoopSignal]
     private let open = Atomic<Int>(0)
@@ -38,6 +40,7 @@ public final class RecordingProxy: Sendable {
         self.signals = signals
         redactor = Redactor(policy: configuration.redaction)
         queue = RecordingQueue(budget: max(64 * 1024 * 1024, configuration.recordedBodyLimit * 4))
+        budget = BufferBudget(limit: configuration.bufferBudget)
     }
 
     /// Creates the recording, binds the listener and starts forwarding.
@@ -145,10 +148,37 @@ public final class RecordingProxy: Sendable {
     /// Stops a loop taking hand-offs and closes those it never took (the loop is ending, or was
     /// never made).
     func closeUnserved(_ signal: LoopSignal) {
-        for (fd, _) in signal.closeInbox() {
-            Glibc.close(fd)
-            release()
+        for handed in signal.closeInbox() {
+            Glibc.close(handed.fd)
+            if case .admitted = handed.admission { release() }
         }
+    }
+
+    /// The loop (other than `excluded`) whose oldest idle connection has been idle longest, as
+    /// of the loops' last sweeps, and since when (nanoseconds from the proxy's start); nil when
+    /// none has one.
+    func loopWithOldestIdle(excluding excluded: Int) -> (index: Int, since: Int)? {
+        var best: (index: Int, since: Int)?
+        for (index, signal) in signals.enumerated() where index != excluded {
+            let since = signal.oldestIdleSince
+            if since != Int.max, since < best?.since ?? Int.max { best = (index, since) }
+        }
+        return best
+    }
+
+    /// Hands a connection that waits for room to another loop, its `hops`-th hand-off.
+    /// - Returns: false when that loop no longer takes connections.
+    func handForRoom(_ fd: Int32, peer: HTTPEndpoint, to index: Int, hops: Int) -> Bool {
+        signals[index].hand(fd, peer: peer, admission: .needsRoom(hops: hops))
+    }
+
+    /// The number of event loops.
+    var loopCount: Int { signals.count }
+
+    /// Nanoseconds from the proxy's start to `instant`.
+    func nanoseconds(at instant: ContinuousClock.Instant) -> Int {
+        let (seconds, attoseconds) = (instant - started).components
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 
     /// The client connections each loop has served, in loop order.

@@ -244,6 +244,18 @@ struct BadInputTests {
         expectUsageError(result, mentioning: "--upstream-timeout")
     }
 
+    @Test(
+        "accord record with --buffer-budget that is not a byte count of at least 64K",
+        arguments: ["12", "lots", "-5M", "1.5G", "99999999999G"])
+    func recordBufferBudgetBad(value: String) async throws {
+        let result = try await AccordBinary.run(
+            [
+                "record", "--upstream", "http://127.0.0.1:9", "--out", NSTemporaryDirectory() + "accord-unused.jsonl", "--buffer-budget",
+                value,
+            ])
+        expectUsageError(result, mentioning: "--buffer-budget")
+    }
+
     @Test("an unknown subcommand")
     func unknownSubcommand() async throws {
         let result = try await AccordBinary.run(["frobnicate"])

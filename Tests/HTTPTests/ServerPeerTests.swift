@@ -125,17 +125,18 @@ struct ServerPeerTests {
         await harness.server.stop()
     }
 
-    @Test("a connection over the cap gets 503; stop() closes idle connections and the listener")
+    @Test("a connection over the cap, the open one busy with a request, gets 503; stop() closes idle connections and the listener")
     func capAndStop() async throws {
         let harness = try PeerHarness { $0.maxConnections = 1 }
         let port = harness.server.port
         let program = """
             import socket, time
             a = socket.create_connection(('127.0.0.1', \(port)), timeout=5)
+            a.sendall(b'GET /x HTTP/1.1\\r\\n')
             time.sleep(0.3)
             b = socket.create_connection(('127.0.0.1', \(port)), timeout=5)
             print(b.recv(100).split(b'\\r\\n')[0].decode())
-            a.sendall(b'GET /x HTTP/1.1\\r\\nHost: h\\r\\n\\r\\n')
+            a.sendall(b'Host: h\\r\\n\\r\\n')
             print(a.recv(100).split(b'\\r\\n')[0].decode())
             """
         let output = try await PeerProcess.python(program)

@@ -97,15 +97,21 @@ struct ProxyLoopTests {
         _ = try await harness.finish()
     }
 
-    @Test("a connection over the cap gets 503 at once; the open ones keep working")
+    @Test("a connection over the cap, every open one busy with a request, gets 503 at once; the open ones keep working")
     func connectionCap() async throws {
-        let harness = try RecorderHarness(maxConnections: 2)
+        // A long read timeout: the requests held in progress must not time out on a busy machine.
+        let harness = try RecorderHarness(readTimeout: .seconds(60), maxConnections: 2)
         let first = try RawSocket(port: harness.port)
         let second = try RawSocket(port: harness.port)
-        try await Task.sleep(for: .milliseconds(200))
+        // Requests in progress: neither connection is idle, so neither gives way.
+        first.send("GET /echo HTTP/1.1\r\n")
+        second.send("GET /echo HTTP/1.1\r\n")
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while harness.proxy.budget.held < 40, clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         let refused = await RawClient.exchange(port: harness.port, ["GET /echo HTTP/1.1\r\nHost: x\r\n\r\n"], timeout: 5)
         #expect(refused.status == 503)
-        first.send("GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        first.send("Host: x\r\nConnection: close\r\n\r\n")
         #expect(await first.readAll().hasPrefix("HTTP/1.1 200"))
         second.close()
         _ = try await harness.finish()

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import KizunaWire
 import Recorder
+import Synchronization
 
 /// An in-process upstream (the project's own HTTPServer) and a recording proxy in front of it,
 /// writing to a fresh temporary file.
@@ -15,7 +16,7 @@ struct RecorderHarness {
     /// apart, chunked), /rest/v1/rpc/{pull,push} (a fixed body carrying a refresh token), /gzip (binary bytes
     /// labelled gzip), /slow-body (the head, then the body 500 ms later), /big (7.8 MiB of a byte pattern),
     /// /silent (nothing for 8 s), /silent-after-head (a chunked head and one line, then nothing for 8 s),
-    /// /long-stream (eight NDJSON lines 300 ms apart).
+    /// /long-stream (eight NDJSON lines 300 ms apart), /gated?NAME (an answer once `open(gate:)` is called).
     static func startUpstream() throws -> HTTPServer {
         try HTTPServer.start(HTTPServerConfiguration(gracePeriod: .milliseconds(200))) { request, stream in
             switch request.path {
@@ -39,6 +40,13 @@ struct RecorderHarness {
                     }
                 }
                 stream.finish()
+            case "/gated":
+                // Answers once the test opens the gate named by the query (at most 30 s).
+                let name = request.query ?? ""
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(30)
+                while !Self.openGates.withLock({ $0.contains(name) }), clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+                stream.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("gated".utf8)))
             case "/long-stream":
                 sendLines(8, to: stream)
             case "/silent":
@@ -81,6 +89,12 @@ struct RecorderHarness {
         stream.finish()
     }
 
+    /// The gates of /gated that tests have opened.
+    static let openGates = Mutex<Set<String>>([])
+
+    /// Opens a gate of /gated: its requests are answered.
+    static func open(gate name: String) { _ = openGates.withLock { $0.insert(name) } }
+
     /// The body of /big: 251 × 2^15 bytes (7.8 MiB), byte i is i % 251; doubled by copies, which
     /// debug builds do fast.
     static let bigBody: [UInt8] = {
@@ -92,7 +106,7 @@ struct RecorderHarness {
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
         durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60),
-        upstreamCAFile: String? = nil, eventLoops: Int? = nil
+        upstreamCAFile: String? = nil, eventLoops: Int? = nil, bufferBudget: Int? = nil
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -105,6 +119,7 @@ struct RecorderHarness {
         configuration.upstreamTimeout = upstreamTimeout
         configuration.upstreamCAFile = upstreamCAFile
         if let maxConnections { configuration.maxConnections = maxConnections }
+        if let bufferBudget { configuration.bufferBudget = bufferBudget }
         proxy = try RecordingProxy.start(configuration)
     }
 

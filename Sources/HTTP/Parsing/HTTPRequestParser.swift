@@ -1,8 +1,9 @@
 /// Parses one HTTP/1.0 or HTTP/1.1 request from the front of a byte buffer, strictly: CRLF line
 /// ends only, no obsolete line folding, exactly one Host on HTTP/1.1, no Content-Length next to
-/// Transfer-Encoding, and the limits of `HTTPLimits`. It holds no state between calls: the
-/// caller parses again when more bytes arrive, and parses the remainder after a complete
-/// request (pipelining).
+/// Transfer-Encoding, and the limits of `HTTPLimits`. A connection keeps an `HTTPParseProgress`
+/// and passes it to each parse of the same request as more bytes arrive: the parse goes on
+/// from where the last one stopped, so a request costs one pass over its bytes however it is
+/// split. After a complete request the caller parses the remainder (pipelining).
 public struct HTTPRequestParser: Sendable {
     /// What the front of a buffer holds.
     public enum Outcome: Sendable, Hashable {
@@ -27,61 +28,116 @@ public struct HTTPRequestParser: Sendable {
     /// - Parameter limits: the limits to enforce.
     public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
-    /// Parses the request at the front of `bytes`.
+    /// Parses the request at the front of `bytes` in one go, keeping no progress.
     /// - Parameter bytes: the bytes received and not yet consumed.
     /// - Returns: incomplete, a complete request with its length, or the refusal.
     public func parse(_ bytes: ArraySlice<UInt8>) -> Outcome {
+        var progress = HTTPParseProgress()
+        return parse(bytes, resuming: &progress)
+    }
+
+    /// Parses the request at the front of `bytes`, going on from `progress`, which must come from
+    /// earlier parses of the same request (the same first byte, fewer bytes) or be fresh.
+    /// - Parameters:
+    ///   - bytes: the bytes received and not yet consumed, from the request's first byte.
+    ///   - progress: where the last parse stopped; fresh again once the request is complete or
+    ///     refused.
+    /// - Returns: incomplete, a complete request with its length, or the refusal.
+    public func parse(_ bytes: ArraySlice<UInt8>, resuming progress: inout HTTPParseProgress) -> Outcome {
         do throws(HTTPError) {
-            return try parseOrThrow(bytes)
+            let outcome = try advance(bytes, &progress)
+            if case .complete = outcome { progress.reset() }
+            return outcome
         } catch {
+            progress.reset()
             return .failed(error)
         }
     }
 
-    private func parseOrThrow(_ bytes: ArraySlice<UInt8>) throws(HTTPError) -> Outcome {
-        var position = bytes.startIndex
+    /// Runs the state machine over the bytes not yet looked at, one transition per step.
+    private func advance(_ bytes: ArraySlice<UInt8>, _ progress: inout HTTPParseProgress) throws(HTTPError) -> Outcome {
+        while true {
+            switch progress.state {
+            case .requestLine(let lineStart, let scanned):
+                guard let (parts, headStart) = try requestLine(bytes, lineStart, scanned, &progress) else {
+                    return .incomplete(expectsContinue: false)
+                }
+                progress.state = .headerFields(parts, FieldLines(start: headStart))
+            case .headerFields(let parts, var fields):
+                progress.state = .moving
+                let end = try fields.read(bytes, limits: limits, examined: &progress.bytesExamined)
+                guard let end else {
+                    progress.state = .headerFields(parts, fields)
+                    return .incomplete(expectsContinue: false)
+                }
+                let headers = HTTPHeaders(fields.fields)
+                try singleAuthorization(headers)
+                let head = HTTPParseProgress.RequestHead(
+                    line: parts, headers: headers, expectsContinue: try expectation(headers, version: parts.version))
+                switch try bodyFraming(headers, version: parts.version) {
+                case .none: return complete(head, body: [], end: end)
+                case .length(let length): progress.state = .fixedBody(head, bodyStart: end, length: length)
+                case .chunked: progress.state = .chunkedBody(head, ChunkedBody(start: end))
+                }
+            case .fixedBody(let head, let bodyStart, let length):
+                guard bytes.count - bodyStart >= length else {
+                    return .incomplete(expectsContinue: head.expectsContinue)
+                }
+                let from = bytes.startIndex + bodyStart
+                progress.bytesExamined += length
+                return complete(head, body: Array(bytes[from..<(from + length)]), end: bodyStart + length)
+            case .chunkedBody(let head, var chunked):
+                // Out of `progress` while it decodes, so that the decoded data is not shared
+                // (and copied whole) when it grows.
+                progress.state = .moving
+                switch try chunked.decode(bytes, limits: limits, examined: &progress.bytesExamined) {
+                case .needsMore:
+                    progress.state = .chunkedBody(head, chunked)
+                    return .incomplete(expectsContinue: head.expectsContinue)
+                case .complete(let end):
+                    return complete(head, body: chunked.takeBody(), end: end)
+                }
+            case .moving:
+                throw .badRequest("the parser was resumed in the middle of a step")
+            }
+        }
+    }
+
+    private func complete(_ head: HTTPParseProgress.RequestHead, body: [UInt8], end: Int) -> Outcome {
+        let line = head.line
+        let request = HTTPRequest(method: line.method, target: line.target, version: line.version, headers: head.headers, body: body)
+        return .complete(request, consumed: end)
+    }
+
+    /// The request line, once its LF has arrived: its parts and the offset after it.
+    private func requestLine(
+        _ bytes: ArraySlice<UInt8>, _ lineStart: Int, _ scanned: Int, _ progress: inout HTTPParseProgress
+    ) throws(HTTPError) -> (HTTPParseProgress.RequestLineParts, Int)? {
+        let base = bytes.startIndex
+        let available = bytes.count
+        var position = lineStart
+        var scanned = scanned
         // A server ignores empty lines before a request line (RFC 9112 §2.2).
-        while position + 1 < bytes.endIndex, bytes[position] == ByteClass.cr, bytes[position + 1] == ByteClass.lf {
+        while position + 1 < available, bytes[base + position] == ByteClass.cr, bytes[base + position + 1] == ByteClass.lf {
             position += 2
-            if position - bytes.startIndex > limits.requestLine { throw .badRequest("too many empty lines before the request") }
+            scanned = 0
+            progress.bytesExamined += 2
+            if position > limits.requestLine { throw .badRequest("too many empty lines before the request") }
         }
-        let lineLimit = min(bytes.endIndex, position + limits.requestLine + 2)
-        guard let lineEnd = bytes[position..<lineLimit].firstIndex(of: ByteClass.lf) else {
-            if bytes.endIndex - position > limits.requestLine + 1 {
-                throw .uriTooLong("request line over \(limits.requestLine) bytes")
-            }
-            return .incomplete(expectsContinue: false)
+        let lineLimit = min(available, position + limits.requestLine + 2)
+        let from = position + scanned
+        guard from < lineLimit, let found = bytes[(base + from)..<(base + lineLimit)].firstIndex(of: ByteClass.lf) else {
+            progress.bytesExamined += max(0, lineLimit - from)
+            if available - position > limits.requestLine + 1 { throw .uriTooLong("request line over \(limits.requestLine) bytes") }
+            progress.state = .requestLine(lineStart: position, scanned: max(scanned, lineLimit - position))
+            return nil
         }
-        guard lineEnd > position, bytes[lineEnd - 1] == ByteClass.cr else { throw .badRequest("request line not ended by CRLF") }
+        let lineEnd = found - base
+        progress.bytesExamined += (lineEnd + 1 - from) + (lineEnd - position)
+        guard lineEnd > position, bytes[found - 1] == ByteClass.cr else { throw .badRequest("request line not ended by CRLF") }
         if lineEnd - 1 - position > limits.requestLine { throw .uriTooLong("request line over \(limits.requestLine) bytes") }
-        let (method, target, version) = try RequestLine.parse(bytes[position..<(lineEnd - 1)])
-
-        guard let (fields, headEnd) = try FieldLines.read(bytes, from: lineEnd + 1, limits: limits) else {
-            return .incomplete(expectsContinue: false)
-        }
-        let headers = HTTPHeaders(fields)
-        let framing = try bodyFraming(headers, version: version)
-        let expectsContinue = try expectation(headers, version: version)
-        try singleAuthorization(headers)
-
-        let body: [UInt8]
-        let end: Int
-        switch framing {
-        case .none:
-            body = []
-            end = headEnd
-        case .length(let length):
-            guard bytes.endIndex - headEnd >= length else { return .incomplete(expectsContinue: expectsContinue) }
-            body = Array(bytes[headEnd..<(headEnd + length)])
-            end = headEnd + length
-        case .chunked:
-            guard let decoded = try ChunkedBody.decode(bytes, from: headEnd, limits: limits) else {
-                return .incomplete(expectsContinue: expectsContinue)
-            }
-            (body, end) = decoded
-        }
-        let request = HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
-        return .complete(request, consumed: end - bytes.startIndex)
+        let (method, target, version) = try RequestLine.parse(bytes[(base + position)..<(found - 1)])
+        return (HTTPParseProgress.RequestLineParts(method: method, target: target, version: version), lineEnd + 1)
     }
 
     private func bodyFraming(_ headers: HTTPHeaders, version: HTTPVersion) throws(HTTPError) -> BodyFraming {

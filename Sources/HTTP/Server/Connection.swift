@@ -26,11 +26,13 @@ struct Connection: Sendable {
         var buffer: [UInt8] = []
         var start = 0
         var sentContinue = false
+        // Where the parse of the request at `start` stopped: each read goes on from there.
+        var progress = HTTPParseProgress()
         var requestDeadline = clock.now + configuration.readTimeout
         var idleDeadline = clock.now + configuration.idleTimeout
         while true {
             if start < buffer.count {
-                switch parser.parse(buffer[start...]) {
+                switch parser.parse(buffer[start...], resuming: &progress) {
                 case .complete(var request, let consumed):
                     start += consumed
                     sentContinue = false
@@ -62,6 +64,8 @@ struct Connection: Sendable {
                 }
             }
             let partial = start < buffer.count
+            // Nothing arriving or being answered: the connection may be closed to make room.
+            if !partial, !slot.markIdle(server.nanosecondsNow()) { return }
             let deadline = partial ? requestDeadline : idleDeadline
             let remaining = deadline - clock.now
             if remaining <= .zero {
@@ -71,6 +75,7 @@ struct Connection: Sendable {
             guard Socket.waitReadable(fd, milliseconds: Socket.milliseconds(remaining)) == .readable else { continue }
             if !partial { requestDeadline = clock.now + configuration.readTimeout }
             guard Socket.receive(fd, into: &buffer, scratch: scratch) > 0 else { return }
+            if !partial, !slot.markActive() { return }
         }
     }
 

@@ -13,8 +13,48 @@ public final class HTTPServer: Sendable {
     final class Slot: Sendable {
         let fd: Int32
         let busy = Atomic<Bool>(false)
+        /// Whether a request is arriving or being answered, for making room at the cap: since
+        /// when (nanoseconds from the server's start, zero or more) the connection has been
+        /// idle, `Self.active` while a request is in progress, `Self.evicted` once closed to
+        /// make room. One atomic word, so that the connection's thread and the accepting thread
+        /// agree on who gets it: one of `markActive` and `evict` wins.
+        private let idleSince: Atomic<Int>
+        private static let active = -1
+        private static let evicted = -2
 
-        init(fd: Int32) { self.fd = fd }
+        init(fd: Int32, idleSince: Int) {
+            self.fd = fd
+            self.idleSince = Atomic(idleSince)
+        }
+
+        /// Since when the connection has been idle, or nil while a request is in progress.
+        var idleSinceNanoseconds: Int? {
+            let value = idleSince.load(ordering: .acquiring)
+            return value >= 0 ? value : nil
+        }
+
+        /// Marks a request arriving; false when the connection was closed to make room.
+        func markActive() -> Bool {
+            while true {
+                let current = idleSince.load(ordering: .acquiring)
+                if current == Self.evicted { return false }
+                if current == Self.active { return true }
+                if idleSince.compareExchange(expected: current, desired: Self.active, ordering: .acquiringAndReleasing).exchanged {
+                    return true
+                }
+            }
+        }
+
+        /// Marks the connection idle from `now` (kept if already idle); false once evicted.
+        func markIdle(_ now: Int) -> Bool {
+            let (exchanged, original) = idleSince.compareExchange(expected: Self.active, desired: now, ordering: .acquiringAndReleasing)
+            return exchanged || original != Self.evicted
+        }
+
+        /// Claims an idle connection for closing; false when it is no longer idle since `since`.
+        func evict(idleSince since: Int) -> Bool {
+            idleSince.compareExchange(expected: since, desired: Self.evicted, ordering: .acquiringAndReleasing).exchanged
+        }
     }
 
     struct State {
@@ -30,6 +70,7 @@ public final class HTTPServer: Sendable {
     private let listener: Int32
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
+    private let started = ContinuousClock.now
 
     /// How requests are answered: a whole response from an async handler, or a stream written
     /// from the connection's thread.
@@ -117,15 +158,17 @@ public final class HTTPServer: Sendable {
                 continue
             }
             Socket.configure(fd, writeTimeout: configuration.writeTimeout)
-            let slot = Slot(fd: fd)
+            let slot = Slot(fd: fd, idleSince: nanosecondsNow())
             let id: Int? = state.withLock { state in
-                guard !isStopping, state.connections.count < configuration.maxConnections else { return nil }
+                guard !isStopping else { return nil }
+                if state.connections.count >= configuration.maxConnections, !Self.evictOldestIdle(&state) { return nil }
                 state.nextID += 1
                 state.connections[state.nextID] = slot
                 return state.nextID
             }
             guard let id else {
-                let refusal = configuration.errorResponse(.unavailable("\(configuration.maxConnections) connections already open"))
+                let refusal = configuration.errorResponse(
+                    .unavailable("\(configuration.maxConnections) connections already open, each with a request in progress"))
                 _ = Socket.sendAll(fd, refusal.serialized(keepAlive: false, date: HTTPDate.now()))
                 close(fd)
                 continue
@@ -139,6 +182,31 @@ public final class HTTPServer: Sendable {
             close(listener)
             state.accepting = false
         }
+    }
+
+    /// At the cap, the connection idle longest gives way to a new one: it is shut down (its
+    /// thread sees the close and releases it) and no longer counted. False when every
+    /// connection has a request in progress. Called under the state lock.
+    private static func evictOldestIdle(_ state: inout State) -> Bool {
+        while true {
+            var oldest: (id: Int, slot: Slot, since: Int)?
+            for (id, slot) in state.connections {
+                guard let since = slot.idleSinceNanoseconds else { continue }
+                if since < oldest?.since ?? Int.max { oldest = (id, slot, since) }
+            }
+            guard let oldest else { return false }
+            // Lost to a request arriving on it just now: look again.
+            guard oldest.slot.evict(idleSince: oldest.since) else { continue }
+            _ = shutdown(oldest.slot.fd, Int32(SHUT_RDWR))
+            state.connections[oldest.id] = nil
+            return true
+        }
+    }
+
+    /// Nanoseconds since the server started.
+    func nanosecondsNow() -> Int {
+        let (seconds, attoseconds) = (ContinuousClock.now - started).components
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
     }
 
     /// Marks a connection busy with a request; false when the server is stopping.

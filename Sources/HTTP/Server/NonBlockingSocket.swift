@@ -37,15 +37,18 @@ package enum NonBlockingSocket {
         return (fd, peer)
     }
 
-    /// Appends what one `recv` gives (at most the scratch space's size) to `buffer`.
+    /// Appends what one `recv` gives (at most the scratch space's size, and `maximum`) to `buffer`.
     /// - Parameters:
     ///   - fd: a non-blocking socket.
     ///   - buffer: where the bytes go.
     ///   - scratch: space to receive into.
+    ///   - maximum: the most bytes to take (more than zero).
     /// - Returns: the count, `wouldBlock`, or `closed` at end of stream or on an error.
-    package static func receive(_ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer) -> Received {
+    package static func receive(
+        _ fd: Int32, into buffer: inout [UInt8], scratch: UnsafeMutableRawBufferPointer, maximum: Int = .max
+    ) -> Received {
         while true {
-            let received = recv(fd, scratch.baseAddress, scratch.count, 0)
+            let received = recv(fd, scratch.baseAddress, min(scratch.count, maximum), 0)
             if received > 0 {
                 buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<received]))
                 return .bytes(received)

@@ -39,6 +39,10 @@ final class ProxyConnection {
     private var input: [UInt8] = []
     private var start = 0
     private var sentContinue = false
+    /// Where the parse of the request at `start` stopped: each read goes on from there.
+    private var progress = HTTPParseProgress()
+    /// The request bytes this connection holds that are charged to the proxy's `BufferBudget`.
+    private var charged = 0
     private var exchange: Exchange?
     private var shutDown = false
     /// The peer closed its side while a request was forwarded; the connection ends after the
@@ -80,6 +84,10 @@ final class ProxyConnection {
         }
     }
 
+    /// Since when the connection has been idle (its last answer out, or its accepting), or nil
+    /// while a request is in progress: the oldest idle connection makes room at the cap.
+    var idleSince: ContinuousClock.Instant? { isIdle ? idleDeadline - Self.idleTimeout : nil }
+
     /// The socket is ready for what the loop watches it for.
     func ready(_ events: UInt32) {
         if events & (EventPoll.failed | EventPoll.hungUp) != 0 && events & EventPoll.readable == 0 {
@@ -119,10 +127,16 @@ final class ProxyConnection {
             }
         case .forwarding:
             // Input stays watched while a request is forwarded (no epoll change per request);
-            // what arrives waits in the buffer, up to the framing limit, for its turn.
-            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch) {
+            // what arrives waits in the buffer for its turn, in the room the buffer has (never
+            // grown, which would copy it), within the framing limit and while the budget allows
+            // reading ahead. Then it waits in the socket: the client waits, the proxy holds no more.
+            let room = input.capacity - input.count
+            guard room > 0 else { return watch() }
+            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch, maximum: room) {
             case .bytes:
-                if input.count - start > maximumBuffered { watch() }
+                settleCharge()
+                let budget = loop.proxy.budget
+                if !budget.allowsReadAhead || input.count - start > maximumBuffered || input.count == input.capacity { watch() }
             case .wouldBlock: break
             case .closed:
                 inputClosed = true
@@ -152,7 +166,7 @@ final class ProxyConnection {
         let configuration = loop.proxy.configuration
         let limits = HTTPLimits(body: configuration.requestBodyLimit)
         while phase == .reading, start < input.count {
-            switch HTTPRequestParser(limits: limits).parse(input[start...]) {
+            switch HTTPRequestParser(limits: limits).parse(input[start...], resuming: &progress) {
             case .complete(var request, let consumed):
                 start += consumed
                 sentContinue = false
@@ -162,6 +176,14 @@ final class ProxyConnection {
                 } else if start > 64 * 1024 {
                     input.removeFirst(start)
                     start = 0
+                    // Pages of a large request stay with a buffer that keeps its capacity: let
+                    // them go when what is left (pipelined requests) is a fraction of it.
+                    if input.capacity > 1 << 20 && input.count < input.capacity / 4 {
+                        var smaller: [UInt8] = []
+                        smaller.reserveCapacity(input.count)
+                        smaller.append(contentsOf: input)
+                        input = smaller
+                    }
                 }
                 request.listener = loop.proxy.endpoint
                 request.peer = peer
@@ -182,6 +204,11 @@ final class ProxyConnection {
             case .failed(let error):
                 refuse(error)
             case .incomplete(let expectsContinue):
+                // The body's length is known: room for it at once, not by doubling (the budget
+                // counts the bytes received; untouched room is not memory in use).
+                if let length = progress.expectedLength, length <= maximumBuffered, input.capacity < start + length {
+                    input.reserveCapacity(start + length)
+                }
                 if expectsContinue && !sentContinue {
                     Self.continueLine.withUnsafeBytes { output.append($0) }
                     sentContinue = true
@@ -190,10 +217,29 @@ final class ProxyConnection {
                 let maximum = maximumBuffered
                 if input.count - start > maximum {
                     refuse(.bodyTooLarge("request framing over \(maximum) bytes"))
+                } else if !settleCharge() {
+                    let limit = loop.proxy.budget.limit
+                    refuse(.unavailable("the proxy's connections hold requests over its \(limit)-byte buffer budget (--buffer-budget)"))
                 }
                 return
             }
         }
+        _ = settleCharge()
+    }
+
+    /// Brings the connection's charge to the request bytes it holds: its unparsed input, a
+    /// chunked body being decoded and the body of the request being forwarded.
+    /// - Returns: whether the proxy's connections together are still within the budget.
+    @discardableResult
+    private func settleCharge() -> Bool {
+        let holding = input.count - start + progress.heldBodyBytes + (exchange?.request.body.count ?? 0)
+        let budget = loop.proxy.budget
+        defer { charged = holding }
+        guard holding > charged else {
+            if holding < charged { budget.refund(charged - holding) }
+            return holding == 0 || budget.held <= budget.limit
+        }
+        return budget.charge(holding - charged)
     }
 
     /// Queues the proxy's own answer (`OPTIONS *`); nothing is forwarded or recorded.
@@ -241,6 +287,8 @@ final class ProxyConnection {
         self.exchange = nil
         let stream = exchange.relay.stream
         loop.proxy.conclude(outcome, request: exchange.request, relay: exchange.relay, begin: exchange.begin)
+        // The body stays charged while it is recorded.
+        settleCharge()
         guard phase == .forwarding else { return }
         loop.markDirty(self)
         guard stream.keepsAlive, !output.failed, !loop.proxy.isStopping else {
@@ -261,6 +309,8 @@ final class ProxyConnection {
         response.withUnsafeBytes { output.append($0) }
         input.removeAll()
         start = 0
+        progress = HTTPParseProgress()
+        settleCharge()
         phase = .refusing
         // The drain's second starts once the refusal is out (`flush`); until then the write
         // timeout governs, so an answer still queued ahead of it is not cut.
@@ -332,7 +382,9 @@ final class ProxyConnection {
         var mask: UInt32 = 0
         switch phase {
         case .reading, .refusing: mask |= EventPoll.readable
-        case .forwarding where !inputClosed && input.count - start <= maximumBuffered: mask |= EventPoll.readable
+        case .forwarding
+        where !inputClosed && input.count < input.capacity && input.count - start <= maximumBuffered && loop.proxy.budget.allowsReadAhead:
+            mask |= EventPoll.readable
         default: break
         }
         if output.count > 0 { mask |= EventPoll.writable }
@@ -381,6 +433,8 @@ final class ProxyConnection {
     func closeDown() {
         let forwarding = phase == .forwarding
         phase = .closed
+        loop.proxy.budget.refund(charged)
+        charged = 0
         loop.proxy.notePeakOutput(peakOutput)
         output.fail()
         if forwarding, let transfer = exchange?.transfer { loop.multi.cancel(transfer) }

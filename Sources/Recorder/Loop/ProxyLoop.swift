@@ -71,6 +71,7 @@ final class ProxyLoop {
             if now >= nextSweep {
                 nextSweep = now + Self.sweepInterval
                 for connection in Array(connections.values) { connection.checkDeadlines(now) }
+                publishOldestIdle()
                 if listenerPaused && listening {
                     listenerPaused = false
                     poll.add(listener, EventPoll.readable | EventPoll.exclusive)
@@ -98,7 +99,12 @@ final class ProxyLoop {
             acceptWaiting()
         } else if fd == signal.wakeFD {
             signal.consume()
-            for (fd, peer) in signal.takeHanded() { serve(fd, peer: peer) }
+            for handed in signal.takeHanded() {
+                switch handed.admission {
+                case .admitted: serve(handed.fd, peer: handed.peer)
+                case .needsRoom(let hops): makeRoom(for: handed.fd, peer: handed.peer, hops: hops)
+                }
+            }
         } else if upstreamSockets.isWatched(fd) {
             multi.socketReady(
                 fd, readable: events & (EventPoll.readable | EventPoll.hungUp) != 0, writable: events & EventPoll.writable != 0,
@@ -126,16 +132,62 @@ final class ProxyLoop {
             accepted += 1
             upstreamSockets.forget(fd)
             guard proxy.admit() else {
-                let limit = proxy.configuration.maxConnections
-                let refusal = HTTPResponse.plain(.unavailable("\(limit) connections already open"))
-                let bytes = refusal.serialized(keepAlive: false, date: HTTPDate.now())
-                _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                Glibc.close(fd)
+                makeRoom(for: fd, peer: peer, hops: 0)
                 continue
             }
             if proxy.handOn(fd, peer: peer, acceptedBy: index) { continue }
             serve(fd, peer: peer)
         }
+    }
+
+    /// At the connection cap, idle connections give way to new ones: the oldest idle
+    /// connection of any loop is closed to make room (the new one goes to its loop, so the
+    /// loops stay even). Only when every connection has a request in progress is the new one
+    /// answered 503. A connection handed here for room (`hops` > 0) takes this loop's oldest
+    /// idle connection if it has one (the published one may have had a request since), else
+    /// goes on to the next loop that published one, at most once per loop.
+    private func makeRoom(for fd: Int32, peer: HTTPEndpoint, hops: Int) {
+        let own = oldestIdleConnection()
+        let ownSince = own?.idleSince.map(proxy.nanoseconds(at:)) ?? Int.max
+        if hops == 0 || own == nil, hops < proxy.loopCount - 1, let other = proxy.loopWithOldestIdle(excluding: index),
+            other.since < ownSince, proxy.handForRoom(fd, peer: peer, to: other.index, hops: hops + 1)
+        {
+            return
+        }
+        admit(fd, peer: peer, closing: own)
+    }
+
+    /// Serves a connection that waited for room in the place of `idle`, closed for it; without
+    /// an idle connection (or when another client took the room first), answers it 503.
+    private func admit(_ fd: Int32, peer: HTTPEndpoint, closing idle: ProxyConnection?) {
+        if let idle {
+            close(idle)
+            publishOldestIdle()
+        }
+        guard idle != nil, proxy.admit() else {
+            let limit = proxy.configuration.maxConnections
+            let refusal = HTTPResponse.plain(.unavailable("\(limit) connections already open, each with a request in progress"))
+            let bytes = refusal.serialized(keepAlive: false, date: HTTPDate.now())
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            Glibc.close(fd)
+            return
+        }
+        serve(fd, peer: peer)
+    }
+
+    /// The loop's connection that has been idle longest, if any is idle.
+    private func oldestIdleConnection() -> ProxyConnection? {
+        var oldest: (connection: ProxyConnection, since: ContinuousClock.Instant)?
+        for connection in connections.values {
+            guard let since = connection.idleSince else { continue }
+            if oldest.map({ since < $0.since }) ?? true { oldest = (connection, since) }
+        }
+        return oldest?.connection
+    }
+
+    /// Tells the other loops since when this loop's oldest idle connection has been idle.
+    private func publishOldestIdle() {
+        signal.publishOldestIdle(oldestIdleConnection()?.idleSince.map(proxy.nanoseconds(at:)) ?? Int.max)
     }
 
     /// Takes on a client connection, accepted here or handed over by another loop.

@@ -32,10 +32,15 @@ enum RecordCommand {
             OptionSpec(
                 long: "upstream-ca", valueName: "file",
                 help: "Trust the certificate authorities in this PEM file for an https upstream, in place of the system's."),
+            OptionSpec(
+                long: "buffer-budget", valueName: "bytes",
+                help:
+                    "The most request bytes all connections may hold at once; past it a request is answered 503 (default 256MiB; a K, M or G suffix counts KiB, MiB or GiB; at least 64K)."
+            ),
             OptionSpec(long: "quiet", valueName: nil, help: "No live status line on stderr."),
         ],
         usage:
-            "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--upstream-timeout <seconds>] [--upstream-ca <file>] [--quiet]"
+            "--upstream <url> [--listen <host:port>] --out <file> [--redact <name>]... [--keep <name>]... [--loops <n>] [--upstream-timeout <seconds>] [--upstream-ca <file>] [--buffer-budget <bytes>] [--quiet]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -61,6 +66,13 @@ enum RecordCommand {
             upstreamTimeout = seconds == 0 ? nil : .seconds(seconds)
         }
         let caFile = arguments.values["upstream-ca"]
+        var bufferBudget: Int?
+        if let text = arguments.values["buffer-budget"] {
+            guard let bytes = byteCount(text), bytes >= 64 * 1024 else {
+                throw RunError.usage("--buffer-budget takes a number of bytes, at least 64K (e.g. 268435456 or 256M), found '\(text)'")
+            }
+            bufferBudget = bytes
+        }
         let policy = RedactionPolicy(redact: arguments.repeated["redact"] ?? [], keep: arguments.repeated["keep"] ?? [])
         let proxy: RecordingProxy
         do {
@@ -69,6 +81,7 @@ enum RecordCommand {
             if let loops { configuration.eventLoops = loops }
             configuration.upstreamTimeout = upstreamTimeout
             configuration.upstreamCAFile = caFile
+            if let bufferBudget { configuration.bufferBudget = bufferBudget }
             HeapSettings.keepFreedMemory()
             proxy = try RecordingProxy.start(configuration)
         } catch {
@@ -86,6 +99,26 @@ enum RecordCommand {
         if let failure = proxy.recordingFailure { console.error(failure.description) }
         console.out("accord record: stopped; \(statistics.recorded) exchanges recorded to \(output)")
         return proxy.recordingFailure == nil ? ExitCode.success : ExitCode.failure
+    }
+}
+
+extension RecordCommand {
+    /// A byte count: digits, optionally followed by K, M or G (KiB, MiB, GiB; "iB" or "B" may
+    /// follow the letter); nil when it is not one or does not fit.
+    static func byteCount(_ text: String) -> Int? {
+        var digits = Substring(text)
+        var unit = 1
+        for (suffix, scale) in [("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)] {
+            for spelling in [suffix + "iB", suffix + "B", suffix] where digits.uppercased().hasSuffix(spelling.uppercased()) {
+                digits = digits.dropLast(spelling.count)
+                unit = scale
+                break
+            }
+            if unit != 1 { break }
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 0 else { return nil }
+        let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : product
     }
 }
 

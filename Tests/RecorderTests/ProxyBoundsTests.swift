@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import Recorder
+
+/// What one hostile client cannot do to the proxy: hold every connection slot with idle
+/// sockets, or make it buffer request bytes without bound.
+@Suite("Recording proxy: connection cap and buffer budget")
+struct ProxyBoundsTests {
+    /// Waits (up to 10 s) until `condition` holds.
+    private static func waitUntil(_ condition: () -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    /// Sends on a thread of its own: a send the proxy is slow to take must not hold a thread of
+    /// the concurrency pool.
+    private static func sendAside(_ socket: RawSocket, _ text: String) {
+        Thread.detachNewThread { socket.send(text) }
+    }
+
+    /// Whether the peer has closed `socket`: a read at once finds the end of the stream.
+    private static func isClosedByPeer(_ socket: RawSocket) -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket.fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
+    }
+
+    @Test("with 512 idle connections open (the default cap), a new client is served and one of the oldest idle ones closed")
+    func idleConnectionsGiveWay() async throws {
+        let harness = try RecorderHarness()
+        let cap = harness.proxy.configuration.maxConnections
+        #expect(cap == 512)
+        var idle: [RawSocket] = []
+        for _ in 0..<cap { idle.append(try RawSocket(port: harness.port)) }
+        try await Self.waitUntil { harness.proxy.statistics.openConnections == cap }
+        #expect(harness.proxy.statistics.openConnections == cap)
+        // The loops publish their oldest idle connection at each sweep.
+        try await Task.sleep(for: .milliseconds(250))
+        let reply = await RawClient.exchange(port: harness.port, ["GET /echo?new=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
+        #expect(reply.status == 200, "\(reply.text.prefix(200))")
+        #expect(reply.body.contains("new=1"))
+        // One idle connection made room: one of the first opened (the loops take connections in
+        // turn, so the very first may have been taken on a moment after the second).
+        try await Self.waitUntil { idle.contains(where: Self.isClosedByPeer) }
+        let closed = idle.indices.filter { Self.isClosedByPeer(idle[$0]) }
+        #expect(closed.count == 1 && closed.allSatisfy { $0 < 64 }, "closed: \(closed)")
+        for socket in idle { socket.close() }
+        _ = try await harness.finish()
+    }
+
+    @Test("a second new client at the cap is served too: idle connections give way one by one")
+    func severalNewClients() async throws {
+        let harness = try RecorderHarness(maxConnections: 4, eventLoops: 2)
+        let idle = try (0..<4).map { _ in try RawSocket(port: harness.port) }
+        try await Self.waitUntil { harness.proxy.statistics.openConnections == 4 }
+        for index in 0..<3 {
+            let reply = await RawClient.exchange(
+                port: harness.port, ["GET /echo?n=\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
+            #expect(reply.status == 200, "client \(index): \(reply.text.prefix(200))")
+        }
+        for socket in idle { socket.close() }
+        _ = try await harness.finish()
+    }
+
+    @Test("past the buffer budget across connections, a request arriving is answered 503; the others go on")
+    func budgetRefuses() async throws {
+        let budget = 1 << 20
+        // A long read timeout: the requests held unfinished must not time out on a busy machine.
+        let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
+        let first = try RawSocket(port: harness.port)
+        Self.sendAside(
+            first,
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\nConnection: close\r\n\r\n" + String(repeating: "a", count: 800_000)
+        )
+        try await Self.waitUntil { harness.proxy.budget.held >= 800_000 }
+        #expect(harness.proxy.budget.held >= 800_000)
+        let body = String(repeating: "b", count: 400_000)
+        let refused = await RawClient.exchange(
+            port: harness.port, ["POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 400000\r\n\r\n" + body])
+        #expect(refused.status == 503, "\(refused.text.prefix(200))")
+        #expect(refused.body.contains("buffer budget"))
+        first.send(String(repeating: "a", count: 100_000))
+        let answer = await first.readAll()
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
+        #expect(harness.proxy.budget.peak <= budget + 64 * 1024)
+        try await Self.waitUntil { harness.proxy.budget.held == 0 }
+        #expect(harness.proxy.budget.held == 0)
+        _ = try await harness.finish()
+    }
+
+    @Test("pipelined requests behind a slow one are read only into the room the buffer has, then all answered")
+    func pipeliningReadsIntoRoom() async throws {
+        let budget = 1 << 20
+        // A long read timeout: the requests held unfinished must not time out on a busy machine.
+        let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
+        let client = try RawSocket(port: harness.port)
+        let body = String(repeating: "p", count: 256 * 1024)
+        let gate = UUID().uuidString
+        var pipelined = "GET /gated?\(gate) HTTP/1.1\r\nHost: x\r\n\r\n"
+        for index in 0..<12 {
+            let close = index == 11 ? "Connection: close\r\n" : ""
+            pipelined += "POST /echo?n=\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\(close)\r\n" + body
+        }
+        let bytes = pipelined
+        Thread.detachNewThread { client.send(bytes) }
+        // Until the gate opens, the connection fills its buffer's room (one receive, 64 KiB) and
+        // stops, leaving the rest (3 MiB) with the client.
+        try await Self.waitUntil { harness.proxy.budget.held > 0 }
+        try await Task.sleep(for: .milliseconds(300))
+        let held = harness.proxy.budget.held
+        #expect(held > 0 && held <= 64 * 1024, "held \(held)")
+        RecorderHarness.open(gate: gate)
+        let text = await client.readAll()
+        #expect(text.components(separatedBy: "HTTP/1.1 200").count - 1 == 13, "\(text.prefix(300))")
+        #expect(text.contains("n=11"))
+        #expect(harness.proxy.budget.peak <= budget + 64 * 1024)
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        #expect(exchanges.count == 13)
+    }
+
+    @Test("pipelined requests behind a slow one stop being read at the budget (three quarters of it), then all answered")
+    func pipeliningStopsAtBudget() async throws {
+        let budget = 1 << 20
+        // A long read timeout: the requests held unfinished must not time out on a busy machine.
+        let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
+        // The pipelining connection's buffer keeps 600 KB of room from an earlier large request.
+        let client = try RawSocket(port: harness.port)
+        Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\n\r\n" + String(repeating: "l", count: 600_000))
+        try await Self.waitUntil { harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0 }
+        // Another connection holds 700 KB of an unfinished request.
+        let holder = try RawSocket(port: harness.port)
+        Self.sendAside(
+            holder,
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 800000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 700_000)
+        )
+        try await Self.waitUntil { harness.proxy.budget.held >= 700_000 }
+        let body = String(repeating: "p", count: 64 * 1024)
+        let gate = UUID().uuidString
+        var pipelined = "GET /gated?\(gate) HTTP/1.1\r\nHost: x\r\n\r\n"
+        for index in 0..<10 {
+            let close = index == 9 ? "Connection: close\r\n" : ""
+            pipelined += "POST /echo?n=\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\n\(close)\r\n" + body
+        }
+        let bytes = pipelined
+        Thread.detachNewThread { client.send(bytes) }
+        // Until the gate opens, the connection reads ahead until the connections hold three
+        // quarters of the budget (its room would take more) and stops, leaving the rest to the
+        // request arriving on the other connection.
+        try await Self.waitUntil { harness.proxy.budget.held >= budget / 4 * 3 }
+        try await Task.sleep(for: .milliseconds(300))
+        let held = harness.proxy.budget.held
+        #expect(held >= budget / 4 * 3 && held <= budget / 4 * 3 + 64 * 1024, "held \(held)")
+        holder.send(String(repeating: "h", count: 100_000))
+        #expect(await holder.readAll().hasPrefix("HTTP/1.1 200"))
+        RecorderHarness.open(gate: gate)
+        let text = await client.readAll()
+        // The large request's answer, the gated one's and the ten pipelined ones.
+        #expect(text.components(separatedBy: "HTTP/1.1 200").count - 1 == 12, "\(text.prefix(300))")
+        #expect(text.contains("n=9"))
+        #expect(harness.proxy.budget.peak <= budget + 64 * 1024)
+        _ = try await harness.finish()
+    }
+}
