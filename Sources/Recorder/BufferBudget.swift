@@ -1,15 +1,20 @@
 import Synchronization
 
 /// The request bytes all of a proxy's connections hold at once, against one limit: bytes
-/// received and not yet parsed into a request, a chunked body being decoded, and the bodies of
-/// requests being forwarded. The event loops charge what they receive and refund what they
-/// let go, from their own threads, so the count is behind a lock.
+/// received and not yet parsed into a request (a buffer over 1 MiB by its capacity), a request
+/// whose head declared its length counted whole from its head on, a chunked body being
+/// decoded, and a body being forwarded twice (its own and libcurl's copy). The event loops
+/// charge what they hold and refund what they let go, from their own threads, so the count is
+/// behind a lock.
 ///
-/// A connection that takes the total past the limit while a request arrives is answered 503.
-/// One that reads pipelined requests ahead, behind an exchange in progress, stops reading
-/// (its client waits on TCP) once the total reaches three quarters of the limit, which leaves
-/// the rest to requests arriving. Bytes already received are always charged, so the total can
-/// pass the limit by at most one receive (64 KiB) per connection.
+/// While the total is past three quarters of the limit (`arrivingLimit`), a request arriving
+/// is answered 503, a new one at its head, one whose body is still coming when its next bytes
+/// arrive: bodies that never finish cannot take more, and the quarter left covers the requests
+/// being forwarded and recorded. A connection reading pipelined requests ahead, behind an
+/// exchange in progress, stops reading (its client waits on TCP) one receive short of three
+/// quarters, so that reading ahead never refuses a request arriving. Bytes already received are always charged, so the total can
+/// pass the limit by one receive (64 KiB) per connection and the second copy of a body being
+/// forwarded.
 final class BufferBudget: Sendable {
     private struct Count {
         var held = 0
@@ -24,13 +29,16 @@ final class BufferBudget: Sendable {
     init(limit: Int) { self.limit = limit }
 
     /// Charges bytes a connection now holds.
-    /// - Parameter bytes: the bytes newly held.
-    /// - Returns: whether the total is still within the limit.
-    func charge(_ bytes: Int) -> Bool {
+    /// - Parameters:
+    ///   - bytes: the bytes newly held.
+    ///   - bound: the total they must stay within: the limit, or `arrivingLimit` for a request
+    ///     arriving.
+    /// - Returns: whether the total is still within `bound`.
+    func charge(_ bytes: Int, within bound: Int) -> Bool {
         count.withLock { count in
             count.held += bytes
             count.peak = max(count.peak, count.held)
-            return count.held <= limit
+            return count.held <= bound
         }
     }
 
@@ -39,9 +47,17 @@ final class BufferBudget: Sendable {
         count.withLock { $0.held -= bytes }
     }
 
-    /// Whether connections may read pipelined requests ahead: the total is under three
-    /// quarters of the limit.
-    var allowsReadAhead: Bool { count.withLock { $0.held < limit / 4 * 3 } }
+    /// Whether connections may read pipelined requests ahead: one more receive (64 KiB) keeps
+    /// the total within `arrivingLimit`, so that reading ahead never refuses a request arriving.
+    var allowsReadAhead: Bool { count.withLock { $0.held + Self.receive <= arrivingLimit } }
+
+    /// The most one receive takes.
+    static var receive: Int { 64 * 1024 }
+
+    /// The most that requests still arriving may hold with everything else: three quarters of
+    /// the limit, so that bodies that never finish (a slow or hostile client) leave a quarter
+    /// to the requests being forwarded and recorded, whose copies the count only estimates.
+    var arrivingLimit: Int { limit / 4 * 3 }
 
     /// The bytes held now.
     var held: Int { count.withLock { $0.held } }

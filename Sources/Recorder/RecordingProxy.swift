@@ -39,8 +39,8 @@ public final class RecordingProxy: Sendable {
         self.writer = writer
         self.signals = signals
         redactor = Redactor(policy: configuration.redaction)
-        queue = RecordingQueue(budget: max(64 * 1024 * 1024, configuration.recordedBodyLimit * 4))
         budget = BufferBudget(limit: configuration.bufferBudget)
+        queue = RecordingQueue(budget: max(64 * 1024 * 1024, configuration.recordedBodyLimit * 4))
     }
 
     /// Creates the recording, binds the listener and starts forwarding.

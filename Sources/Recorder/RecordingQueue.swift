@@ -20,7 +20,8 @@ struct ExchangeCapture: Sendable {
 
 /// Records exchanges on a thread of its own, so a connection goes on to its next request while
 /// its last exchange is redacted, serialized and written. Bounded: a connection waits when the
-/// exchanges waiting hold more than `budget` bytes.
+/// exchanges waiting hold more than `budget` bytes (a bound of its own beside the connections'
+/// `BufferBudget`). A large exchange's memory goes back to the kernel once it is recorded.
 final class RecordingQueue: Sendable {
     private struct State {
         var items: [ExchangeCapture] = []
@@ -34,7 +35,12 @@ final class RecordingQueue: Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let budget: Int
 
+    /// A queue that holds at most `budget` bytes of exchanges.
     init(budget: Int) { self.budget = budget }
+
+    /// From this size an exchange's memory is given back to the kernel once it is recorded
+    /// (`HeapSettings.releaseFreedMemory()`): ordinary pushes and pulls stay far below it.
+    static var releaseSize: Int { 2 << 20 }
 
     /// Starts the recording thread.
     func start(_ process: @escaping @Sendable (ExchangeCapture) -> Void) {
@@ -72,16 +78,15 @@ final class RecordingQueue: Sendable {
     private func run(_ process: @Sendable (ExchangeCapture) -> Void) {
         while true {
             wake.wait()
-            let (items, stopping) = state.withLock { state in
-                defer { state.items.removeAll(keepingCapacity: true) }
-                return (state.items, state.stopping)
-            }
-            for item in items {
+            // One at a time, so that each exchange is freed as soon as its line is written.
+            while let item = state.withLock({ $0.items.isEmpty ? nil : $0.items.removeFirst() }) {
+                let size = item.size
                 process(item)
-                state.withLock { $0.bytes -= item.size }
+                state.withLock { $0.bytes -= size }
                 room.signal()
+                if size >= Self.releaseSize { HeapSettings.releaseFreedMemory() }
             }
-            if stopping && state.withLock({ $0.items.isEmpty }) {
+            if state.withLock({ $0.stopping && $0.items.isEmpty }) {
                 stopped.signal()
                 return
             }

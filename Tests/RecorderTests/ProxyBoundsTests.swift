@@ -64,7 +64,11 @@ struct ProxyBoundsTests {
         _ = try await harness.finish()
     }
 
-    @Test("past the buffer budget across connections, a request arriving is answered 503; the others go on")
+    /// The most the budget's count reaches: the budget, one receive per connection, and the
+    /// second copy of the largest body forwarded (libcurl's, charged once the body is whole).
+    static func bound(_ budget: Int, largestBody: Int) -> Int { budget + 64 * 1024 + largestBody }
+
+    @Test("past three quarters of the buffer budget, a request arriving is answered 503, refused at its head; the others go on")
     func budgetRefuses() async throws {
         let budget = 1 << 20
         // A long read timeout: the requests held unfinished must not time out on a busy machine.
@@ -72,10 +76,11 @@ struct ProxyBoundsTests {
         let first = try RawSocket(port: harness.port)
         Self.sendAside(
             first,
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 900000\r\nConnection: close\r\n\r\n" + String(repeating: "a", count: 800_000)
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 700000\r\nConnection: close\r\n\r\n" + String(repeating: "a", count: 600_000)
         )
-        try await Self.waitUntil { harness.proxy.budget.held >= 800_000 }
-        #expect(harness.proxy.budget.held >= 800_000)
+        // Charged whole from its head on, though 100 KB of it are still to come.
+        try await Self.waitUntil { harness.proxy.budget.held >= 700_000 }
+        #expect(harness.proxy.budget.held >= 700_000)
         let body = String(repeating: "b", count: 400_000)
         let refused = await RawClient.exchange(
             port: harness.port, ["POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 400000\r\n\r\n" + body])
@@ -84,7 +89,7 @@ struct ProxyBoundsTests {
         first.send(String(repeating: "a", count: 100_000))
         let answer = await first.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
-        #expect(harness.proxy.budget.peak <= budget + 64 * 1024)
+        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 700_000))
         try await Self.waitUntil { harness.proxy.budget.held == 0 }
         #expect(harness.proxy.budget.held == 0)
         _ = try await harness.finish()
@@ -115,12 +120,12 @@ struct ProxyBoundsTests {
         let text = await client.readAll()
         #expect(text.components(separatedBy: "HTTP/1.1 200").count - 1 == 13, "\(text.prefix(300))")
         #expect(text.contains("n=11"))
-        #expect(harness.proxy.budget.peak <= budget + 64 * 1024)
+        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 256 * 1024))
         let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
         #expect(exchanges.count == 13)
     }
 
-    @Test("pipelined requests behind a slow one stop being read at the budget (three quarters of it), then all answered")
+    @Test("pipelined requests behind a slow one stop being read one receive short of three quarters of the budget, then all answered")
     func pipeliningStopsAtBudget() async throws {
         let budget = 1 << 20
         // A long read timeout: the requests held unfinished must not time out on a busy machine.
@@ -129,13 +134,13 @@ struct ProxyBoundsTests {
         let client = try RawSocket(port: harness.port)
         Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\n\r\n" + String(repeating: "l", count: 600_000))
         try await Self.waitUntil { harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0 }
-        // Another connection holds 700 KB of an unfinished request.
+        // Another connection holds an unfinished request of 500 KB (400 KB of it arrived).
         let holder = try RawSocket(port: harness.port)
         Self.sendAside(
             holder,
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 800000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 700_000)
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 400_000)
         )
-        try await Self.waitUntil { harness.proxy.budget.held >= 700_000 }
+        try await Self.waitUntil { harness.proxy.budget.held >= 500_000 }
         let body = String(repeating: "p", count: 64 * 1024)
         let gate = UUID().uuidString
         var pipelined = "GET /gated?\(gate) HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -145,13 +150,14 @@ struct ProxyBoundsTests {
         }
         let bytes = pipelined
         Thread.detachNewThread { client.send(bytes) }
-        // Until the gate opens, the connection reads ahead until the connections hold three
-        // quarters of the budget (its room would take more) and stops, leaving the rest to the
-        // request arriving on the other connection.
-        try await Self.waitUntil { harness.proxy.budget.held >= budget / 4 * 3 }
+        // Until the gate opens, the connection reads ahead while one more receive keeps the
+        // connections within three quarters of the budget (its room would take more) and stops,
+        // leaving the rest to the request arriving on the other connection.
+        let stop = budget / 4 * 3 - 64 * 1024
+        try await Self.waitUntil { harness.proxy.budget.held > stop }
         try await Task.sleep(for: .milliseconds(300))
         let held = harness.proxy.budget.held
-        #expect(held >= budget / 4 * 3 && held <= budget / 4 * 3 + 64 * 1024, "held \(held)")
+        #expect(held > stop && held <= budget / 4 * 3, "held \(held)")
         holder.send(String(repeating: "h", count: 100_000))
         #expect(await holder.readAll().hasPrefix("HTTP/1.1 200"))
         RecorderHarness.open(gate: gate)
@@ -159,7 +165,7 @@ struct ProxyBoundsTests {
         // The large request's answer, the gated one's and the ten pipelined ones.
         #expect(text.components(separatedBy: "HTTP/1.1 200").count - 1 == 12, "\(text.prefix(300))")
         #expect(text.contains("n=9"))
-        #expect(harness.proxy.budget.peak <= budget + 64 * 1024)
+        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 700_000))
         _ = try await harness.finish()
     }
 }

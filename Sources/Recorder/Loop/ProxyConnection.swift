@@ -217,7 +217,7 @@ final class ProxyConnection {
                 let maximum = maximumBuffered
                 if input.count - start > maximum {
                     refuse(.bodyTooLarge("request framing over \(maximum) bytes"))
-                } else if !settleCharge() {
+                } else if !settleCharge(arriving: true) {
                     let limit = loop.proxy.budget.limit
                     refuse(.unavailable("the proxy's connections hold requests over its \(limit)-byte buffer budget (--buffer-budget)"))
                 }
@@ -227,19 +227,33 @@ final class ProxyConnection {
         _ = settleCharge()
     }
 
-    /// Brings the connection's charge to the request bytes it holds: its unparsed input, a
-    /// chunked body being decoded and the body of the request being forwarded.
+    /// The copies of a forwarded body alive at once: the request's and libcurl's
+    /// (`CURLOPT_COPYPOSTFIELDS`).
+    static var forwardedCopies: Int { 1 }
+
+    /// Brings the connection's charge to the request bytes it holds or is about to: its unparsed
+    /// input (a buffer over 1 MiB by its capacity; for a request whose head declared its length,
+    /// the whole request from the head on, so a body is refused before it arrives, not after),
+    /// a chunked body being decoded and the body of the request being forwarded, with libcurl's
+    /// copy of it.
     /// - Returns: whether the proxy's connections together are still within the budget.
+    /// - Parameter arriving: whether a request is arriving: the total must then stay within
+    ///   `BufferBudget.arrivingLimit`, not the whole limit (a body still arriving when others
+    ///   have taken the total past it is refused, and its bytes let go).
     @discardableResult
-    private func settleCharge() -> Bool {
-        let holding = input.count - start + progress.heldBodyBytes + (exchange?.request.body.count ?? 0)
+    private func settleCharge(arriving: Bool = false) -> Bool {
+        // A large buffer's pages stay in use up to its capacity once touched (a compaction
+        // moves bytes down, it does not give pages back): it counts whole.
+        let buffered = input.capacity > 1 << 20 ? input.capacity : input.count - start
+        let framed = max(buffered, progress.expectedLength ?? 0)
+        let holding = framed + progress.heldBodyBytes + Self.forwardedCopies * (exchange?.request.body.count ?? 0)
         let budget = loop.proxy.budget
         defer { charged = holding }
         guard holding > charged else {
             if holding < charged { budget.refund(charged - holding) }
-            return holding == 0 || budget.held <= budget.limit
+            return holding == 0 || budget.held <= (arriving ? budget.arrivingLimit : budget.limit)
         }
-        return budget.charge(holding - charged)
+        return budget.charge(holding - charged, within: arriving ? budget.arrivingLimit : budget.limit)
     }
 
     /// Queues the proxy's own answer (`OPTIONS *`); nothing is forwarded or recorded.
