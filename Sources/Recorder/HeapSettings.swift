@@ -13,15 +13,15 @@ public enum HeapSettings {
     /// (16 MiB), so that a long body's copies reuse heap memory instead of fresh pages.
     public static var mapThreshold: Int32 { 32 << 20 }
 
-    /// Keeps freed memory in the process for the next exchanges (fixing glibc's thresholds,
-    /// which it otherwise moves as blocks come and go). Process-wide: call it once, from the
-    /// command that runs the proxy, before it starts.
-    /// - Returns: whether glibc took both settings.
     /// Gives the heap's free memory back to the kernel now (`malloc_trim`), wherever it lies:
     /// after a large exchange, whose copies would otherwise stay resident under the thresholds
     /// above until the next large one.
     public static func releaseFreedMemory() { _ = malloc_trim(0) }
 
+    /// Keeps freed memory in the process for the next exchanges (fixing glibc's thresholds,
+    /// which it otherwise moves as blocks come and go). Process-wide: call it once, from the
+    /// command that runs the proxy, before it starts.
+    /// - Returns: whether glibc took both settings.
     @discardableResult
     public static func keepFreedMemory() -> Bool {
         mallopt(M_TRIM_THRESHOLD, trimThreshold) == 1 && mallopt(M_MMAP_THRESHOLD, mapThreshold) == 1
