@@ -2,8 +2,9 @@ import Synchronization
 
 /// The request bytes all of a proxy's connections hold at once, against one limit: bytes
 /// received and not yet parsed into a request (a buffer over 1 MiB by its capacity), a request
-/// whose head declared its length counted whole from its head on, a chunked body being
-/// decoded, and a body being forwarded twice (its own and libcurl's copy). The event loops
+/// whose head declared its length counted whole from its head on and twice (what it costs once
+/// forwarded), a chunked body being decoded, and a body being forwarded twice (its own and
+/// libcurl's copy). The event loops
 /// charge what they hold and refund what they let go, from their own threads, so the count is
 /// behind a lock.
 ///
@@ -13,8 +14,8 @@ import Synchronization
 /// being forwarded and recorded. A connection reading pipelined requests ahead, behind an
 /// exchange in progress, stops reading (its client waits on TCP) one receive short of three
 /// quarters, so that reading ahead never refuses a request arriving. Bytes already received are always charged, so the total can
-/// pass the limit by one receive (64 KiB) per connection and the second copy of a body being
-/// forwarded.
+/// pass the limit by one receive (64 KiB) per connection and the second copy of a body read
+/// ahead.
 final class BufferBudget: Sendable {
     private struct Count {
         var held = 0

@@ -76,20 +76,20 @@ struct ProxyBoundsTests {
         let first = try RawSocket(port: harness.port)
         Self.sendAside(
             first,
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 700000\r\nConnection: close\r\n\r\n" + String(repeating: "a", count: 600_000)
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 350000\r\nConnection: close\r\n\r\n" + String(repeating: "a", count: 300_000)
         )
-        // Charged whole from its head on, though 100 KB of it are still to come.
+        // Charged whole from its head on, twice (its forwarded copies), though 50 KB are to come.
         try await Self.waitUntil { harness.proxy.budget.held >= 700_000 }
         #expect(harness.proxy.budget.held >= 700_000)
-        let body = String(repeating: "b", count: 400_000)
+        let body = String(repeating: "b", count: 200_000)
         let refused = await RawClient.exchange(
-            port: harness.port, ["POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 400000\r\n\r\n" + body])
+            port: harness.port, ["POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 200000\r\n\r\n" + body])
         #expect(refused.status == 503, "\(refused.text.prefix(200))")
         #expect(refused.body.contains("buffer budget"))
-        first.send(String(repeating: "a", count: 100_000))
+        first.send(String(repeating: "a", count: 50_000))
         let answer = await first.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
-        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 700_000))
+        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 400_000))
         try await Self.waitUntil { harness.proxy.budget.held == 0 }
         #expect(harness.proxy.budget.held == 0)
         _ = try await harness.finish()
@@ -130,15 +130,16 @@ struct ProxyBoundsTests {
         let budget = 1 << 20
         // A long read timeout: the requests held unfinished must not time out on a busy machine.
         let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
-        // The pipelining connection's buffer keeps 600 KB of room from an earlier large request.
+        // The pipelining connection's buffer keeps 350 KB of room from an earlier large request.
         let client = try RawSocket(port: harness.port)
-        Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 600000\r\n\r\n" + String(repeating: "l", count: 600_000))
+        Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 350000\r\n\r\n" + String(repeating: "l", count: 350_000))
         try await Self.waitUntil { harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0 }
-        // Another connection holds an unfinished request of 500 KB (400 KB of it arrived).
+        // Another connection holds an unfinished request of 250 KB (200 KB of it arrived),
+        // charged twice: 500 KB.
         let holder = try RawSocket(port: harness.port)
         Self.sendAside(
             holder,
-            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 400_000)
+            "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 250000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 200_000)
         )
         try await Self.waitUntil { harness.proxy.budget.held >= 500_000 }
         let body = String(repeating: "p", count: 64 * 1024)
@@ -158,14 +159,14 @@ struct ProxyBoundsTests {
         try await Task.sleep(for: .milliseconds(300))
         let held = harness.proxy.budget.held
         #expect(held > stop && held <= budget / 4 * 3, "held \(held)")
-        holder.send(String(repeating: "h", count: 100_000))
+        holder.send(String(repeating: "h", count: 50_000))
         #expect(await holder.readAll().hasPrefix("HTTP/1.1 200"))
         RecorderHarness.open(gate: gate)
         let text = await client.readAll()
         // The large request's answer, the gated one's and the ten pipelined ones.
         #expect(text.components(separatedBy: "HTTP/1.1 200").count - 1 == 12, "\(text.prefix(300))")
         #expect(text.contains("n=9"))
-        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 700_000))
+        #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 350_000))
         _ = try await harness.finish()
     }
 }

@@ -200,6 +200,14 @@ final class ProxyConnection {
                     answerLocally(answer, to: request)
                     continue
                 }
+                // A request read ahead whole (never charged at its head) is forwarded only if its
+                // copies fit the budget.
+                let budget = loop.proxy.budget
+                if !settleCharge() || budget.held + Self.forwardedCopies * request.body.count > budget.limit {
+                    refuse(
+                        .unavailable("the proxy's connections hold requests over its \(budget.limit)-byte buffer budget (--buffer-budget)"))
+                    return
+                }
                 begin(request)
             case .failed(let error):
                 refuse(error)
@@ -229,11 +237,12 @@ final class ProxyConnection {
 
     /// The copies of a forwarded body alive at once: the request's and libcurl's
     /// (`CURLOPT_COPYPOSTFIELDS`).
-    static var forwardedCopies: Int { 1 }
+    static var forwardedCopies: Int { 2 }
 
     /// Brings the connection's charge to the request bytes it holds or is about to: its unparsed
     /// input (a buffer over 1 MiB by its capacity; for a request whose head declared its length,
-    /// the whole request from the head on, so a body is refused before it arrives, not after),
+    /// the whole request from the head on, twice, as it will cost once forwarded, so a body is
+    /// refused before it arrives, not after),
     /// a chunked body being decoded and the body of the request being forwarded, with libcurl's
     /// copy of it.
     /// - Returns: whether the proxy's connections together are still within the budget.
@@ -245,7 +254,7 @@ final class ProxyConnection {
         // A large buffer's pages stay in use up to its capacity once touched (a compaction
         // moves bytes down, it does not give pages back): it counts whole.
         let buffered = input.capacity > 1 << 20 ? input.capacity : input.count - start
-        let framed = max(buffered, progress.expectedLength ?? 0)
+        let framed = max(buffered, Self.forwardedCopies * (progress.expectedLength ?? 0))
         let holding = framed + progress.heldBodyBytes + Self.forwardedCopies * (exchange?.request.body.count ?? 0)
         let budget = loop.proxy.budget
         defer { charged = holding }
