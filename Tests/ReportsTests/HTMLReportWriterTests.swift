@@ -81,8 +81,10 @@ struct HTMLReportWriterTests {
             return 0
         }
         #expect(html.components(separatedBy: "<div class=\"failure\">").count - 1 == failures.reduce(0, +))
-        #expect(html.contains("<section class=\"suite\" data-status=\"passed\" data-rules=\"\"><details><summary>"))
-        #expect(html.contains("<section class=\"suite\" data-status=\"failed\" data-rules=\"I-5\"><details open><summary>"))
+        #expect(
+            html.contains("<section class=\"suite\" data-status=\"passed\" data-rules=\"\" data-name=\"pull/001-ok\"><details><summary>"))
+        #expect(html.contains("<section class=\"suite\" data-status=\"failed\" data-rules=\"I-5\" data-name=\"push/&lt;script&gt;"))
+        #expect(html.contains("&#39;q&#39; &lt;img src=x onerror=alert(1)&gt;\"><details open><summary>"))
         #expect(html.contains("<b>FAILED</b> 3 suites (2 failing)"))
     }
 

@@ -1,5 +1,7 @@
 /// The fixed parts of the HTML report: the inline style sheet and the small inline script that
-/// filters suites by status and rule. Nothing here loads from the network or another file.
+/// filters suites by status and rule, and shows only the suite a link names
+/// (`report.html#suite=<suite name>`, percent-encoded). Nothing here loads from the network or
+/// another file.
 enum HTMLPage {
     /// The page's opening, up to and including the filter bar and the start of the report.
     /// - Parameters:
@@ -70,7 +72,8 @@ enum HTMLPage {
         var boxes=document.querySelectorAll('#filters input[type=checkbox]');
         var select=document.getElementById('rule-filter');
         var suites=document.querySelectorAll('section.suite');
-        var seen={};
+        var seen={},wanted='';
+        try{wanted=decodeURIComponent((location.hash.match(/^#suite=(.*)$/)||[])[1]||'');}catch(e){wanted='';}
         suites.forEach(function(s){(s.getAttribute('data-rules')||'').split(' ').forEach(function(r){if(r){seen[r]=1;}});});
         Object.keys(seen).sort().forEach(function(r){var o=document.createElement('option');o.value=r;o.textContent=r;select.appendChild(o);});
         function apply(){
@@ -79,7 +82,8 @@ enum HTMLPage {
         suites.forEach(function(s){
         var rules=' '+(s.getAttribute('data-rules')||'')+' ';
         var ok=on[s.getAttribute('data-status')]===1&&(rule===''||rules.indexOf(' '+rule+' ')>=0);
-        s.hidden=!ok;if(ok){shown+=1;if(rule!==''){s.querySelector('details').open=true;}}});
+        if(wanted!==''){ok=s.getAttribute('data-name')===wanted;}
+        s.hidden=!ok;if(ok){shown+=1;if(rule!==''||wanted!==''){s.querySelector('details').open=true;}}});
         document.getElementById('shown').textContent=shown+' of '+suites.length+' suites shown';
         }
         boxes.forEach(function(b){b.addEventListener('change',apply);});

@@ -21,7 +21,8 @@ extension HTMLReportWriter {
         }
         failing = failing.mapValues { ids in ids.reduce(into: []) { kept, id in if !kept.contains(id) { kept.append(id) } } }
         let tokens = rules.map(HTMLText.token).joined(separator: " ")
-        var out = "<section class=\"suite\" data-status=\"\(status)\" data-rules=\"\(tokens)\">"
+        var out =
+            "<section class=\"suite\" data-status=\"\(status)\" data-rules=\"\(tokens)\" data-name=\"\(HTMLText.escape(suite.name))\">"
         out += "<details\(status == "failed" || status == "errored" ? " open" : "")><summary>"
         out += "<span class=\"badge \(status)\">\(status)</span> <b>\(HTMLText.escape(suite.name))</b> <span class=\"muted\">"
         if let lane = suite.properties.first(where: { $0.name == "lane" }) { out += HTMLText.escape(lane.value) + " · " }
