@@ -72,8 +72,8 @@ struct ExpectedActualDiff {
         var out = "<pre>"
         for (index, line) in lines.enumerated() {
             let text = HTMLText.escape(line)
-            out += kept.contains(index) ? text : "<span class=\"\(mark)\">\(text)</span>"
-            out += "\n"
+            // A marked line is a block holding its own line end, so it takes one line, not two.
+            out += kept.contains(index) ? text + "\n" : "<span class=\"\(mark)\">\(text)\n</span>"
         }
         return out + "</pre>"
     }
