@@ -10,6 +10,9 @@ public struct CaseResult: Sendable, Hashable {
     public var time: Double
     /// What the lane observed beyond the outcome (e.g. "tier bound"); JUnit `<system-out>`.
     public var note: String?
+    /// The transcript step or recorded exchange number this case reports on, when it reports on
+    /// one; the HTML report colours that step of the suite's sequence picture.
+    public var step: Int?
 
     /// Makes a case result.
     /// - Parameters:

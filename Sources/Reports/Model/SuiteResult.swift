@@ -10,6 +10,9 @@ public struct SuiteResult: Sendable, Hashable {
     public var cases: [CaseResult]
     /// Seconds spent.
     public var time: Double
+    /// The case's requests, answers, writes, changes, faults and kills, for the HTML report's
+    /// sequence picture; nil when the lane drew none.
+    public var timeline: SequenceTimeline? = nil
 
     /// A name/value property.
     public struct Property: Sendable, Hashable {

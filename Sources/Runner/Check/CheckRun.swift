@@ -14,6 +14,8 @@ public struct CheckRun {
         public var junitPath: String?
         /// Where to write the JSON report.
         public var jsonPath: String?
+        /// Where to write the HTML page (`--html`).
+        public var htmlPath: String?
         /// A glob over case ids (e.g. "push/*").
         public var filter: String?
         /// Whether the console summary uses colour.
@@ -48,11 +50,12 @@ public struct CheckRun {
     /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
     public static func run(_ options: Options, output: (String) -> Void) throws(RunError) -> Bool {
         if options.paths.isEmpty { throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)") }
-        try checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
+        try checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths, html: options.htmlPath)
         let inputs = try options.paths.map { path throws(RunError) in try CheckInput.classify(path) }
         var matched = 0
-        var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord check")
-        let keepPassing = options.junitPath != nil || options.jsonPath != nil
+        var reports = try ReportFanout(
+            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord check", htmlPath: options.htmlPath)
+        let keepPassing = options.junitPath != nil || options.jsonPath != nil || options.htmlPath != nil
         for input in inputs {
             switch input {
             case .corpus(let path):
@@ -69,7 +72,9 @@ public struct CheckRun {
                     let started = ContinuousClock.now
                     var suite: SuiteResult
                     switch item {
-                    case .transcript(let loaded, _): suite = TranscriptCheck.suite(loaded, properties: properties)
+                    case .transcript(let loaded, _):
+                        suite = TranscriptCheck.suite(loaded, properties: properties).drawing(
+                            SequenceTimeline(transcript: loaded.transcript))
                     case .blocked(let entry): suite = TranscriptCheck.blockedSuite(entry, decisions: decisions, properties: properties)
                     }
                     suite.time = seconds(since: started)
@@ -86,6 +91,7 @@ public struct CheckRun {
                     matched += 1
                     let started = ContinuousClock.now
                     var suite = TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
+                        .drawing(SequenceTimeline(transcript: loaded.transcript))
                     suite.time = seconds(since: started)
                     try reports.add(suite)
                 }
@@ -109,15 +115,23 @@ public struct CheckRun {
     static func checkRecording(_ path: String, keepPassing: Bool, maxLine: Int) throws(RunError) -> (SuiteResult, Tally) {
         var reader = RecordingReader(file: path, maxLine: maxLine)
         var check = RecordingCheck(keepPassing: keepPassing)
+        var drawing = RecordingTimeline()
         do throws(CorpusError) {
             try FileBytes.stream(path) { chunk throws(CorpusError) in
-                try reader.feed(chunk) { item in check.observe(item) }
+                try reader.feed(chunk) { item in
+                    check.observe(item)
+                    drawing.observe(item)
+                }
             }
-            try reader.finish { item in check.observe(item) }
+            try reader.finish { item in
+                check.observe(item)
+                drawing.observe(item)
+            }
         } catch {
             throw RunError.input(error)
         }
-        return check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+        let (suite, tally) = check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+        return (suite.drawing(drawing.timeline), tally)
     }
 
     /// Refuses report paths that cannot be written or would clobber each other or an input.
@@ -125,13 +139,17 @@ public struct CheckRun {
     ///   - junit: the JUnit path.
     ///   - json: the JSON report path.
     ///   - inputs: the input paths.
+    ///   - html: the HTML page path.
     /// - Throws: `RunError` before anything runs.
-    static func checkReportPaths(junit: String?, json: String?, inputs: [String]) throws(RunError) {
+    static func checkReportPaths(junit: String?, json: String?, inputs: [String], html: String? = nil) throws(RunError) {
         if let junit, let json, FileSink.resolved(junit) == FileSink.resolved(json) {
             throw RunError.usage("--junit and --json name the same file \(junit); give each report its own path")
         }
+        if let html, [junit, json].contains(where: { $0.map(FileSink.resolved) == FileSink.resolved(html) }) {
+            throw RunError.usage("--html names the same file as another report (\(html)); give each report its own path")
+        }
         let inputFiles = Set(inputs.map(FileSink.resolved))
-        for path in [junit, json].compactMap({ $0 }) {
+        for path in [junit, json, html].compactMap({ $0 }) {
             try FileSink.checkWritable(path)
             if inputFiles.contains(FileSink.resolved(path)) {
                 throw RunError.usage("report path \(path) is also an input; a report never overwrites what it checks")

@@ -2,14 +2,16 @@ import Corpus
 import Reports
 
 /// Sends each suite to every report the run writes: console summary always, JUnit and JSON
-/// when asked for; each suite redacted first, by one redactor for the whole run.
+/// when asked for, and the HTML page (`--html`); each suite redacted first, by one redactor for
+/// the whole run.
 struct ReportFanout {
     private(set) var summary = ConsoleSummary()
     private let redactor = Redactor(policy: RedactionPolicy())
     private var junit: (JUnitWriter, FileSink)?
     private var json: (JSONReportWriter, FileSink)?
+    private var html: (HTMLReportWriter, FileSink)?
 
-    init(junitPath: String?, jsonPath: String?, name: String) throws(RunError) {
+    init(junitPath: String?, jsonPath: String?, name: String, htmlPath: String? = nil) throws(RunError) {
         if let junitPath {
             let sink = try FileSink(path: junitPath)
             do { junit = (try JUnitWriter(sink: sink, name: name), sink) } catch { throw RunError.output(junitPath, "\(error)") }
@@ -17,6 +19,10 @@ struct ReportFanout {
         if let jsonPath {
             let sink = try FileSink(path: jsonPath)
             json = (JSONReportWriter(sink: sink, accordVersion: CheckRun.accordVersion), sink)
+        }
+        if let htmlPath {
+            let sink = try FileSink(path: htmlPath)
+            html = (HTMLReportWriter(sink: sink, title: name, accordVersion: CheckRun.accordVersion), sink)
         }
     }
 
@@ -29,6 +35,9 @@ struct ReportFanout {
         if let (writer, _) = json {
             do { try writer.write(suite) } catch { throw RunError.output("JSON report", "\(error)") }
         }
+        if let (writer, _) = html {
+            do { try writer.write(suite, tally: tally) } catch { throw RunError.output("HTML report", "\(error)") }
+        }
     }
 
     func finish() throws(RunError) {
@@ -38,6 +47,10 @@ struct ReportFanout {
         }
         if let (writer, sink) = json {
             do { try writer.finish() } catch { throw RunError.output("JSON report", "\(error)") }
+            try sink.close()
+        }
+        if let (writer, sink) = html {
+            do { try writer.finish() } catch { throw RunError.output("HTML report", "\(error)") }
             try sink.close()
         }
     }

@@ -4,7 +4,7 @@ import Reports
 extension SuiteResult {
     /// The suite as every report shows it: names, properties, notes and failure messages and
     /// bodies passed through the redactor, so that a secret in a hand-written recording, a live
-    /// server's answer or a path never reaches the console, JUnit or JSON.
+    /// server's answer or a path never reaches the console, JUnit, JSON or HTML.
     /// - Parameter redactor: the run's redactor, shared by its reports so placeholders agree.
     /// - Returns: the suite to report.
     func redacted(by redactor: Redactor) -> SuiteResult {
@@ -26,6 +26,7 @@ extension SuiteResult {
             }
             return result
         }
+        suite.timeline = timeline?.redacted(by: redactor)
         return suite
     }
 }

@@ -26,6 +26,8 @@ public struct ClientRun: Sendable {
         public var junitPath: String?
         /// Where to write the JSON report.
         public var jsonPath: String?
+        /// Where to write the HTML page (`--html`).
+        public var htmlPath: String? = nil
         /// Whether the console summary uses colour.
         public var color = false
         /// The longest recording line, and the largest transcript, read (`--max-line`).
@@ -50,7 +52,7 @@ public struct ClientRun: Sendable {
     /// - Throws: `RunError` for bad input or an unwritable report.
     public static func run(_ options: Options, launch: @escaping DriverLauncher, output: (String) -> Void) async throws(RunError) -> Bool {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
-        let run = LaneRun(
+        var run = LaneRun(
             paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
             junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color, maxLine: options.maxLine,
             reportName: "accord run --client \(options.clientName)",
@@ -58,6 +60,7 @@ public struct ClientRun: Sendable {
                 SuiteResult.Property(name: "lane", value: "client"), SuiteResult.Property(name: "target", value: options.clientName),
                 SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
             ])
+        run.htmlPath = options.htmlPath
         let replay = ClientReplay(lane: lane)
         return try await run.run(output: output) { loaded, properties in
             await lane.run(loaded, launch: launch, properties: properties)

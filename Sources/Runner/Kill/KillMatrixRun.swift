@@ -16,9 +16,10 @@ public enum KillMatrixRun {
     public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
         -> Bool
     {
-        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
+        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths, html: options.htmlPath)
         var reports = try ReportFanout(
-            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix")
+            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix",
+            htmlPath: options.htmlPath)
         for suite in try await collect(options, launch: launch) { try reports.add(suite) }
         try reports.finish()
         output(reports.summary.render(color: options.color))
@@ -67,6 +68,9 @@ public enum KillMatrixRun {
             let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
             var suite = await lane.run(loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, kill: kill)
             suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
+            suite = suite.drawing(
+                SequenceTimeline(transcript: loaded.transcript).killing(
+                    at: point.rawValue, step: target, beforeAnswer: point == .afterPushSent))
             suite.time = CheckRun.seconds(since: started)
             return suite
         }

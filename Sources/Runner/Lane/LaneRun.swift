@@ -23,6 +23,8 @@ struct LaneRun: Sendable {
     var knownFailing: Expectations
     var junitPath: String?
     var jsonPath: String?
+    /// Where to write the HTML page (`--html`).
+    var htmlPath: String?
     var color: Bool
     /// The longest recording line, and the largest transcript, read.
     var maxLine = RecordingReader.defaultMaxLine
@@ -33,9 +35,9 @@ struct LaneRun: Sendable {
 
     /// Runs the lane; returns true when nothing failed.
     func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
-        try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths)
+        try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths, html: htmlPath)
         let (suites, ids) = try await collect(play: play, replay: replay)
-        var reports = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: reportName)
+        var reports = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: reportName, htmlPath: htmlPath)
         for suite in suites { try reports.add(suite) }
         if let unknown = knownFailing.unknownEntries(among: ids) { try reports.add(unknown) }
         try reports.finish()
@@ -66,8 +68,9 @@ struct LaneRun: Sendable {
             let started = ContinuousClock.now
             var suite: SuiteResult
             switch runnable[index] {
-            case .transcript(let loaded): suite = await play(loaded, properties)
-            case .recording(let contents, let file): suite = await replay(contents, file, properties)
+            case .transcript(let loaded): suite = await play(loaded, properties).drawing(SequenceTimeline(transcript: loaded.transcript))
+            case .recording(let contents, let file):
+                suite = await replay(contents, file, properties).drawing(RecordingTimeline(exchanges: contents.exchanges).timeline)
             }
             suite.time = CheckRun.seconds(since: started)
             return suite

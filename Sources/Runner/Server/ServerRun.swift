@@ -31,6 +31,8 @@ public struct ServerRun: Sendable {
         public var junitPath: String?
         /// Where to write the JSON report.
         public var jsonPath: String?
+        /// Where to write the HTML page (`--html`).
+        public var htmlPath: String? = nil
         /// Whether the console summary uses colour.
         public var color: Bool
         /// The longest recording line, and the largest transcript, read (`--max-line`).
@@ -65,7 +67,7 @@ public struct ServerRun: Sendable {
     public static func run(_ options: Options, makeTarget: @escaping TargetFactory, output: (String) -> Void) async throws(RunError) -> Bool
     {
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
-        let run = LaneRun(
+        var run = LaneRun(
             paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
             junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color, maxLine: options.maxLine,
             reportName: "accord run --server \(options.targetName)",
@@ -73,6 +75,7 @@ public struct ServerRun: Sendable {
                 SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
                 SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
             ])
+        run.htmlPath = options.htmlPath
         let replay = RecordingReplay(requiredTier: options.requiredTier)
         return try await run.run(output: output) { loaded, properties in
             do throws(TargetError) {

@@ -15,12 +15,15 @@ enum CheckCommand {
             OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
             OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
             OptionSpec(
+                long: "html", valueName: "file",
+                help: "Write a self-contained HTML page to <file>: a summary, a sequence picture per case, each failure's rule and diff."),
+            OptionSpec(
                 long: "filter", valueName: "glob",
                 help: "Check only cases (by id) and recordings (by file name) matching <glob>, e.g. 'push/*'."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
             MaxLineOption.spec,
         ],
-        usage: "<path> ... [--junit <file>] [--json <file>] [--filter <glob>] [--color] [--max-line <bytes>]")
+        usage: "<path> ... [--junit <file>] [--json <file>] [--html <file>] [--filter <glob>] [--color] [--max-line <bytes>]")
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(RunError) -> Int32 {
         if arguments.positionals.isEmpty {
@@ -30,6 +33,7 @@ enum CheckCommand {
             paths: arguments.positionals, junitPath: arguments.values["junit"], jsonPath: arguments.values["json"],
             filter: arguments.values["filter"], color: arguments.flags.contains("color"))
         options.maxLine = try MaxLineOption.value(arguments)
+        options.htmlPath = arguments.values["html"]
         let passed = try CheckRun.run(options) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
     }

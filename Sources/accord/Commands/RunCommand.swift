@@ -66,11 +66,14 @@ enum RunCommand {
             OptionSpec(long: "jobs", valueName: "n", help: "Cases run at once (default: the number of cores)."),
             OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
             OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
+            OptionSpec(
+                long: "html", valueName: "file",
+                help: "Write a self-contained HTML page to <file>: a summary, a sequence picture per case, each failure's rule and diff."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
             MaxLineOption.spec,
         ],
         usage:
-            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>] [--max-line <bytes>]"
+            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>] [--html <file>] [--max-line <bytes>]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -92,6 +95,7 @@ enum RunCommand {
         options.filter = arguments.values["filter"]
         options.junitPath = arguments.values["junit"]
         options.jsonPath = arguments.values["json"]
+        options.htmlPath = arguments.values["html"]
         options.color = arguments.flags.contains("color")
         options.maxLine = try MaxLineOption.value(arguments)
         options.jobs = try jobs(arguments.values["jobs"])
@@ -131,6 +135,7 @@ enum RunCommand {
         options.filter = arguments.values["filter"]
         options.junitPath = arguments.values["junit"]
         options.jsonPath = arguments.values["json"]
+        options.htmlPath = arguments.values["html"]
         options.color = arguments.flags.contains("color")
         options.maxLine = try MaxLineOption.value(arguments)
         options.jobs = try jobs(arguments.values["jobs"])
