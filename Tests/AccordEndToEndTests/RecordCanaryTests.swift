@@ -110,7 +110,7 @@ struct RecordCanaryTests {
             "/usr/bin/python3",
             [script.path, "http://127.0.0.1:\(served.port)", Self.serveSecret, String(Self.recordedBodyLimit), SecretCanaries.cutJWT],
             stderr: inputs.appendingPathComponent("upstream.err"))
-        defer { if upstream.isRunning { upstream.terminate() } }
+        defer { Self.stop(upstream) }
         let recording = output("canary.jsonl")
         let (proxy, proxyOut, port) = try Self.started(
             AccordBinary.path,
@@ -130,7 +130,7 @@ struct RecordCanaryTests {
         proxy.interrupt()
         proxy.waitUntilExit()
         try proxyOut.fileHandleForReading.readDataToEndOfFile().write(to: URL(fileURLWithPath: output("record.out")))
-        upstream.terminate()
+        Self.stop(upstream)
 
         let recorded = String(decoding: try Data(contentsOf: URL(fileURLWithPath: recording)), as: UTF8.self)
         let lines = recorded.split(separator: "\n")
@@ -175,6 +175,13 @@ struct RecordCanaryTests {
         #expect(found.isEmpty, "secrets found:\n\(found.prefix(2_000))")
         let written = try FileManager.default.contentsOfDirectory(atPath: outputs.path)
         #expect(written.count >= 30, "\(written.sorted())")
+    }
+
+    /// Stops a child by its pid with SIGKILL, which no inherited disposition can ignore, and reaps it.
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// `grep -rFo`: every needle found under `folder`, as `file:needle` lines.

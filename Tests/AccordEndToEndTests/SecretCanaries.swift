@@ -76,7 +76,9 @@ struct SecretCanaries {
         }
         let table = (try? JSONSerialization.data(withJSONObject: responses)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return #"""
-            import base64, hashlib, hmac, http.server, json, socketserver, sys, urllib.request, urllib.error
+            import base64, hashlib, hmac, http.server, json, signal, socketserver, sys, urllib.request, urllib.error
+            # A test runner may ignore SIGTERM, and children inherit that: this one must stop on it.
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             serve, secret, cut, tail = sys.argv[1], sys.argv[2].encode(), int(sys.argv[3]), sys.argv[4]
             responses = json.loads('\#(table)')
             def b64(b): return base64.urlsafe_b64encode(b).rstrip(b'=').decode()
