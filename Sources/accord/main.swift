@@ -89,7 +89,7 @@ enum Accord {
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
             case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
             case PostgresInitCommand.spec.name: return try await PostgresInitCommand.run(parsed, console: console)
-            default: return RulesCommand.run(parsed, console: console)
+            default: return try RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {
             console.error(error.description)
