@@ -1,12 +1,14 @@
 import Corpus
 
-/// A run that cannot proceed: bad input or an unwritable report. Protocol violations are
-/// findings, never a `RunError`. The CLI prints it on one line and exits 64.
+/// A run that cannot proceed: bad input, an unwritable report, or a target that is not set up to
+/// be tested. Protocol violations are findings, never a `RunError`. The CLI prints it on one
+/// line and exits 64, or 78 (EX_CONFIG) for a setup problem (`isSetup`).
 public struct RunError: Error, CustomStringConvertible, Sendable {
     private enum Code: Sendable {
         case input(CorpusError)
         case usage(String)
         case output(path: String, reason: String)
+        case setup(problem: String, fix: String)
     }
 
     private let code: Code
@@ -28,12 +30,29 @@ public struct RunError: Error, CustomStringConvertible, Sendable {
     /// - Returns: the run error.
     public static func output(_ path: String, _ reason: String) -> RunError { RunError(code: .output(path: path, reason: reason)) }
 
+    /// A target the run cannot test as set up (a server that is not reachable, a fixture endpoint
+    /// that is off, a minted JWT the server refuses, a driver that is not found or does not speak
+    /// the driver protocol), or a run in which no check ran: found before the first case, so it
+    /// is never mistaken for a regression.
+    /// - Parameters:
+    ///   - problem: what is wrong, e.g. "the server at http://127.0.0.1:1 is not reachable".
+    ///   - fix: how to fix it, e.g. "start it, or pass the right --server URL".
+    /// - Returns: the run error.
+    public static func setup(_ problem: String, fix: String) -> RunError { RunError(code: .setup(problem: problem, fix: fix)) }
+
+    /// True for a setup problem (`setup(_:fix:)`): the CLI exits 78 rather than 64.
+    public var isSetup: Bool {
+        if case .setup = code { return true }
+        return false
+    }
+
     /// One line for the user.
     public var description: String {
         switch code {
         case .input(let error): "\(error)"
         case .usage(let message): message
         case .output(let path, let reason): "\(path): cannot write report: \(reason)"
+        case .setup(let problem, let fix): "setup: \(problem): \(fix)"
         }
     }
 }

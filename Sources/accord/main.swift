@@ -1,11 +1,13 @@
 import Foundation
 import Runner
 
-/// Process exit codes: 0 pass, 1 failures, 64 usage or input error (EX_USAGE).
+/// Process exit codes: 0 pass, 1 failures, 64 usage or input error (EX_USAGE), 78 a target that
+/// is not set up to be tested, or a run in which no check ran (EX_CONFIG).
 enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 64
+    static let setup: Int32 = 78
 }
 
 /// Standard output and error.
@@ -87,11 +89,14 @@ enum Accord {
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
             case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
             case PostgresInitCommand.spec.name: return try await PostgresInitCommand.run(parsed, console: console)
-            default: return RulesCommand.run(parsed, console: console)
+            default: return try RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {
             console.error(error.description)
             return ExitCode.usage
+        } catch let error as RunError where error.isSetup {
+            console.error(error.description)
+            return ExitCode.setup
         } catch {
             console.error("\(error)")
             return ExitCode.usage

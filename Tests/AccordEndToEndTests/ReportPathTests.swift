@@ -89,9 +89,9 @@ struct ReportPathTests {
         }
     }
 
-    @Test("accord rules extra: exit 64")
+    @Test("accord rules I-5 extra: exit 64")
     func rulesExtraArgument() async throws {
-        let result = try await AccordBinary.run(["rules", "extra"])
+        let result = try await AccordBinary.run(["rules", "I-5", "extra"])
         #expect(result.status == 64, "stderr: \(result.stderr)")
         #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
         let errorLines = lines(result.stderr)

@@ -51,6 +51,11 @@ struct KillPointTests {
         options.filter = "push/00*"
         options.junitPath = junit
         var text = ""
+        // Nothing is checked, so the run is a setup error unless --allow-empty.
+        await #expect(throws: RunError.self) {
+            try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { _ in }
+        }
+        options.allowEmpty = true
         let passed = try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { text += $0 }
         #expect(passed, "\(text)")
         #expect(text.contains("0 passed, 0 failed"), "\(text)")

@@ -19,6 +19,18 @@ extension RuleCatalog {
             lines += ["Violating fixture (\(at)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
         }
         lines += [
+            "## Runner checks (server lane, accord diff, expectations)", "",
+            "Not folds over exchanges: the runner makes them around the rules, and reports carry their ids as failure types.", "",
+            "| id | check | checked by | source |", "| --- | --- | --- | --- |",
+        ]
+        for check in RunnerCheck.all {
+            lines.append("| \(check.id) | \(check.statement) | \(check.checkedBy) | \(check.source) |")
+        }
+        lines.append("")
+        for check in RunnerCheck.all {
+            lines += ["### \(check.id): \(check.title)", "", "Passing: `\(check.passing)`.", "", "Violating: \(check.violating).", ""]
+        }
+        lines += [
             "Not checked offline: client-state assertions and postconditions (local-row, outbox-depth, event,",
             "no-intermediate-commit); `accord check` and the server lane report them as skipped, never as passed.",
             "The client lane (`accord run --client`) checks them, with the client obligations below.", "",

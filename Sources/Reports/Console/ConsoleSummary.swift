@@ -86,6 +86,16 @@ public struct ConsoleSummary: Sendable {
     ///   - maxFailures: the most failure lines to show.
     /// - Returns: the text, lines separated by LF, without a trailing newline.
     public func render(color: Bool, maxFailures: Int = 10) -> String {
+        (failureLines(color: color, maxFailures: maxFailures) + [verdict(color: color)]).joined(separator: "\n")
+    }
+
+    /// The kept failure lines (at most `maxFailures`) and, when some are not shown, a count of the rest:
+    /// what a run prints for a failing suite as soon as it ends.
+    /// - Parameters:
+    ///   - color: whether to use ANSI colours.
+    ///   - maxFailures: the most failure lines to show.
+    /// - Returns: the lines, without line ends.
+    public func failureLines(color: Bool, maxFailures: Int = 10) -> [String] {
         var lines: [String] = []
         let shown = kept.prefix(max(0, maxFailures))
         for line in shown {
@@ -97,13 +107,19 @@ public struct ConsoleSummary: Sendable {
         if more > 0 {
             lines.append("… and \(more) more \(more == 1 ? "failure" : "failures")")
         }
+        return lines
+    }
+
+    /// The one-line verdict over every suite added.
+    /// - Parameter color: whether to use ANSI colours.
+    /// - Returns: the line, without a line end.
+    public func verdict(color: Bool) -> String {
         let verdict =
             "accord: \(Self.count(suites, "suite", "suites")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
             + "\(Self.count(tally.tests, "case", "cases")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
             + Self.count(tally.errors, "error", "errors")
-        lines.append(color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict)
-        return lines.joined(separator: "\n")
+        return color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict
     }
 
     private mutating func keep(_ line: Line) {

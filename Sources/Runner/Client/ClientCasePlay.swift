@@ -99,7 +99,7 @@ struct ClientCasePlay {
 
     /// Plays the whole case: hello, open, the steps, the postconditions, close.
     mutating func run(store: String, jwt: String, apikey: String) async {
-        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: max(.seconds(10), timeout)) {
+        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello(let hello)):
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
             if !missing.isEmpty {

@@ -32,6 +32,15 @@ public struct ClientRun: Sendable {
         public var color = false
         /// The longest recording line, and the largest transcript, read (`--max-line`).
         public var maxLine = RecordingReader.defaultMaxLine
+        /// Print the summary only: no line per failing case, no progress line (`--quiet`).
+        public var quiet = false
+        /// Keep a live progress line on standard error (the CLI sets it when that is a terminal).
+        public var progress = false
+        /// Accept a run in which no check ran (`--allow-empty`); else such a run is a setup error.
+        public var allowEmpty = false
+
+        /// How the run talks while it runs.
+        var console: LaneReport.Console { LaneReport.Console(color: color, quiet: quiet, progress: progress, allowEmpty: allowEmpty) }
 
         /// Makes options.
         /// - Parameters:
@@ -54,12 +63,15 @@ public struct ClientRun: Sendable {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
         var run = LaneRun(
             paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
-            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color, maxLine: options.maxLine,
+            junitPath: options.junitPath, jsonPath: options.jsonPath, console: options.console, maxLine: options.maxLine,
             reportName: "accord run --client \(options.clientName)",
             properties: [
                 SuiteResult.Property(name: "lane", value: "client"), SuiteResult.Property(name: "target", value: options.clientName),
                 SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
-            ])
+            ],
+            preflight: { () async throws(RunError) in
+                _ = try await DriverPreflight.hello(launch, command: options.clientName, timeout: options.requestTimeout)
+            })
         run.htmlPath = options.htmlPath
         let replay = ClientReplay(lane: lane)
         return try await run.run(output: output) { loaded, properties in

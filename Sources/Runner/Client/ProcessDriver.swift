@@ -137,6 +137,13 @@ public final class ProcessDriver: DriverChannel {
 
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
+
+    /// The exit status once the process has exited (not for a death by signal), else nil; 127 is
+    /// the shell's "command not found".
+    public var exitStatus: Int32? {
+        guard !process.isRunning, process.terminationReason == .exit else { return nil }
+        return process.terminationStatus
+    }
 }
 
 /// A flag one thread sets and another reads.

@@ -79,7 +79,7 @@ extension ClientCasePlay {
             stop(name, "the driver did not restart after the kill: \(error)")
             return false
         }
-        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: max(.seconds(10), timeout)) {
+        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello): break
         case let other:
             stop(name, "hello after the restart: \(describe(other))")

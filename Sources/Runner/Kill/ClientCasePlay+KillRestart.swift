@@ -80,7 +80,7 @@ extension ClientCasePlay {
             stop(name, "the driver did not restart after the kill: \(error)")
             return
         }
-        _ = await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: max(.seconds(10), timeout))
+        _ = await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout)
         switch await call(.open(open)) {
         case .failure(let failure) where !failure.code.hasPrefix("DRIVER_"):
             note = "the driver refused the store under another identity with \(failure.code)"

@@ -6,41 +6,69 @@ import Reports
 /// `accord run --client CMD --kill-matrix PATH...`: every case played once per kill point it
 /// reaches (docs/kill-matrix.md), one suite per case and point named `<case> @ <point>`.
 public enum KillMatrixRun {
-    /// Runs the matrix.
+    /// Runs the matrix: the driver is asked hello first (a driver that is not found or does not
+    /// speak the protocol is a setup error), then each played case is reported as it ends.
     /// - Parameters:
     ///   - options: what to run (the client lane's options; the known-failing list does not apply).
     ///   - launch: starts a driver with extra environment variables.
     ///   - output: receives the console text.
     /// - Returns: true when nothing failed.
-    /// - Throws: `RunError` for bad input or an unwritable report.
+    /// - Throws: `RunError` for bad input, an unwritable report, or a setup problem.
     public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
         -> Bool
     {
         try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths, html: options.htmlPath)
-        var reports = try ReportFanout(
+        let cases = try selected(options)
+        let hello = try await DriverPreflight.hello(
+            { () throws(RunError) in try launch([:]) }, command: options.clientName, timeout: options.requestTimeout)
+        let killSafe = hello.capabilities.contains(DriverCapability.killSafe) ? nil : notKillSafe
+        let (units, skipped) = plan(cases, killSafe: killSafe)
+        var report = try LaneReport(
             junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix",
-            htmlPath: options.htmlPath)
-        for suite in try await collect(options, launch: launch) { try reports.add(suite) }
-        try reports.finish()
-        output(reports.summary.render(color: options.color))
-        return reports.summary.isPassing
+            console: options.console, total: units.count + skipped.count, htmlPath: options.htmlPath)
+        await CaseSchedule.stream(count: units.count, jobs: options.jobs, play(units, options, launch: launch)) { index, suite in
+            report.ended(index, suite, output: output)
+        }
+        for suite in skipped { report.add(suite, output: output) }
+        return try report.finish(output: output)
     }
 
     /// Plays the matrix quietly and returns its suites (played ones first, then skipped ones).
     static func collect(_ options: ClientRun.Options, launch: @escaping KillLauncher) async throws(RunError) -> [SuiteResult] {
-        let all = try ServerRun.loadCases(options.paths, maxLine: options.maxLine)
-        let filtered = all.filter { CheckRun.matches($0.id, options.filter) }
-        if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
-        let cases = filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
-        let properties = [
+        let cases = try selected(options)
+        let killSafe = await probe(launch, timeout: options.requestTimeout)
+        let (units, skipped) = plan(cases, killSafe: killSafe)
+        return await CaseSchedule.run(count: units.count, jobs: options.jobs, play(units, options, launch: launch)) + skipped
+    }
+
+    /// The skip reason of a driver that does not announce `kill-safe`.
+    static let notKillSafe = "unsupported: the driver does not announce kill-safe"
+
+    /// The properties of every suite of the matrix.
+    private static func properties(_ options: ClientRun.Options) -> [SuiteResult.Property] {
+        [
             SuiteResult.Property(name: "lane", value: "client-kill-matrix"),
             SuiteResult.Property(name: "target", value: options.clientName),
             SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
         ]
-        let killSafe = await probe(launch, timeout: options.requestTimeout)
+    }
+
+    /// The cases of this shard after the filter.
+    private static func selected(_ options: ClientRun.Options) throws(RunError) -> [(ServerRun.LaneCase, [SuiteResult.Property])] {
+        let all = try ServerRun.loadCases(options.paths, maxLine: options.maxLine)
+        let filtered = all.filter { CheckRun.matches($0.id, options.filter) }
+        if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+        let properties = properties(options)
+        return filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map { ($0.element, properties) }
+    }
+
+    /// The (case, kill point, target step) units to play, and the suites of what is not played.
+    private static func plan(_ cases: [(ServerRun.LaneCase, [SuiteResult.Property])], killSafe: String?) -> (
+        [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])], [SuiteResult]
+    ) {
         var suites: [SuiteResult] = []
-        var work: [(LoadedTranscript, KillPoint, Int)] = []
-        for item in cases {
+        var work: [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])] = []
+        for (item, properties) in cases {
             switch item.kind {
             case .blocked(let entry):
                 suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
@@ -54,15 +82,22 @@ public enum KillMatrixRun {
                     suites.append(skipped("\(item.id) @ kill-matrix", file: loaded.file, properties, "not applicable: \(reason)"))
                 } else {
                     for point in KillPoint.allCases {
-                        if let target = point.target(in: loaded.transcript) { work.append((loaded, point, target)) }
+                        if let target = point.target(in: loaded.transcript) { work.append((loaded, point, target, properties)) }
                     }
                 }
             }
         }
+        return (work, suites)
+    }
+
+    /// Plays one unit: the case with the driver killed at the point, then restarted.
+    private static func play(
+        _ units: [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])], _ options: ClientRun.Options,
+        launch: @escaping KillLauncher
+    ) -> @Sendable (Int) async -> SuiteResult {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
-        let units = work
-        let played = await CaseSchedule.run(count: units.count, jobs: options.jobs) { index in
-            let (loaded, point, target) = units[index]
+        return { index in
+            let (loaded, point, target, properties) = units[index]
             let started = ContinuousClock.now
             let hook = point.hasDriverHook ? ["ACCORD_KILL_AT": point.rawValue] : [:]
             let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
@@ -74,7 +109,6 @@ public enum KillMatrixRun {
             suite.time = CheckRun.seconds(since: started)
             return suite
         }
-        return played + suites
     }
 
     /// A suite of one skipped test case.
@@ -86,21 +120,12 @@ public enum KillMatrixRun {
     }
 
     /// Starts one driver and asks hello: nil when it announces `kill-safe`, else why the matrix is skipped.
-    static func probe(_ launch: KillLauncher, timeout: Duration) async -> String? {
-        let channel: any DriverChannel
+    static func probe(_ launch: @escaping KillLauncher, timeout: Duration) async -> String? {
         do throws(RunError) {
-            channel = try launch([:])
+            let hello = try await DriverPreflight.hello({ () throws(RunError) in try launch([:]) }, command: "driver", timeout: timeout)
+            return hello.capabilities.contains(DriverCapability.killSafe) ? nil : notKillSafe
         } catch {
-            return "the driver did not start: \(error)"
+            return "the driver did not answer hello: \(error)"
         }
-        await channel.send(
-            DriverRequest(id: 1, .hello(protocolVersion: DriverRequest.protocolVersion)).line, timeout: max(.seconds(10), timeout))
-        let event = await channel.nextLine(timeout: max(.seconds(10), timeout))
-        _ = await channel.finish(timeout: .seconds(5))
-        guard case .line(let bytes) = event, let response = try? DriverResponse(line: bytes, answering: .hello),
-            case .hello(let hello)? = response.result
-        else { return "the driver did not answer hello" }
-        if hello.capabilities.contains(DriverCapability.killSafe) { return nil }
-        return "unsupported: the driver does not announce kill-safe"
     }
 }

@@ -10,6 +10,10 @@ import Reports
 /// - an expectations file (`--expect FILE`): `<case id> <outcome> [reason]` per line, outcome one
 ///   of `pass`, `bound`, `not-applicable`, `skipped` or `known-failing` (a reason is required
 ///   there); every case of the inputs must be listed.
+///
+/// In both, `<recording file name>#<exchange number>` names one exchange of a recording, which
+/// must fail (`Expectations+Exchanges.swift`; in an expectations file its outcome is `known-failing`).
+/// docs/expectations.md describes the format.
 public struct Expectations: Sendable, Hashable {
     /// How a case ends.
     public enum Outcome: String, Sendable, Hashable, CaseIterable {
@@ -63,6 +67,7 @@ public struct Expectations: Sendable, Hashable {
                 throw CorpusError.grammar(
                     file, line: number, at: .root, "a known-failing line holds one case id, found \"\(words.joined(separator: " "))\"")
             }
+            try Self.checkExchange(id, file: file, line: number)
             entries[id] = Entry(outcome: .knownFailing, reason: nil)
         }
     }
@@ -85,10 +90,24 @@ public struct Expectations: Sendable, Hashable {
             if outcome == .knownFailing && reason == nil {
                 throw CorpusError.grammar(file, line: number, at: .root, "a known-failing case says why: <case id> known-failing <reason>")
             }
+            try Self.checkExchange(words[0], file: file, line: number)
+            if Self.exchange(of: words[0]) != nil && outcome != .knownFailing {
+                throw CorpusError.grammar(
+                    file, line: number, at: .root,
+                    "a recording's exchange is listed only as known-failing: <recording>#<n> known-failing <reason>")
+            }
             if entries[words[0]] != nil {
                 throw CorpusError.grammar(file, line: number, at: .root, "\(words[0]) is listed twice")
             }
             entries[words[0]] = Entry(outcome: outcome, reason: reason)
+        }
+    }
+
+    /// Refuses an id with a `#` that is not `<recording>#<exchange number>`.
+    private static func checkExchange(_ id: String, file: String, line: Int) throws(CorpusError) {
+        if id.contains("#") && exchange(of: id) == nil {
+            throw CorpusError.grammar(
+                file, line: line, at: .root, "\(id): a recording's exchange is <recording>#<exchange number>, e.g. a.jsonl#12")
         }
     }
 

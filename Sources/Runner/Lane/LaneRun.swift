@@ -25,33 +25,55 @@ struct LaneRun: Sendable {
     var jsonPath: String?
     /// Where to write the HTML page (`--html`).
     var htmlPath: String?
-    var color: Bool
+    /// How the run talks while it runs (colour, `--quiet`, the progress line, `--allow-empty`).
+    var console = LaneReport.Console()
     /// The longest recording line, and the largest transcript, read.
     var maxLine = RecordingReader.defaultMaxLine
     /// The report's name, e.g. "accord run --server embedded".
     var reportName: String
     /// The properties every suite carries.
     var properties: [SuiteResult.Property]
+    /// Checks the target before the first case (a setup error stops the run there).
+    var preflight: @Sendable () async throws(RunError) -> Void = {}
 
-    /// Runs the lane; returns true when nothing failed.
+    /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
     func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
         try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths, html: htmlPath)
-        let (suites, ids) = try await collect(play: play, replay: replay)
-        var reports = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: reportName, htmlPath: htmlPath)
-        for suite in suites { try reports.add(suite) }
-        if let unknown = knownFailing.unknownEntries(among: ids) { try reports.add(unknown) }
-        try reports.finish()
-        output(reports.summary.render(color: color))
-        return reports.summary.isPassing
+        let (cases, ids) = try selected()
+        try await preflight()
+        let (runnable, blocked) = split(cases)
+        var report = try LaneReport(
+            junitPath: junitPath, jsonPath: jsonPath, name: reportName, console: console, total: runnable.count + blocked.count,
+            htmlPath: htmlPath)
+        let knownFailing = self.knownFailing
+        await CaseSchedule.stream(count: runnable.count, jobs: jobs, unit(runnable, play: play, replay: replay)) { index, suite in
+            report.ended(index, knownFailing.apply(to: suite), output: output)
+        }
+        for suite in blocked { report.add(knownFailing.apply(to: suite), output: output) }
+        if let unknown = knownFailing.unknownEntries(among: ids) { report.add(unknown, output: output) }
+        return try report.finish(output: output)
     }
 
     /// Plays the cases quietly: their suites (known-failing applied, blocked entries last) and
     /// every case id of the inputs.
     func collect(play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> ([SuiteResult], Set<String>) {
+        let (cases, ids) = try selected()
+        let (runnable, blocked) = split(cases)
+        let results = await CaseSchedule.run(count: runnable.count, jobs: jobs, unit(runnable, play: play, replay: replay))
+        return ((results + blocked).map { knownFailing.apply(to: $0) }, ids)
+    }
+
+    /// The cases of this shard after the filter, and every case id of the inputs.
+    private func selected() throws(RunError) -> ([ServerRun.LaneCase], Set<String>) {
         let all = try ServerRun.loadCases(paths, maxLine: maxLine)
         let filtered = all.filter { CheckRun.matches($0.id, filter) }
         if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
         let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        return (cases, Set(all.map(\.id)))
+    }
+
+    /// The work to play, and the blocked entries' suites.
+    private func split(_ cases: [ServerRun.LaneCase]) -> ([Work], [SuiteResult]) {
         let properties = self.properties
         let blocked = cases.compactMap { item -> SuiteResult? in
             guard case .blocked(let entry) = item.kind else { return nil }
@@ -64,7 +86,13 @@ struct LaneRun: Sendable {
             case .blocked: nil
             }
         }
-        let results = await CaseSchedule.run(count: runnable.count, jobs: jobs) { index in
+        return (runnable, blocked)
+    }
+
+    /// Plays one unit of work and times it.
+    private func unit(_ runnable: [Work], play: @escaping Play, replay: @escaping Replay) -> @Sendable (Int) async -> SuiteResult {
+        let properties = self.properties
+        return { index in
             let started = ContinuousClock.now
             var suite: SuiteResult
             switch runnable[index] {
@@ -75,6 +103,5 @@ struct LaneRun: Sendable {
             suite.time = CheckRun.seconds(since: started)
             return suite
         }
-        return ((results + blocked).map { knownFailing.apply(to: $0) }, Set(all.map(\.id)))
     }
 }

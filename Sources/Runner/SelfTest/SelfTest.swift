@@ -126,7 +126,7 @@ public struct SelfTest: Sendable {
     private func laneRun(_ paths: [String]) -> LaneRun {
         LaneRun(
             paths: paths, filter: nil, shard: (1, 1), jobs: options.jobs, knownFailing: Expectations(), junitPath: nil, jsonPath: nil,
-            color: false, reportName: "accord selftest", properties: [])
+            reportName: "accord selftest", properties: [])
     }
 
     private func serverSuites(_ paths: [String], makeTarget: @escaping ServerRun.TargetFactory) async throws(RunError) -> [SuiteResult] {

@@ -8,10 +8,10 @@ import Transport
 /// A server under test reached over HTTP: the PostgREST surface for the RPCs, with JWTs minted
 /// from the shared secret, and the fixture endpoint of docs/server-contract.md for setup.
 public actor HTTPTarget: ServerTarget {
-    private let base: String
-    private let key: JWTKey
-    private let apiKey: String?
-    private let session: CurlSession
+    let base: String
+    let key: JWTKey
+    let apiKey: String?
+    let session: CurlSession
 
     /// Makes a target.
     /// - Parameters:
@@ -93,12 +93,7 @@ public actor HTTPTarget: ServerTarget {
     }
 
     private func rpc(_ name: String, _ body: JSONValue, _ identity: Identity) async throws(TargetError) -> RPCReply {
-        var headers = [
-            ("Authorization", "Bearer " + key.mint(for: identity)), ("Content-Type", "application/json"),
-            ("Accept", "application/json"), ("Content-Profile", "kizunasync"),
-        ]
-        if let apiKey { headers.append(("apikey", apiKey)) }
-        let response = try await send("/rest/v1/rpc/\(name)", headers, body)
+        let response = try await send("/rest/v1/rpc/\(name)", rpcHeaders(identity), body)
         do {
             return RPCReply(status: response.status, body: try JSONParser.parse(response.body))
         } catch {
@@ -106,12 +101,22 @@ public actor HTTPTarget: ServerTarget {
         }
     }
 
+    /// The headers of an RPC call as a caller: a minted JWT, the media types, the profile and the apikey.
+    func rpcHeaders(_ identity: Identity) -> [(String, String)] {
+        var headers = [
+            ("Authorization", "Bearer " + key.mint(for: identity)), ("Content-Type", "application/json"),
+            ("Accept", "application/json"), ("Content-Profile", "kizunasync"),
+        ]
+        if let apiKey { headers.append(("apikey", apiKey)) }
+        return headers
+    }
+
     private func fixture(_ name: String, _ body: JSONValue) async throws(TargetError) {
         let response = try await send("/accord/fixtures/\(name)", [("Content-Type", "application/json")], body)
         if let error = FixtureRequest.targetError(status: response.status, body: response.body) { throw error }
     }
 
-    private func send(_ path: String, _ headers: [(String, String)], _ body: JSONValue) async throws(TargetError) -> ClientResponse {
+    func send(_ path: String, _ headers: [(String, String)], _ body: JSONValue) async throws(TargetError) -> ClientResponse {
         var bytes: [UInt8] = []
         CanonicalJSON.writeCompact(body, into: &bytes)
         do {

@@ -37,6 +37,12 @@ public struct ServerRun: Sendable {
         public var color: Bool
         /// The longest recording line, and the largest transcript, read (`--max-line`).
         public var maxLine = RecordingReader.defaultMaxLine
+        /// Print the summary only: no line per failing case, no progress line (`--quiet`).
+        public var quiet = false
+        /// Keep a live progress line on standard error (the CLI sets it when that is a terminal).
+        public var progress = false
+        /// Accept a run in which no check ran (`--allow-empty`); else such a run is a setup error.
+        public var allowEmpty = false
 
         /// Makes options.
         /// - Parameters:
@@ -69,12 +75,15 @@ public struct ServerRun: Sendable {
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
         var run = LaneRun(
             paths: options.paths, filter: options.filter, shard: options.shard, jobs: options.jobs, knownFailing: options.knownFailing,
-            junitPath: options.junitPath, jsonPath: options.jsonPath, color: options.color, maxLine: options.maxLine,
-            reportName: "accord run --server \(options.targetName)",
+            junitPath: options.junitPath, jsonPath: options.jsonPath,
+            console: LaneReport.Console(
+                color: options.color, quiet: options.quiet, progress: options.progress, allowEmpty: options.allowEmpty),
+            maxLine: options.maxLine, reportName: "accord run --server \(options.targetName)",
             properties: [
                 SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
                 SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
-            ])
+            ],
+            preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) })
         run.htmlPath = options.htmlPath
         let replay = RecordingReplay(requiredTier: options.requiredTier)
         return try await run.run(output: output) { loaded, properties in

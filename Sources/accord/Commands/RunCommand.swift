@@ -24,7 +24,13 @@ enum RunCommand {
             with server-made values (cursor, seq, winner_seq, deleted_at) bound to the live ones; to a
             client, each session's pushed mutations become writes and the recorded responses are served.
             docs/replay.md has the details.
-            Exit status: 0 when nothing failed, 1 when a case failed, 64 for a usage or input error.
+            Before the first case the runner checks its target: a URL server must answer, have its fixture
+            endpoint on and take the JWT the runner mints; a driver must start and answer hello within
+            --timeout. A failing case's lines are printed as soon as it ends, a progress line is kept on
+            standard error when that is a terminal, and the verdict comes last (--quiet: the summary only).
+            Exit status: 0 when nothing failed, 1 when a case failed, 64 for a usage or input error, 78 for a
+            setup problem (a target that cannot be tested as given, said in one line with how to fix it) or a
+            run in which no check ran (every testcase skipped; --allow-empty accepts it).
             """,
         arguments: [("path", "A corpus folder, transcript file or recording (.jsonl); one or more.")],
         options: [
@@ -46,7 +52,7 @@ enum RunCommand {
             ),
             OptionSpec(
                 long: "timeout", valueName: "seconds",
-                help: "Client lane: how long the driver may take to answer one request (default 10)."),
+                help: "Client lane: how long the driver may take to answer one request, hello included (default 10)."),
             OptionSpec(
                 long: "jwt-secret", valueName: "secret",
                 help: "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET)."),
@@ -70,10 +76,13 @@ enum RunCommand {
                 long: "html", valueName: "file",
                 help: "Write a self-contained HTML page to <file>: a summary, a sequence picture per case, each failure's rule and diff."),
             OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
+            OptionSpec(long: "quiet", valueName: nil, help: "Print the summary only: no line per failing case, no progress line."),
+            OptionSpec(
+                long: "allow-empty", valueName: nil, help: "Exit 0 for a run in which no check ran (every testcase skipped), not 78."),
             MaxLineOption.spec,
         ],
         usage:
-            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>] [--html <file>] [--max-line <bytes>]"
+            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>] [--html <file>] [--quiet] [--allow-empty] [--max-line <bytes>]"
     )
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
@@ -97,6 +106,9 @@ enum RunCommand {
         options.jsonPath = arguments.values["json"]
         options.htmlPath = arguments.values["html"]
         options.color = arguments.flags.contains("color")
+        options.quiet = arguments.flags.contains("quiet")
+        options.allowEmpty = arguments.flags.contains("allow-empty")
+        options.progress = !options.quiet && isatty(STDERR_FILENO) != 0
         options.maxLine = try MaxLineOption.value(arguments)
         options.jobs = try jobs(arguments.values["jobs"])
         options.shard = try shard(arguments.values["shard"])
@@ -119,9 +131,12 @@ enum RunCommand {
             for: server, jwtSecret: arguments.values["jwt-secret"], apiKey: arguments.values["apikey"],
             postgresConfig: arguments.values["postgres-config"])
         if TargetChoice.isShared(server) && options.jobs > 1 {
-            // One server behind one URL: a seed resets it for everyone, so cases take turns.
+            // One server behind one URL: a seed resets it for everyone, so cases take turns; said
+            // only to a user who asked for more, so a setup error stays the run's one line.
             options.jobs = 1
-            console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
+            if arguments.values["jobs"] != nil {
+                console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
+            }
         }
         let passed = try await ServerRun.run(options, makeTarget: factory) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
@@ -137,6 +152,9 @@ enum RunCommand {
         options.jsonPath = arguments.values["json"]
         options.htmlPath = arguments.values["html"]
         options.color = arguments.flags.contains("color")
+        options.quiet = arguments.flags.contains("quiet")
+        options.allowEmpty = arguments.flags.contains("allow-empty")
+        options.progress = !options.quiet && isatty(STDERR_FILENO) != 0
         options.maxLine = try MaxLineOption.value(arguments)
         options.jobs = try jobs(arguments.values["jobs"])
         options.shard = try shard(arguments.values["shard"])

@@ -35,7 +35,9 @@ enum TargetChoice {
             do throws(PostgresError) {
                 try await PostgresTarget(url: url, config: config, sessions: sessions).check()
             } catch {
-                throw RunError.usage("--server \(PostgresTarget.withoutPassword(url)): \(error)")
+                throw RunError.setup(
+                    "--server \(PostgresTarget.withoutPassword(url)): \(error)",
+                    fix: "start the database, install the KizunaSync pack (accord postgres-init), or fix the URL")
             }
             return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config, sessions: sessions) }
         default:
