@@ -10,7 +10,8 @@ public struct RecordingCheck {
     private var cases: [CaseResult] = []
     private var tally = Tally()
     private let keepPassing: Bool
-    private let classname = "kizuna.recording"
+    /// The classname until the file is known; `suite(file:…)` names the cases after the recording.
+    private let classname = "kizuna.check.recording"
     /// The header, once read.
     public private(set) var header: RecordingHeader?
 
@@ -80,6 +81,8 @@ public struct RecordingCheck {
             tally.add(outcome)
         }
         let name = file.split(separator: "/").last.map(String.init) ?? file
+        let classname = CaseResult.classname(lane: "check", caseID: "recording/" + name)
+        for index in cases.indices { cases[index].classname = classname }
         return (SuiteResult(name: name, file: file, properties: all, cases: cases), tally)
     }
 }

@@ -27,7 +27,7 @@ public enum TranscriptCheck {
     /// - Returns: the suite result.
     public static func suite(_ loaded: LoadedTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
         let transcript = loaded.transcript
-        let classname = "kizuna.\(transcript.area)"
+        let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
         var findings = CanonicalBytesRule.findings(raw: loaded.raw, json: loaded.json) { index in
             transcript.steps.indices.contains(index)
@@ -79,7 +79,10 @@ public enum TranscriptCheck {
         return Failure(ruleID: finding.ruleID.rawValue, message: finding.description, body: body.joined(separator: "\n"))
     }
 
-    /// The suite for a blocked manifest entry: one skipped case naming its blocking decisions.
+    /// The suite for a blocked manifest entry: in the offline lane, one skipped case naming its
+    /// blocking decisions; in a live lane (a `lane` property of `server`, `client` or
+    /// `client-kill-matrix`), no test case, since no lane can check it yet, and a `blocked_on`
+    /// property naming the decisions, which the console summary counts.
     /// - Parameters:
     ///   - entry: the entry.
     ///   - decisions: decision titles by id, when the corpus has decisions/index.json.
@@ -87,11 +90,15 @@ public enum TranscriptCheck {
     /// - Returns: the suite result.
     public static func blockedSuite(_ entry: Manifest.Entry, decisions: [String: String], properties: [SuiteResult.Property]) -> SuiteResult
     {
-        let area = entry.id.split(separator: "/").first.map(String.init) ?? entry.id
+        let lane = properties.first { $0.name == "lane" }.map { $0.value == "client-kill-matrix" ? "kill" : $0.value } ?? "corpus"
         let blockers = (entry.blockedOn ?? []).map { id in decisions[id].map { "\(id) (\($0))" } ?? id }
         let reason = "blocked on " + blockers.joined(separator: ", ")
+        if ["server", "client", "kill"].contains(lane) {
+            let blocked = SuiteResult.Property(name: ConsoleSummary.blockedProperty, value: blockers.joined(separator: ", "))
+            return SuiteResult(name: entry.id, file: nil, properties: properties + [blocked])
+        }
         return SuiteResult(
             name: entry.id, file: nil, properties: properties,
-            cases: [CaseResult(name: "blocked", classname: "kizuna.\(area)", outcome: .skipped(reason))])
+            cases: [CaseResult(name: "blocked", classname: CaseResult.classname(lane: lane, caseID: entry.id), outcome: .skipped(reason))])
     }
 }

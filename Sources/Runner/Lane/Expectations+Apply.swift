@@ -58,7 +58,7 @@ extension Expectations {
             reported.cases = suite.cases.map { result in
                 var copy = result
                 switch result.outcome {
-                case .failed(let failures): copy.outcome = .skipped("known failing: \(why)" + (failures.first?.message ?? "failed"))
+                case .failed(let failures): copy.outcome = .skipped("known failing: \(why)" + CaseFailure(failures).message)
                 case .errored(let reason): copy.outcome = .skipped("known failing: \(why)" + reason)
                 default: break
                 }
