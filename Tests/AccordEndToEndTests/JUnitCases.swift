@@ -70,7 +70,8 @@ private final class Reader: NSObject, XMLParserDelegate {
         case "testsuite": suite = attributes["name"] ?? ""
         case "property": properties[suite, default: [:]][attributes["name"] ?? ""] = attributes["value"] ?? ""
         case "testcase":
-            current = JUnitCases.Case(classname: attributes["classname"] ?? "", name: attributes["name"] ?? "", time: attributes["time"] ?? "")
+            current = JUnitCases.Case(
+                classname: attributes["classname"] ?? "", name: attributes["name"] ?? "", time: attributes["time"] ?? "")
         case "failure": failure = JUnitCases.Failure(type: attributes["type"] ?? "", message: attributes["message"] ?? "", text: "")
         case "skipped": current?.skipped = attributes["message"] ?? ""
         case "error": current?.errored = attributes["message"] ?? ""

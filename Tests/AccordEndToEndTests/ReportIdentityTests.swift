@@ -34,7 +34,9 @@ struct ReportIdentityTests {
         let (report, _) = try await Self.junit(lane.map { $0 == "DRIVER" ? Self.driver : $0 })
         #expect(report.cases.count > 100)
         #expect(report.repeatedPairs.isEmpty, "\(report.repeatedPairs.sorted { $0.key < $1.key }.prefix(5))")
-        #expect(report.cases.allSatisfy { $0.classname.hasPrefix(prefix) }, "\(report.cases.filter { !$0.classname.hasPrefix(prefix) }.prefix(3))")
+        #expect(
+            report.cases.allSatisfy { $0.classname.hasPrefix(prefix) },
+            "\(report.cases.filter { !$0.classname.hasPrefix(prefix) }.prefix(3))")
         // A classname is one case: the area alone (kizuna.push) would hold many cases' steps.
         let areaOnly = report.cases.filter { $0.classname.split(separator: ".").count < 4 }
         #expect(areaOnly.isEmpty, "\(areaOnly.prefix(3))")
@@ -44,9 +46,14 @@ struct ReportIdentityTests {
         }
     }
 
-    @Test("a green server-lane run has no skipped testcase and counts what it left to the client lane")
+    @Test(
+        "a green server-lane run has no skipped testcase, counts what it left to the client lane, and names its cases the same way every run"
+    )
     func greenServerRunSkipsNothing() async throws {
         let (report, result) = try await Self.junit(["--server", "embedded"])
+        let (again, _) = try await Self.junit(["--server", "embedded", "--jobs", "1"])
+        #expect(again.cases.map { "\($0.classname) : \($0.name)" } == report.cases.map { "\($0.classname) : \($0.name)" })
+        #expect(again.properties == report.properties)
         let skipped = report.cases.filter { $0.skipped != nil }
         #expect(skipped.isEmpty, "\(skipped.prefix(3))")
         #expect(!report.cases.contains { $0.name.hasPrefix("postcondition") })
@@ -102,4 +109,3 @@ struct ReportIdentityTests {
         return (String(words[0].dropLast()), String(words[2]))
     }
 }
-

@@ -7,7 +7,8 @@ import Testing
 struct CaseFailureTests {
     static let golden = Failure(
         ruleID: "AC-GOLDEN",
-        message: "step 7 push: AC-GOLDEN the live response diverges from the golden one at /verdicts/0/mutation_id (golden \"m1\", live \"m2\")",
+        message:
+            "step 7 push: AC-GOLDEN the live response diverges from the golden one at /verdicts/0/mutation_id (golden \"m1\", live \"m2\")",
         body: "at: /verdicts/0/mutation_id in the verdict for mutation m1\nexpected: \"m1\"\nactual: \"m2\"")
     static let bijection = Failure(
         ruleID: "I-5", message: "step 7 push: I-5 verdict 0 answers m2, expected m1 (request order)",
@@ -25,7 +26,8 @@ struct CaseFailureTests {
         #expect(lines[1] == "  actual: \"m2\"")
         #expect(lines[2] == "I-5: \(Self.second.message)")
         #expect(lines[3] == "AC-GOLDEN: \(Self.golden.message)")
-        #expect(lines.suffix(3) == ["  at: /verdicts/0/mutation_id in the verdict for mutation m1", "  expected: \"m1\"", "  actual: \"m2\""])
+        #expect(
+            lines.suffix(3) == ["  at: /verdicts/0/mutation_id in the verdict for mutation m1", "  expected: \"m1\"", "  actual: \"m2\""])
         #expect(failure.others == 2)
     }
 

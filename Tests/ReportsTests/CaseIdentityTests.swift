@@ -7,7 +7,9 @@ import Testing
 struct CaseIdentityTests {
     @Test("the classname is the lane and the case id, with the kill point where a case is played several times")
     func classnames() {
-        #expect(CaseResult.classname(lane: "server", caseID: "push/002-rls-denied-not-a-wedge") == "kizuna.server.push.002-rls-denied-not-a-wedge")
+        #expect(
+            CaseResult.classname(lane: "server", caseID: "push/002-rls-denied-not-a-wedge")
+                == "kizuna.server.push.002-rls-denied-not-a-wedge")
         #expect(
             CaseResult.classname(lane: "kill", caseID: "push/001-insert-applied", variant: "after-push-sent")
                 == "kizuna.kill.push.001-insert-applied@after-push-sent")

@@ -78,7 +78,9 @@ public enum KillMatrixRun {
         let caseID = name.hasSuffix(" @ kill-matrix") ? String(name.dropLast(" @ kill-matrix".count)) : name
         return SuiteResult(
             name: name, file: file, properties: properties,
-            cases: [CaseResult(name: "kill matrix", classname: CaseResult.classname(lane: "kill", caseID: caseID), outcome: .skipped(reason))])
+            cases: [
+                CaseResult(name: "kill matrix", classname: CaseResult.classname(lane: "kill", caseID: caseID), outcome: .skipped(reason))
+            ])
     }
 
     /// Starts one driver and asks hello: nil when it announces `kill-safe`, else why the matrix is skipped.

@@ -26,7 +26,8 @@ public struct ClientReplay: Sendable {
     public func run(_ recording: RecordingContents, file: String, launch: @escaping DriverLauncher, properties: [SuiteResult.Property])
         async -> SuiteResult
     {
-        let classname = CaseResult.classname(lane: "client", caseID: "recording/" + (file.split(separator: "/").last.map(String.init) ?? file))
+        let classname = CaseResult.classname(
+            lane: "client", caseID: "recording/" + (file.split(separator: "/").last.map(String.init) ?? file))
         var cases: [CaseResult] = []
         var leftToServer = 0
         for exchange in recording.exchanges where exchange.rpc == "http" {
