@@ -45,7 +45,7 @@ extension Expectations {
     /// - Returns: the suite to report.
     public func apply(to suite: SuiteResult) -> SuiteResult {
         let actual = Self.outcome(of: suite)
-        let classname = suite.cases.first?.classname ?? "kizuna.case"
+        let classname = suite.cases.first?.classname ?? CaseResult.classname(lane: "expectations", caseID: suite.name)
         guard let expected = entries[suite.name] else {
             guard isComplete else { return suite }
             return adding(
