@@ -47,10 +47,11 @@ struct CaseIdentityTests {
                 cases: [CaseResult(name: "step 1 pull", classname: "k", outcome: .passed)]))
         summary.add(SuiteResult(name: "b", properties: [SuiteResult.Property(name: "left_to_client_lane", value: "3")]))
         summary.add(SuiteResult(name: "c", properties: [SuiteResult.Property(name: ConsoleSummary.blockedProperty, value: "D-x")]))
-        #expect(summary.leftToOtherLanes == ["client": 7])
+        summary.add(SuiteResult(name: "d", properties: [SuiteResult.Property(name: "left_to_server_lane", value: "0")]))
+        #expect(summary.leftToOtherLanes == ["client": 7, "server": 0])
         #expect(
             summary.render(color: false)
-                == "accord: 3 suites (1 passed, 0 failed, 2 skipped), 1 case: 1 passed, 0 failed, 0 skipped, 0 errors; 7 steps left to the client lane; 1 case blocked on open decisions"
+                == "accord: 4 suites (1 passed, 0 failed, 3 skipped), 1 case: 1 passed, 0 failed, 0 skipped, 0 errors; 7 steps left to the client lane; 1 case blocked on open decisions"
         )
     }
 }

@@ -115,7 +115,9 @@ public struct ConsoleSummary: Sendable {
             + "\(Self.count(tally.tests, "case", "cases")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
             + Self.count(tally.errors, "error", "errors")
-            + leftToOtherLanes.sorted { $0.key < $1.key }.map { "; \(Self.count($0.value, "step", "steps")) left to the \($0.key) lane" }
+            + leftToOtherLanes.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
+                "; \(Self.count($0.value, "step", "steps")) left to the \($0.key) lane"
+            }
             .joined()
             + (blocked > 0 ? "; \(Self.count(blocked, "case", "cases")) blocked on open decisions" : "")
         lines.append(color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict)

@@ -26,6 +26,7 @@ public struct RecordingCheck {
         switch item {
         case .header(let header): self.header = header
         case .exchange(let exchange):
+            let started = ContinuousClock.now
             let event = TraceEvent.event(of: exchange)
             guard case .exchange = event.payload else {
                 let reason =
@@ -51,7 +52,9 @@ public struct RecordingCheck {
                 outcome = .failed(findings.map { TranscriptCheck.failure($0, in: scope) })
             }
             tally.add(outcome)
-            if keepPassing || outcome != .passed { cases.append(CaseResult(name: name, classname: classname, outcome: outcome)) }
+            if keepPassing || outcome != .passed {
+                cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: CheckRun.seconds(since: started)))
+            }
         }
     }
 

@@ -29,12 +29,19 @@ public enum TranscriptCheck {
         let transcript = loaded.transcript
         let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
+        let bytesStarted = ContinuousClock.now
         var findings = CanonicalBytesRule.findings(raw: loaded.raw, json: loaded.json) { index in
             transcript.steps.indices.contains(index)
                 ? StepLocation(number: transcript.steps[index].n, label: transcript.steps[index].label) : nil
         }
+        let bytesSeconds = CheckRun.seconds(since: bytesStarted)
         var checker = TraceChecker(settings: .of(transcript))
-        for event in TraceEvent.events(of: transcript) { findings += checker.observe(event) }
+        var seconds: [Int: Double] = [:]
+        for event in TraceEvent.events(of: transcript) {
+            let started = ContinuousClock.now
+            findings += checker.observe(event)
+            seconds[event.location.number, default: 0] += CheckRun.seconds(since: started)
+        }
         var byStep: [Int: [Finding]] = [:]
         var fileLevel: [Finding] = []
         for finding in findings {
@@ -44,16 +51,19 @@ public enum TranscriptCheck {
         cases.append(
             CaseResult(
                 name: "file canonical bytes", classname: classname,
-                outcome: fileLevel.isEmpty ? .passed : .failed(fileLevel.map { failure($0, in: loaded.json) })))
+                outcome: fileLevel.isEmpty ? .passed : .failed(fileLevel.map { failure($0, in: loaded.json) }), time: bytesSeconds))
         for (index, step) in transcript.steps.enumerated() {
             let name = "step \(step.n) \(step.label)"
             let stepJSON = stepsJSON.indices.contains(index) ? stepsJSON[index] : .null
             if let found = byStep[step.n], !found.isEmpty {
-                cases.append(CaseResult(name: name, classname: classname, outcome: .failed(found.map { failure($0, in: stepJSON) })))
+                cases.append(
+                    CaseResult(
+                        name: name, classname: classname, outcome: .failed(found.map { failure($0, in: stepJSON) }),
+                        time: seconds[step.n] ?? 0))
             } else if let reason = skipReason(step.action) {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
             } else {
-                cases.append(CaseResult(name: name, classname: classname, outcome: .passed))
+                cases.append(CaseResult(name: name, classname: classname, outcome: .passed, time: seconds[step.n] ?? 0))
             }
         }
         for (index, check) in transcript.postconditions.enumerated() {

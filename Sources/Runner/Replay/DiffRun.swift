@@ -74,8 +74,10 @@ public struct DiffRun: Sendable {
             let liveA = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeA)
             let liveB = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeB)
             var across = Bindings()
-            let cases = zip(liveA, liveB).map {
-                compare($0, $1, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
+            let cases = zip(liveA, liveB).map { a, b in
+                var result = compare(a, b, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
+                result.time = a.seconds + b.seconds
+                return result
             }
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)

@@ -43,6 +43,10 @@ public struct RecordingReplay: Sendable {
         var worst: ResponseTier?
         var cases: [CaseResult] = []
         for item in live {
+            let before = cases.count
+            defer {
+                for index in before..<cases.count { cases[index].time = item.seconds }
+            }
             switch item.outcome {
             case .skipped(let reason):
                 cases.append(CaseResult(name: item.name, classname: classname, outcome: .skipped(reason)))
