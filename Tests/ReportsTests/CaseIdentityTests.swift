@@ -43,10 +43,10 @@ struct CaseIdentityTests {
         var summary = ConsoleSummary()
         summary.add(
             SuiteResult(
-                name: "a", properties: [SuiteResult.Property(name: ConsoleSummary.otherLaneProperty("client"), value: "4")],
+                name: "a", properties: [SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "4")],
                 cases: [CaseResult(name: "step 1 pull", classname: "k", outcome: .passed)]))
         summary.add(SuiteResult(name: "b", properties: [SuiteResult.Property(name: "left_to_client_lane", value: "3")]))
-        summary.add(SuiteResult(name: "c", properties: [SuiteResult.Property(name: ConsoleSummary.blockedProperty, value: "D-x")]))
+        summary.add(SuiteResult(name: "c", properties: [SuiteResult.Property(name: SuiteResult.blockedProperty, value: "D-x")]))
         summary.add(SuiteResult(name: "d", properties: [SuiteResult.Property(name: "left_to_server_lane", value: "0")]))
         #expect(summary.leftToOtherLanes == ["client": 7, "server": 0])
         #expect(

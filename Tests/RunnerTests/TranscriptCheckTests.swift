@@ -140,7 +140,7 @@ struct TranscriptCheckTests {
         for lane in ["server", "client", "client-kill-matrix"] {
             let suite = TranscriptCheck.blockedSuite(entry, decisions: [:], properties: [SuiteResult.Property(name: "lane", value: lane)])
             #expect(suite.cases.isEmpty, "\(lane)")
-            #expect(suite.properties.last == SuiteResult.Property(name: ConsoleSummary.blockedProperty, value: decision), "\(lane)")
+            #expect(suite.properties.last == SuiteResult.Property(name: SuiteResult.blockedProperty, value: decision), "\(lane)")
         }
     }
 

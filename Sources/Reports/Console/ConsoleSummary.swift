@@ -24,11 +24,8 @@ public struct ConsoleSummary: Sendable {
 
     /// Steps each other lane checks that this run's suites left to it, by lane (`client`, `server`).
     public private(set) var leftToOtherLanes: [String: Int] = [:]
-    /// Suites of blocked manifest entries that hold no test case (a `blocked_on` property).
+    /// Suites of blocked manifest entries that hold no test case (`SuiteResult.isBlocked`).
     public private(set) var blocked = 0
-
-    /// The property a live lane's suite of a blocked manifest entry names its decisions in.
-    public static let blockedProperty = "blocked_on"
 
     private let failureLimit: Int
     private var kept: [Line] = []
@@ -67,11 +64,8 @@ public struct ConsoleSummary: Sendable {
     public mutating func add(_ suite: SuiteResult, tally suiteTally: Tally) {
         suites += 1
         tally.add(suiteTally)
-        if suite.properties.contains(where: { $0.name == Self.blockedProperty }) { blocked += 1 }
-        for property in suite.properties {
-            guard let lane = Self.otherLane(property.name), let count = Int(property.value) else { continue }
-            leftToOtherLanes[lane, default: 0] += count
-        }
+        if suite.isBlocked { blocked += 1 }
+        leftToOtherLanes.merge(suite.leftToOtherLanes, uniquingKeysWith: +)
         if suiteTally.failures + suiteTally.errors > 0 {
             failedSuites += 1
         } else if suiteTally.passed == 0 {
@@ -122,17 +116,6 @@ public struct ConsoleSummary: Sendable {
             + (blocked > 0 ? "; \(Self.count(blocked, "case", "cases")) blocked on open decisions" : "")
         lines.append(color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict)
         return lines.joined(separator: "\n")
-    }
-
-    /// The property a suite counts the steps it left to another lane in: `left_to_<lane>_lane`.
-    /// - Parameter lane: the other lane, `client` or `server`.
-    /// - Returns: the property name.
-    public static func otherLaneProperty(_ lane: String) -> String { "left_to_\(lane)_lane" }
-
-    private static func otherLane(_ property: String) -> String? {
-        guard property.hasPrefix("left_to_"), property.hasSuffix("_lane") else { return nil }
-        let lane = property.dropFirst("left_to_".count).dropLast("_lane".count)
-        return lane.isEmpty ? nil : String(lane)
     }
 
     /// The console line of a failed case: its root cause's message (which names the step), and

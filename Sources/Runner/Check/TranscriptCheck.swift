@@ -104,7 +104,7 @@ public enum TranscriptCheck {
         let blockers = (entry.blockedOn ?? []).map { id in decisions[id].map { "\(id) (\($0))" } ?? id }
         let reason = "blocked on " + blockers.joined(separator: ", ")
         if ["server", "client", "kill"].contains(lane) {
-            let blocked = SuiteResult.Property(name: ConsoleSummary.blockedProperty, value: blockers.joined(separator: ", "))
+            let blocked = SuiteResult.Property(name: SuiteResult.blockedProperty, value: blockers.joined(separator: ", "))
             return SuiteResult(name: entry.id, file: nil, properties: properties + [blocked])
         }
         return SuiteResult(

@@ -39,7 +39,7 @@ public struct ClientLane: Sendable {
         let classname = Self.classname(of: transcript, kill: kill?.point)
         let suiteName = kill.map { "\(transcript.caseID) @ \($0.point.rawValue)" } ?? transcript.caseID
         let leftToServer = transcript.steps.count { !$0.isClientVisible }
-        let laneProperties = properties + [SuiteResult.Property(name: ConsoleSummary.otherLaneProperty("server"), value: "\(leftToServer)")]
+        let laneProperties = properties + [SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(leftToServer)")]
         func suite(_ cases: [CaseResult]) -> SuiteResult {
             SuiteResult(name: suiteName, file: loaded.file, properties: laneProperties, cases: cases)
         }

@@ -44,7 +44,7 @@ public struct ServerLane: Sendable {
         await play.run(on: target)
         var all = properties
         all.append(SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"))
-        all.append(SuiteResult.Property(name: ConsoleSummary.otherLaneProperty("client"), value: "\(play.leftToClientLane)"))
+        all.append(SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)"))
         if let capabilities = play.capabilities { all.append(SuiteResult.Property(name: "capabilities", value: capabilities.description)) }
         return SuiteResult(name: loaded.transcript.caseID, file: loaded.file, properties: all, cases: play.cases)
     }
