@@ -106,7 +106,7 @@ let package = Package(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport",
+                "AccordTestSupport", "Serve",
             ],
             swiftSettings: strict),
     ],

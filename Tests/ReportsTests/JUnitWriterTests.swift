@@ -26,7 +26,10 @@ struct JUnitWriterTests {
         #expect(xml.contains(#"<property name="target" value="embedded &amp; &quot;quoted&quot;"/>"#))
         #expect(xml.contains(#"<property name="corpus commit" value="abc123\u0000"/>"#))
         #expect(xml.contains(#"<testcase name="step 01 push" classname="kizuna.push" time="0.001234"/>"#))
-        #expect(xml.contains(#"<failure type="I-5" message="step 7 push: I-5 verdict 1 answers &lt;nothing&gt; &amp; more">{"#))
+        #expect(
+            xml.contains(#"<failure type="I-5" message="step 7 push: I-5 verdict 1 answers &lt;nothing&gt; &amp; more">I-5: step 7 push"#))
+        #expect(xml.components(separatedBy: "<failure").count - 1 == 2, "one <failure> per failed testcase, two failed testcases")
+        #expect(xml.contains("\n  {\n    &quot;expected&quot;"), "each finding's body follows it, indented")
         #expect(xml.contains("&quot;expected&quot;: &quot;a&lt;b&quot;,"))
         #expect(xml.contains(#"&quot;actual&quot;: &quot;\u0002&quot;"#))
         #expect(xml.contains(#"<error message="transport error: connection reset \u0007"/>"#))

@@ -57,7 +57,7 @@ struct RecordingCheckTests {
         #expect(tally.failures == 0 && tally.skipped == 0 && tally.errors == 0)
         if keepPassing {
             #expect(suite.cases.map(\.name) == exchanges.map { "exchange \($0.number) \($0.rpc)" })
-            #expect(suite.cases.allSatisfy { $0.outcome == .passed && $0.classname == "kizuna.recording" })
+            #expect(suite.cases.allSatisfy { $0.outcome == .passed && $0.classname == "kizuna.check.recording.session" })
             #expect(suite.tally == tally)
         } else {
             #expect(suite.cases.isEmpty, "only failures are kept: \(suite.cases.map(\.name))")

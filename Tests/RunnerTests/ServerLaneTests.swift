@@ -123,18 +123,27 @@ struct ServerLaneTests {
         #expect(calls == ["seed next_seq=5 history=0", "apply in t1", "apply", "commit t1"])
     }
 
-    @Test("client-side steps and postconditions are skipped with the lane that checks them")
-    func clientStepsSkipped() async throws {
+    @Test("client-side steps and postconditions are not test cases: the suite counts them for the client lane")
+    func clientStepsLeftToClientLane() async throws {
         let loaded = try RunnerFixtures.transcript("push/003-replay-returns-recorded-verdicts")
+        let transcript = loaded.transcript
         let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
-        for result in suite.cases
-        where result.name.contains("local") || result.name.contains("assert") || result.name.hasPrefix("postcondition") {
-            guard case .skipped(let reason) = result.outcome else {
-                Issue.record("\(result.name) should be skipped")
-                continue
+        let clientSide = transcript.steps.filter { step in
+            switch step.action {
+            case .local, .assert: true
+            case .fault(let fault): fault.fault != .dropAck
+            default: false
             }
-            #expect(reason.contains("client lane"))
         }
+        #expect(!clientSide.isEmpty && !transcript.postconditions.isEmpty)
+        #expect(suite.cases.count == transcript.steps.count - clientSide.count)
+        #expect(suite.cases.allSatisfy { !$0.name.hasPrefix("postcondition") })
+        #expect(!suite.cases.contains { result in clientSide.contains { result.name == "step \($0.n) \($0.label)" } })
+        #expect(suite.tally.skipped == 0)
+        let left = suite.properties.first { $0.name == "left_to_client_lane" }?.value
+        #expect(left == "\(clientSide.count + transcript.postconditions.count)")
+        #expect(suite.cases.allSatisfy { $0.classname == "kizuna.server.push.003-replay-returns-recorded-verdicts" })
+        #expect(suite.cases.allSatisfy { $0.time > 0 }, "each test case carries the time its step took")
     }
 
     @Test("a known-failing case that fails is skipped; one that passes fails as stale")

@@ -48,7 +48,7 @@ struct TranscriptCheckTests {
         #expect(suite.file == loaded.file)
         #expect(suite.properties == Self.properties)
         #expect(suite.cases.count == 1 + transcript.steps.count + transcript.postconditions.count)
-        #expect(suite.cases.allSatisfy { $0.classname == "kizuna.\(transcript.area)" })
+        #expect(suite.cases.allSatisfy { $0.classname == "kizuna.check.\(transcript.caseID.replacingOccurrences(of: "/", with: "."))" })
 
         let first = try #require(suite.cases.first)
         #expect(first.name == "file canonical bytes")
@@ -108,7 +108,7 @@ struct TranscriptCheckTests {
         }
     }
 
-    @Test("the blocked manifest entry becomes one skipped case naming its decision")
+    @Test("offline, the blocked manifest entry becomes one skipped case naming its decision")
     func blockedSuite() throws {
         let corpus = try Corpus(files: FolderFiles(root: RunnerFixtures.sharedCorpus))
         let entries = corpus.cases.compactMap { item -> Manifest.Entry? in
@@ -122,13 +122,26 @@ struct TranscriptCheckTests {
         #expect(titled.file == nil)
         #expect(titled.properties == Self.properties)
         #expect(titled.cases.count == 1)
-        let area = String(entry.id.split(separator: "/")[0])
         #expect(titled.cases.first?.name == "blocked")
-        #expect(titled.cases.first?.classname == "kizuna.\(area)")
+        #expect(titled.cases.first?.classname == "kizuna.check.\(entry.id.replacingOccurrences(of: "/", with: "."))")
         #expect(titled.cases.first?.outcome == .skipped("blocked on \(decision) (open: the title)"))
 
         let bare = TranscriptCheck.blockedSuite(entry, decisions: [:], properties: [])
         #expect(bare.cases.first?.outcome == .skipped("blocked on \(decision)"))
+    }
+
+    @Test("in a live lane the blocked manifest entry is no test case: a blocked_on property names its decision")
+    func blockedSuiteLive() throws {
+        let entry = try #require(
+            try Corpus(files: FolderFiles(root: RunnerFixtures.sharedCorpus)).cases.compactMap { item -> Manifest.Entry? in
+                if case .blocked(let entry) = item { entry } else { nil }
+            }.first)
+        let decision = try #require(entry.blockedOn?.first)
+        for lane in ["server", "client", "client-kill-matrix"] {
+            let suite = TranscriptCheck.blockedSuite(entry, decisions: [:], properties: [SuiteResult.Property(name: "lane", value: lane)])
+            #expect(suite.cases.isEmpty, "\(lane)")
+            #expect(suite.properties.last == SuiteResult.Property(name: SuiteResult.blockedProperty, value: decision), "\(lane)")
+        }
     }
 
     @Test("a finding's Failure carries the rule id, a one-line message naming the step, and the actual value")

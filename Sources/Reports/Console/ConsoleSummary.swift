@@ -2,9 +2,11 @@
 ///
 /// Only the first few failures are kept, so memory stays bounded however long the run;
 /// the rest are counted. Failure lines look like
-/// `FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5 …` (one per rule failure) and
+/// `FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5 … (+1 more: AC-GOLDEN)` (one per failed
+/// case, its root cause first, see `CaseFailure`) and
 /// `ERROR <suite> › <case>: <reason>` (one per errored case); the verdict looks like
-/// `accord: 41 suites (40 passed, 0 failed, 1 skipped), 612 cases: 598 passed, 0 failed, 14 skipped, 0 errors`.
+/// `accord: 41 suites (40 passed, 0 failed, 1 skipped), 612 cases: 598 passed, 0 failed, 14 skipped, 0 errors; 759 steps left to the client lane`
+/// (the steps suites count in their `left_to_<lane>_lane` properties: checked by the other lane, not here).
 public struct ConsoleSummary: Sendable {
     /// How many failure lines `init()` keeps.
     public static let defaultFailureLimit = 10
@@ -19,6 +21,11 @@ public struct ConsoleSummary: Sendable {
     public private(set) var failedSuites = 0
     /// Suites whose every case was skipped (e.g. a blocked manifest entry).
     public private(set) var skippedSuites = 0
+
+    /// Steps each other lane checks that this run's suites left to it, by lane (`client`, `server`).
+    public private(set) var leftToOtherLanes: [String: Int] = [:]
+    /// Suites of blocked manifest entries that hold no test case (`SuiteResult.isBlocked`).
+    public private(set) var blocked = 0
 
     private let failureLimit: Int
     private var kept: [Line] = []
@@ -57,6 +64,8 @@ public struct ConsoleSummary: Sendable {
     public mutating func add(_ suite: SuiteResult, tally suiteTally: Tally) {
         suites += 1
         tally.add(suiteTally)
+        if suite.isBlocked { blocked += 1 }
+        leftToOtherLanes.merge(suite.leftToOtherLanes, uniquingKeysWith: +)
         if suiteTally.failures + suiteTally.errors > 0 {
             failedSuites += 1
         } else if suiteTally.passed == 0 {
@@ -71,9 +80,7 @@ public struct ConsoleSummary: Sendable {
             case .failed(let failures) where failures.isEmpty:
                 keep(Line(isError: false, text: "\(suite.name) › \(result.name)"))
             case .failed(let failures):
-                for failure in failures {
-                    keep(Line(isError: false, text: "\(suite.name) › \(failure.message)"))
-                }
+                keep(Line(isError: false, text: Self.failureLine(suite: suite.name, CaseFailure(failures))))
             case .errored(let reason):
                 keep(Line(isError: true, text: "\(suite.name) › \(result.name): \(reason)"))
             }
@@ -119,7 +126,27 @@ public struct ConsoleSummary: Sendable {
             + "\(Self.count(tally.tests, "case", "cases")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
             + Self.count(tally.errors, "error", "errors")
+            + leftToOtherLanes.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
+                "; \(Self.count($0.value, "step", "steps")) left to the \($0.key) lane"
+            }
+            .joined()
+            + (blocked > 0 ? "; \(Self.count(blocked, "case", "cases")) blocked on open decisions" : "")
         return color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict
+    }
+
+    /// The console line of a failed case: its root cause's message (which names the step), and
+    /// how many other findings the case has, by rule, e.g.
+    /// `push/003 › step 7 push: I-5 verdict 0 answers m2, expected m1 (request order) (+1 more: AC-GOLDEN)`.
+    /// - Parameters:
+    ///   - suite: the suite's name.
+    ///   - failure: the case's failure.
+    /// - Returns: the line, without the `FAIL` label.
+    public static func failureLine(suite: String, _ failure: CaseFailure) -> String {
+        let others = failure.failures.dropFirst().map(\.ruleID)
+        var seen = Set<String>()
+        let rules = others.filter { seen.insert($0).inserted }
+        let more = others.isEmpty ? "" : " (+\(others.count) more: \(rules.joined(separator: ", ")))"
+        return "\(suite) › \(failure.message)\(more)"
     }
 
     private mutating func keep(_ line: Line) {

@@ -2,7 +2,8 @@
 ///
 /// The shape is
 /// `{"accord_version":…,"suites":[{"name","file","time","properties":{…},"tally":{…},"cases":[…]}…],"tally":{…}}`
-/// where each case is `{"name","classname","outcome","time","failures":[{"rule","message","body"}],"reason"}`,
+/// where each case is `{"name","classname","outcome","time","failures":[{"rule","message","body"}],"reason"}`
+/// (`failures` root cause first, as `CaseFailure` orders them),
 /// `outcome` is `passed`, `failed`, `skipped` or `errored`, `reason` is the skip or error reason
 /// (null otherwise), and tallies are `{"tests","passed","failures","skipped","errors"}`. Each suite
 /// sits on its own line. Bytes are buffered and handed to the sink in chunks of about 64 KiB;
@@ -120,7 +121,7 @@ public final class JSONReportWriter {
         let reason: String?
         switch result.outcome {
         case .passed: (failures, reason) = ([], nil); buffer.append(contentsOf: #""passed""#.utf8)
-        case .failed(let found): (failures, reason) = (found, nil); buffer.append(contentsOf: #""failed""#.utf8)
+        case .failed(let found): (failures, reason) = (CaseFailure.rootCauseFirst(found), nil); buffer.append(contentsOf: #""failed""#.utf8)
         case .skipped(let why): (failures, reason) = ([], why); buffer.append(contentsOf: #""skipped""#.utf8)
         case .errored(let why): (failures, reason) = ([], why); buffer.append(contentsOf: #""errored""#.utf8)
         }

@@ -58,8 +58,9 @@ public final class JUnitWriter {
 
     /// Writes one suite as a `<testsuite>` element with its properties and test cases.
     ///
-    /// Counts come from `suite.tally`; each `Failure` becomes one `<failure>` whose `type` is
-    /// the rule id, `message` the one-line message and content the body; skipped and errored
+    /// Counts come from `suite.tally`; a failed case has one `<failure>`, its `CaseFailure`: the
+    /// root cause's rule id as `type` and message as `message`, every finding in the content
+    /// (CI dashboards show one failure per testcase, so the protocol rule must be that one); skipped and errored
     /// cases carry their reason as the `message` of `<skipped>` and `<error>`.
     /// - Parameter suite: the suite.
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.writerFailed`
@@ -89,7 +90,7 @@ public final class JUnitWriter {
     }
 
     /// The message of a `<failure>` written for a failed case that carries no `Failure`.
-    static let unexplainedFailure = "failed without a recorded finding"
+    static let unexplainedFailure = CaseFailure.unexplained
 
     private func write(_ result: CaseResult) throws {
         try start("testcase")
@@ -100,18 +101,12 @@ public final class JUnitWriter {
         case .passed:
             break
         case .failed(let failures):
-            if failures.isEmpty {
-                try start("failure")
-                try attribute("message", Self.unexplainedFailure)
-                try end()
-            }
-            for failure in failures {
-                try start("failure")
-                try attribute("type", failure.ruleID)
-                try attribute("message", failure.message)
-                if !failure.body.isEmpty { try text(failure.body) }
-                try end()
-            }
+            let failure = CaseFailure(failures)
+            try start("failure")
+            if !failure.ruleID.isEmpty { try attribute("type", failure.ruleID) }
+            try attribute("message", failure.message)
+            if !failure.body.isEmpty { try text(failure.body) }
+            try end()
         case .skipped(let reason):
             try start("skipped")
             try attribute("message", reason)

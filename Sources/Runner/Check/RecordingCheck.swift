@@ -10,7 +10,8 @@ public struct RecordingCheck {
     private var cases: [CaseResult] = []
     private var tally = Tally()
     private let keepPassing: Bool
-    private let classname = "kizuna.recording"
+    /// The classname until the file is known; `suite(file:…)` names the cases after the recording.
+    private let classname = "kizuna.check.recording"
     /// The header, once read.
     public private(set) var header: RecordingHeader?
 
@@ -25,6 +26,7 @@ public struct RecordingCheck {
         switch item {
         case .header(let header): self.header = header
         case .exchange(let exchange):
+            let started = ContinuousClock.now
             let event = TraceEvent.event(of: exchange)
             guard case .exchange = event.payload else {
                 let reason =
@@ -50,7 +52,9 @@ public struct RecordingCheck {
                 outcome = .failed(findings.map { TranscriptCheck.failure($0, in: scope) })
             }
             tally.add(outcome)
-            if keepPassing || outcome != .passed { cases.append(CaseResult(name: name, classname: classname, outcome: outcome)) }
+            if keepPassing || outcome != .passed {
+                cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: CheckRun.seconds(since: started)))
+            }
         }
     }
 
@@ -80,6 +84,8 @@ public struct RecordingCheck {
             tally.add(outcome)
         }
         let name = file.split(separator: "/").last.map(String.init) ?? file
+        let classname = CaseResult.classname(lane: "check", caseID: "recording/" + name)
+        for index in cases.indices { cases[index].classname = classname }
         return (SuiteResult(name: name, file: file, properties: all, cases: cases), tally)
     }
 }

@@ -3,10 +3,12 @@ import Reports
 
 /// Sends each suite to every report the run writes: console summary always, JUnit and JSON
 /// when asked for, and the HTML page (`--html`); each suite redacted first, by one redactor for
-/// the whole run.
+/// the whole run, then given test identities unique across the report (`CaseIdentities`).
 struct ReportFanout {
     private(set) var summary = ConsoleSummary()
     private let redactor = Redactor(policy: RedactionPolicy())
+    /// Keeps (classname, name) unique across the report, after redaction.
+    private var identities = CaseIdentities()
     private var junit: (JUnitWriter, FileSink)?
     private var json: (JSONReportWriter, FileSink)?
     private var html: (HTMLReportWriter, FileSink)?
@@ -27,7 +29,7 @@ struct ReportFanout {
     }
 
     mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
-        let suite = suite.redacted(by: redactor)
+        let suite = identities.unique(suite.redacted(by: redactor))
         summary.add(suite, tally: tally ?? suite.tally)
         if let (writer, _) = junit {
             do { try writer.write(suite) } catch { throw RunError.output("JUnit report", "\(error)") }

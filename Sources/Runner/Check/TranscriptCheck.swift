@@ -27,14 +27,21 @@ public enum TranscriptCheck {
     /// - Returns: the suite result.
     public static func suite(_ loaded: LoadedTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
         let transcript = loaded.transcript
-        let classname = "kizuna.\(transcript.area)"
+        let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
+        let bytesStarted = ContinuousClock.now
         var findings = CanonicalBytesRule.findings(raw: loaded.raw, json: loaded.json) { index in
             transcript.steps.indices.contains(index)
                 ? StepLocation(number: transcript.steps[index].n, label: transcript.steps[index].label) : nil
         }
+        let bytesSeconds = CheckRun.seconds(since: bytesStarted)
         var checker = TraceChecker(settings: .of(transcript))
-        for event in TraceEvent.events(of: transcript) { findings += checker.observe(event) }
+        var seconds: [Int: Double] = [:]
+        for event in TraceEvent.events(of: transcript) {
+            let started = ContinuousClock.now
+            findings += checker.observe(event)
+            seconds[event.location.number, default: 0] += CheckRun.seconds(since: started)
+        }
         var byStep: [Int: [Finding]] = [:]
         var fileLevel: [Finding] = []
         for finding in findings {
@@ -44,16 +51,19 @@ public enum TranscriptCheck {
         cases.append(
             CaseResult(
                 name: "file canonical bytes", classname: classname,
-                outcome: fileLevel.isEmpty ? .passed : .failed(fileLevel.map { failure($0, in: loaded.json) })))
+                outcome: fileLevel.isEmpty ? .passed : .failed(fileLevel.map { failure($0, in: loaded.json) }), time: bytesSeconds))
         for (index, step) in transcript.steps.enumerated() {
             let name = "step \(step.n) \(step.label)"
             let stepJSON = stepsJSON.indices.contains(index) ? stepsJSON[index] : .null
             if let found = byStep[step.n], !found.isEmpty {
-                cases.append(CaseResult(name: name, classname: classname, outcome: .failed(found.map { failure($0, in: stepJSON) })))
+                cases.append(
+                    CaseResult(
+                        name: name, classname: classname, outcome: .failed(found.map { failure($0, in: stepJSON) }),
+                        time: seconds[step.n] ?? 0))
             } else if let reason = skipReason(step.action) {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
             } else {
-                cases.append(CaseResult(name: name, classname: classname, outcome: .passed))
+                cases.append(CaseResult(name: name, classname: classname, outcome: .passed, time: seconds[step.n] ?? 0))
             }
         }
         for (index, check) in transcript.postconditions.enumerated() {
@@ -79,7 +89,10 @@ public enum TranscriptCheck {
         return Failure(ruleID: finding.ruleID.rawValue, message: finding.description, body: body.joined(separator: "\n"))
     }
 
-    /// The suite for a blocked manifest entry: one skipped case naming its blocking decisions.
+    /// The suite for a blocked manifest entry: in the offline lane, one skipped case naming its
+    /// blocking decisions; in a live lane (a `lane` property of `server`, `client` or
+    /// `client-kill-matrix`), no test case, since no lane can check it yet, and a `blocked_on`
+    /// property naming the decisions, which the console summary counts.
     /// - Parameters:
     ///   - entry: the entry.
     ///   - decisions: decision titles by id, when the corpus has decisions/index.json.
@@ -87,11 +100,15 @@ public enum TranscriptCheck {
     /// - Returns: the suite result.
     public static func blockedSuite(_ entry: Manifest.Entry, decisions: [String: String], properties: [SuiteResult.Property]) -> SuiteResult
     {
-        let area = entry.id.split(separator: "/").first.map(String.init) ?? entry.id
+        let lane = properties.first { $0.name == "lane" }.map { $0.value == "client-kill-matrix" ? "kill" : $0.value } ?? "corpus"
         let blockers = (entry.blockedOn ?? []).map { id in decisions[id].map { "\(id) (\($0))" } ?? id }
         let reason = "blocked on " + blockers.joined(separator: ", ")
+        if ["server", "client", "kill"].contains(lane) {
+            let blocked = SuiteResult.Property(name: SuiteResult.blockedProperty, value: blockers.joined(separator: ", "))
+            return SuiteResult(name: entry.id, file: nil, properties: properties + [blocked])
+        }
         return SuiteResult(
             name: entry.id, file: nil, properties: properties,
-            cases: [CaseResult(name: "blocked", classname: "kizuna.\(area)", outcome: .skipped(reason))])
+            cases: [CaseResult(name: "blocked", classname: CaseResult.classname(lane: lane, caseID: entry.id), outcome: .skipped(reason))])
     }
 }

@@ -53,7 +53,7 @@ struct ClientCasePlay {
     }
 
     var transcript: Transcript { loaded.transcript }
-    var classname: String { "kizuna.\(transcript.area)" }
+    var classname: String { ClientLane.classname(of: transcript, kill: kill?.point) }
 
     /// Sends one request and reads its answer; a timeout, crash or bad line is `.broken`.
     mutating func call(_ body: DriverRequest.Body, timeout override: Duration? = nil) async -> Answer {
@@ -129,11 +129,20 @@ struct ClientCasePlay {
                 }
                 continue
             }
+            let started = ContinuousClock.now
+            let before = cases.count
             await play(step, name: name)
+            cases.stamp(from: before, since: started)
             if step.isClientVisible { lastStep = name }
         }
+        let started = ContinuousClock.now
+        let before = cases.count
         await postconditions()
+        cases.stamp(from: before, since: started)
+        let killStarted = ContinuousClock.now
+        let beforeKill = cases.count
         await killFinalChecks()
+        cases.stamp(from: beforeKill, since: killStarted)
         if stopped == nil {
             switch await call(.close) {
             case .result:

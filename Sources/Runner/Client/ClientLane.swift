@@ -31,13 +31,17 @@ public struct ClientLane: Sendable {
     }
 
     /// Runs one case, under a kill point when `kill` is given (the suite is then named `<case> @ <point>`).
+    /// Server-side steps (changes, reaps) are the server lane's: the mock plays them, and the suite
+    /// counts them in its `left_to_server_lane` property; they are not test cases here.
     func run(_ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property], kill: KillState?) async -> SuiteResult
     {
         let transcript = loaded.transcript
-        let classname = "kizuna.\(transcript.area)"
+        let classname = Self.classname(of: transcript, kill: kill?.point)
         let suiteName = kill.map { "\(transcript.caseID) @ \($0.point.rawValue)" } ?? transcript.caseID
+        let leftToServer = transcript.steps.count { !$0.isClientVisible }
+        let laneProperties = properties + [SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(leftToServer)")]
         func suite(_ cases: [CaseResult]) -> SuiteResult {
-            SuiteResult(name: suiteName, file: loaded.file, properties: properties, cases: cases)
+            SuiteResult(name: suiteName, file: loaded.file, properties: laneProperties, cases: cases)
         }
         let plan = ClientCasePlan(transcript)
         if let reason = plan.inapplicable {
@@ -67,6 +71,17 @@ public struct ClientLane: Sendable {
         mock.release()
         await mock.stop()
         return suite(play.cases)
+    }
+
+    /// The JUnit classname of a case's test cases in this lane: `kizuna.client.<case id>`, or
+    /// `kizuna.kill.<case id>@<point>` under the kill matrix, where one case is played once per point.
+    /// - Parameters:
+    ///   - transcript: the case.
+    ///   - kill: the kill point, under the kill matrix.
+    /// - Returns: the classname.
+    static func classname(of transcript: Transcript, kill: KillPoint?) -> String {
+        guard let kill else { return CaseResult.classname(lane: "client", caseID: transcript.caseID) }
+        return CaseResult.classname(lane: "kill", caseID: transcript.caseID, variant: kill.rawValue)
     }
 }
 

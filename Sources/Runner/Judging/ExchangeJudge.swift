@@ -120,7 +120,8 @@ enum ExchangeJudge {
         let label = exchange.label
         let live = exchange.reply.body
         func body(at pointer: JSONPointer) -> String {
-            "expected: " + CanonicalJSON.compact(exchange.translated.value(at: pointer) ?? .null) + "\nactual: "
+            "at: \(BindingViolation.show(pointer))" + place(of: pointer, expected: exchange.translated, live: live) + "\nexpected: "
+                + CanonicalJSON.compact(exchange.translated.value(at: pointer) ?? .null) + "\nactual: "
                 + CanonicalJSON.compact(live.value(at: pointer) ?? .null)
         }
         switch tier {
@@ -151,20 +152,13 @@ enum ExchangeJudge {
                         ruleID: "AC-GOLDEN",
                         message:
                             "\(label): AC-GOLDEN the live response diverges from the \(exchange.reference.noun) one at \(BindingViolation.show(at))"
+                            + place(of: at, expected: exchange.translated, live: live)
                             + values(at: at, expected: exchange.translated, live: live, noun: exchange.reference.noun)
                             + carried(exchange.substitutions),
                         body: body(at: at)))
             }
             return failures
         }
-    }
-
-    /// " (golden null, live {"type":"CHECKPOINT_EXPIRED"})" when both values are short enough for one line.
-    private static func values(at pointer: JSONPointer, expected: JSONValue, live: JSONValue, noun: String) -> String {
-        let expectedText = expected.value(at: pointer).map(CanonicalJSON.compact) ?? "absent"
-        let liveText = live.value(at: pointer).map(CanonicalJSON.compact) ?? "absent"
-        guard expectedText.count + liveText.count <= 80 else { return "" }
-        return " (\(noun) \(expectedText), live \(liveText))"
     }
 
     /// "; the request carried cursor "3" in place of the golden "4", as the server answered it at step 3 pull at /cursor".

@@ -74,12 +74,15 @@ public enum KillMatrixRun {
                 suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
             case .recording(_, let file):
                 suites.append(
-                    skipped("\(item.id) @ kill-matrix", file: file, properties, "recordings are not played under the kill matrix"))
+                    skipped(
+                        "\(item.id) @ kill-matrix", caseID: "recording/\(item.id)", file: file, properties,
+                        "recordings are not played under the kill matrix"))
             case .transcript(let loaded):
                 if let reason = killSafe {
-                    suites.append(skipped("\(item.id) @ kill-matrix", file: loaded.file, properties, reason))
+                    suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, reason))
                 } else if let reason = ClientCasePlan(loaded.transcript).inapplicable {
-                    suites.append(skipped("\(item.id) @ kill-matrix", file: loaded.file, properties, "not applicable: \(reason)"))
+                    suites.append(
+                        skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, "not applicable: \(reason)"))
                 } else {
                     for point in KillPoint.allCases {
                         if let target = point.target(in: loaded.transcript) { work.append((loaded, point, target, properties)) }
@@ -111,12 +114,15 @@ public enum KillMatrixRun {
         }
     }
 
-    /// A suite of one skipped test case.
-    static func skipped(_ name: String, file: String?, _ properties: [SuiteResult.Property], _ reason: String) -> SuiteResult {
-        let area = name.split(separator: "/").first.map(String.init) ?? name
-        return SuiteResult(
+    /// A suite of one skipped test case, named after the case (`kizuna.kill.<case id>`).
+    static func skipped(_ name: String, caseID: String, file: String?, _ properties: [SuiteResult.Property], _ reason: String)
+        -> SuiteResult
+    {
+        SuiteResult(
             name: name, file: file, properties: properties,
-            cases: [CaseResult(name: "kill matrix", classname: "kizuna.\(area)", outcome: .skipped(reason))])
+            cases: [
+                CaseResult(name: "kill matrix", classname: CaseResult.classname(lane: "kill", caseID: caseID), outcome: .skipped(reason))
+            ])
     }
 
     /// Starts one driver and asks hello: nil when it announces `kill-safe`, else why the matrix is skipped.

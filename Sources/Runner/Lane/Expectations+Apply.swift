@@ -46,7 +46,7 @@ extension Expectations {
     public func apply(to suite: SuiteResult) -> SuiteResult {
         let suite = applyExchanges(to: suite)
         let actual = Self.outcome(of: suite)
-        let classname = suite.cases.first?.classname ?? "kizuna.case"
+        let classname = suite.cases.first?.classname ?? CaseResult.classname(lane: "expectations", caseID: suite.name)
         guard let expected = entries[suite.name] else {
             guard isComplete else { return suite }
             return adding(
@@ -59,7 +59,7 @@ extension Expectations {
             reported.cases = suite.cases.map { result in
                 var copy = result
                 switch result.outcome {
-                case .failed(let failures): copy.outcome = .skipped("known failing: \(why)" + (failures.first?.message ?? "failed"))
+                case .failed(let failures): copy.outcome = .skipped("known failing: \(why)" + CaseFailure(failures).message)
                 case .errored(let reason): copy.outcome = .skipped("known failing: \(why)" + reason)
                 default: break
                 }

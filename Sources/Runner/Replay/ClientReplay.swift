@@ -26,8 +26,10 @@ public struct ClientReplay: Sendable {
     public func run(_ recording: RecordingContents, file: String, launch: @escaping DriverLauncher, properties: [SuiteResult.Property])
         async -> SuiteResult
     {
-        let classname = "kizuna.recording"
+        let classname = CaseResult.classname(
+            lane: "client", caseID: "recording/" + (file.split(separator: "/").last.map(String.init) ?? file))
         var cases: [CaseResult] = []
+        var leftToServer = 0
         for exchange in recording.exchanges where exchange.rpc == "http" {
             cases.append(
                 CaseResult(
@@ -54,6 +56,8 @@ public struct ClientReplay: Sendable {
                 continue
             }
             let suite = await lane.run(loaded, launch: launch, properties: properties)
+            let counted = SuiteResult.leftToLaneProperty("server")
+            leftToServer += suite.properties.first { $0.name == counted }.flatMap { Int($0.value) } ?? 0
             let labels = Self.rpcs(loaded.transcript)
             cases += suite.cases.map { result in
                 var renamed = result
@@ -81,6 +85,7 @@ public struct ClientReplay: Sendable {
             cases.append(CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges")))
         }
         var all = properties
+        all.append(SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(leftToServer)"))
         all.append(SuiteResult.Property(name: "recorded_by", value: recording.header.tool))
         all.append(SuiteResult.Property(name: "upstream", value: recording.header.upstream))
         return SuiteResult(name: file.split(separator: "/").last.map(String.init) ?? file, file: file, properties: all, cases: cases)

@@ -74,15 +74,22 @@ public struct DiffRun: Sendable {
             let liveA = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeA)
             let liveB = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeB)
             var across = Bindings()
-            let cases = zip(liveA, liveB).map {
-                compare($0, $1, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
+            let cases = zip(liveA, liveB).map { a, b in
+                var result = compare(a, b, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
+                result.time = a.seconds + b.seconds
+                return result
             }
             let name = file.split(separator: "/").last.map(String.init) ?? file
+            let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)
             var suite = SuiteResult(
                 name: name, file: file, properties: properties,
                 cases: cases.isEmpty
-                    ? [CaseResult(name: "no exchanges", classname: "kizuna.diff", outcome: .skipped("the recording holds no exchanges"))]
-                    : cases)
+                    ? [CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges"))]
+                    : cases.map { result in
+                        var named = result
+                        named.classname = classname
+                        return named
+                    })
             suite.time = CheckRun.seconds(since: started)
             try reports.add(suite)
         }
@@ -96,7 +103,7 @@ public struct DiffRun: Sendable {
     static func compare(
         _ a: LiveExchange, _ b: LiveExchange, across: inout Bindings, names: (String, String), requiredTier: ResponseTier
     ) -> CaseResult {
-        let classname = "kizuna.diff"
+        let classname = "kizuna.diff.recording"
         switch (a.outcome, b.outcome) {
         case (.skipped(let reason), _), (_, .skipped(let reason)):
             return CaseResult(name: a.name, classname: classname, outcome: .skipped(reason))

@@ -14,7 +14,6 @@ public struct RecordingReplay: Sendable {
     public var requiredTier: ResponseTier
     /// A server configuration that overrides the one inferred from the recording.
     public var config: ServerConfig?
-    static let classname = "kizuna.recording"
 
     /// Makes a replay.
     /// - Parameters:
@@ -39,18 +38,24 @@ public struct RecordingReplay: Sendable {
     {
         let live = await ReplayPlayer.play(recording, seed: ReplayPlayer.seed(for: recording, config: config), makeTarget: makeTarget)
         var checker = TraceChecker(settings: .live)
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let classname = CaseResult.classname(lane: "server", caseID: "recording/" + name)
         var worst: ResponseTier?
         var cases: [CaseResult] = []
         for item in live {
+            let before = cases.count
+            defer {
+                for index in before..<cases.count { cases[index].time = item.seconds }
+            }
             switch item.outcome {
             case .skipped(let reason):
-                cases.append(CaseResult(name: item.name, classname: Self.classname, outcome: .skipped(reason)))
+                cases.append(CaseResult(name: item.name, classname: classname, outcome: .skipped(reason)))
             case .errored(let reason):
-                cases.append(CaseResult(name: item.name, classname: Self.classname, outcome: .errored(reason)))
+                cases.append(CaseResult(name: item.name, classname: classname, outcome: .errored(reason)))
             case .answered(let sent, let substitutions, let reply, let learning, let translated):
                 let exchange = item.exchange
                 guard let rpc = RPCKind(rawValue: exchange.rpc) else {
-                    cases.append(CaseResult(name: item.name, classname: Self.classname, outcome: .skipped("not an rpc")))
+                    cases.append(CaseResult(name: item.name, classname: classname, outcome: .skipped("not an rpc")))
                     continue
                 }
                 let judged = ExchangeJudge.Exchange(
@@ -61,16 +66,16 @@ public struct RecordingReplay: Sendable {
                     client: item.session.client ?? "(unknown client)")
                 let judgement = ExchangeJudge.judge(judged, checker: &checker, required: requiredTier)
                 if let tier = judgement.tier { worst = max(worst ?? .pass, tier) }
-                cases.append(CaseResult(name: item.name, classname: Self.classname, outcome: judgement.outcome, note: judgement.note))
+                cases.append(CaseResult(name: item.name, classname: classname, outcome: judgement.outcome, note: judgement.note))
             }
         }
         if cases.isEmpty {
-            cases.append(CaseResult(name: "no exchanges", classname: Self.classname, outcome: .skipped("the recording holds no exchanges")))
+            cases.append(CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges")))
         }
         if let torn = recording.tornLine {
             cases.append(
                 CaseResult(
-                    name: "torn tail", classname: Self.classname,
+                    name: "torn tail", classname: classname,
                     outcome: .skipped(
                         "torn last line \(torn) ignored: the recording was cut mid-write; every complete exchange was replayed")))
         }
@@ -78,7 +83,6 @@ public struct RecordingReplay: Sendable {
         all.append(SuiteResult.Property(name: "tier", value: worst?.rawValue ?? "none"))
         all.append(SuiteResult.Property(name: "recorded_by", value: recording.header.tool))
         all.append(SuiteResult.Property(name: "upstream", value: recording.header.upstream))
-        let name = file.split(separator: "/").last.map(String.init) ?? file
         return SuiteResult(name: name, file: file, properties: all, cases: cases)
     }
 }

@@ -20,6 +20,8 @@ struct LiveExchange: Sendable {
     var exchange: RecordedExchange
     var session: RecordedSession
     var outcome: Outcome
+    /// Seconds spent sending it and reading the answer.
+    var seconds: Double = 0
 
     /// "exchange 12 push (client …0001)".
     var name: String { "exchange \(exchange.number) \(exchange.rpc) (\(session.shortLabel))" }
@@ -53,8 +55,10 @@ enum ReplayPlayer {
         }
         for exchange in recording.exchanges {
             let session = RecordedSession(of: exchange)
+            let started = ContinuousClock.now
             func record(_ outcome: LiveExchange.Outcome) {
-                results.append(LiveExchange(exchange: exchange, session: session, outcome: outcome))
+                results.append(
+                    LiveExchange(exchange: exchange, session: session, outcome: outcome, seconds: CheckRun.seconds(since: started)))
             }
             if exchange.rpc == "http" {
                 record(.skipped("not a pull or push exchange (\(exchange.method) \(exchange.path)): plain HTTP is recorded, not replayed"))

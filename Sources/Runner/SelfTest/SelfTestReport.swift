@@ -89,7 +89,7 @@ public struct SelfTestReport: Sendable {
                     name: "selftest/\(mutant.name)", properties: properties,
                     cases: [
                         CaseResult(
-                            name: "mutant is killed", classname: "selftest.\(mutant.component.rawValue)", outcome: outcome,
+                            name: "mutant is killed", classname: "selftest.\(mutant.component.rawValue).\(mutant.name)", outcome: outcome,
                             time: result.seconds)
                     ], time: result.seconds))
         }

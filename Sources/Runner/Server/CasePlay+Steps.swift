@@ -41,15 +41,9 @@ extension CasePlay {
                             body: "actual: " + CanonicalJSON.compact(reply.body))
                     ])
                 cases.append(CaseResult(name: name, classname: classname, outcome: outcome, note: "request applied, answer discarded"))
-            case .fault:
-                cases.append(
-                    CaseResult(name: name, classname: classname, outcome: .skipped("transport error: the request never reaches the server"))
-                )
-            case .local, .assert:
-                cases.append(
-                    CaseResult(
-                        name: name, classname: classname,
-                        outcome: .skipped("client-side step: checked in the client lane (accord run --client)")))
+            case .fault, .local, .assert:
+                // Not server-checked (`Step.isServerChecked`): counted by the caller, never played.
+                return
             }
         } catch {
             stop(error, name: name)
@@ -82,5 +76,18 @@ extension CasePlay {
         let judgement = ExchangeJudge.judge(judged, checker: &checker, required: requiredTier)
         if let tier = judgement.tier { worstTier = max(worstTier ?? .pass, tier) }
         return judgement
+    }
+}
+
+extension Step {
+    /// Whether the server lane checks this step: server changes, reaps, RPCs and drop-ack faults
+    /// (the request reaches the server). Local writes, assertions on client state and transport
+    /// faults whose request never reaches the server belong to the client lane.
+    var isServerChecked: Bool {
+        switch action {
+        case .server, .reap, .rpc: true
+        case .fault(let fault): fault.fault == .dropAck && fault.request != nil
+        case .local, .assert: false
+        }
     }
 }

@@ -10,7 +10,9 @@ import ServerContract
 /// values this server answered, through `Bindings`), compares each answer with the golden one
 /// (tiers pass, bound, diverged) and runs the rule catalog on every live exchange. A step that
 /// needs what the target cannot steer (`TargetCapabilities`) is reported not applicable, its
-/// rules still run.
+/// rules still run. Client-side steps (local writes, assertions, transport faults that never reach
+/// the server) and postconditions are the client lane's: they are counted in the suite's
+/// `left_to_client_lane` property, not reported as test cases.
 public struct ServerLane: Sendable {
     /// Per-case setup the transcripts leave to prose.
     public var scenarios: Scenarios
@@ -34,12 +36,15 @@ public struct ServerLane: Sendable {
     ///   - target: a target no other case uses.
     ///   - properties: the suite's properties.
     /// - Returns: the suite result, with a `tier` property (the worst tier of its compared rpc
-    ///   steps, `none` when none was compared) and the target's capabilities.
+    ///   steps, `none` when none was compared), a `left_to_client_lane` property (the client-side
+    ///   steps, transport faults and postconditions, which are not test cases here) and the
+    ///   target's capabilities.
     public func run(_ loaded: LoadedTranscript, on target: any ServerTarget, properties: [SuiteResult.Property]) async -> SuiteResult {
         var play = CasePlay(loaded: loaded, scenario: scenarios.scenario(for: loaded.transcript.caseID), requiredTier: requiredTier)
         await play.run(on: target)
         var all = properties
         all.append(SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"))
+        all.append(SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)"))
         if let capabilities = play.capabilities { all.append(SuiteResult.Property(name: "capabilities", value: capabilities.description)) }
         return SuiteResult(name: loaded.transcript.caseID, file: loaded.file, properties: all, cases: play.cases)
     }
@@ -63,6 +68,8 @@ struct CasePlay {
     var bindings = Bindings()
     var capabilities: TargetCapabilities?
     var phase = Phase.playing
+    /// Steps and postconditions the client lane checks: counted, not reported as test cases.
+    var leftToClientLane = 0
 
     init(loaded: LoadedTranscript, scenario: Scenarios.Scenario, requiredTier: ResponseTier) {
         self.loaded = loaded
@@ -72,18 +79,24 @@ struct CasePlay {
     }
 
     var transcript: Transcript { loaded.transcript }
-    var classname: String { "kizuna.\(transcript.area)" }
+    var classname: String { CaseResult.classname(lane: "server", caseID: transcript.caseID) }
     var identity: Identity { Identity(user: transcript.context.userID, session: transcript.context.clientID) }
 
     mutating func run(on target: any ServerTarget) async {
         await begin(on: target)
         for step in transcript.steps {
             let name = "step \(step.n) \(step.label)"
-            if case .stopped(let reason) = phase {
+            if !step.isServerChecked {
+                leftToClientLane += 1
+            } else if case .stopped(let reason) = phase {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(reason)")))
                 continue
+            } else {
+                let started = ContinuousClock.now
+                let before = cases.count
+                await play(step, name: name, on: target)
+                cases.stamp(from: before, since: started)
             }
-            await play(step, name: name, on: target)
             for held in scenario.held where held.commitAfterStep == step.n {
                 guard case .playing = phase else { break }
                 do throws(TargetError) { try await target.commit(transaction: held.transaction) } catch {
@@ -91,12 +104,7 @@ struct CasePlay {
                 }
             }
         }
-        for (index, check) in transcript.postconditions.enumerated() {
-            cases.append(
-                CaseResult(
-                    name: "postcondition \(index + 1) \(check.summary)", classname: classname,
-                    outcome: .skipped("client-state postcondition: checked in the client lane (accord run --client)")))
-        }
+        leftToClientLane += transcript.postconditions.count
     }
 
     /// Asks the target what it steers, seeds it, and binds the seed's positions to the

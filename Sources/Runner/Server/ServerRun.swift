@@ -92,7 +92,11 @@ public struct ServerRun: Sendable {
             } catch {
                 return SuiteResult(
                     name: loaded.transcript.caseID, file: loaded.file, properties: properties,
-                    cases: [CaseResult(name: "target", classname: "kizuna.\(loaded.transcript.area)", outcome: .errored("\(error)"))])
+                    cases: [
+                        CaseResult(
+                            name: "target", classname: CaseResult.classname(lane: "server", caseID: loaded.transcript.caseID),
+                            outcome: .errored("\(error)"))
+                    ])
             }
         } replay: { contents, file, properties in
             await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
