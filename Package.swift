@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports", "CLibXML2"], swiftSettings: strict),
+            name: "ReportsTests", dependencies: ["Reports", "Checks", "CLibXML2"], swiftSettings: strict),
         .testTarget(
             name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire", "Runner", "Reports"],
             swiftSettings: strict),

@@ -1,3 +1,4 @@
+import Checks
 import Foundation
 import Testing
 
@@ -93,6 +94,17 @@ struct HTMLReportWriterTests {
         let html = try Self.page([Self.hostileSuite()])
         #expect(html.contains("I-5: A verdicts response carries one verdict per pushed mutation"))
         #expect(html.contains("<table class=\"diff\"><thead><tr><th>expected</th><th>actual</th>"))
+    }
+
+    @Test("every id a report can carry has its statement on the page: rule folds, runner checks, obligations")
+    func everyCatalogIDHasAStatement() throws {
+        for entry in RuleCatalog.entries {
+            let suite = SuiteResult(
+                name: "s",
+                cases: [CaseResult(name: "step 1 push", classname: "k", outcome: .failed([Failure(ruleID: entry.id, message: "m")]))])
+            let html = try Self.page([suite])
+            #expect(!html.contains("not in the rule catalog"), "\(entry.id)")
+        }
     }
 
     @Test("the failing step's marks are red and carry the rule id; an errored step too")
