@@ -24,6 +24,9 @@ extension RecordingProxy {
     func conclude(_ outcome: StreamingOutcome, request: HTTPRequest, relay: ResponseRelay, begin: ContinuousClock.Instant) {
         let stream = relay.stream
         var note: String?
+        // Cut short after its head (the upstream failed mid-body, the client went away): the body
+        // recorded is a prefix.
+        var cut = false
         var completion: () -> Bool = { stream.finish() }
         /// Answers the client `status` with `body` instead of anything from the upstream.
         func answerLocally(_ status: Int, _ body: [UInt8]) {
@@ -46,14 +49,17 @@ extension RecordingProxy {
             stream.abort()
             completion = { true }
             note = "upstream failed after \(outcome.bodyBytes) body bytes: \(error)"
+            cut = true
         } else if outcome.stoppedBySink {
             stream.abort()
             completion = { true }
             note = "the client went away after \(stream.bodyBytesSent) body bytes"
+            cut = true
         }
-        let capture = ExchangeCapture(
+        var capture = ExchangeCapture(
             request: request, status: relay.status, headers: relay.headers, body: relay.recorded, total: relay.total, note: note,
             begin: begin, duration: .now - begin)
+        capture.cut = cut
         if configuration.durability == .queued {
             if !completion() { stream.abort() }
             queue.submit(capture)

@@ -19,7 +19,8 @@ extension RecordingProxy {
             request.body, contentEncoding: request.headers["Content-Encoding"], complete: true,
             capturing: identity.client == nil ? "client_id" : nil)
         let responseEncoding = capture.headers.first { HTTPHeaders.sameName($0.name, "Content-Encoding") }?.value
-        let complete = capture.body.count == capture.total
+        // An answer cut by an error (the client gone, the upstream reset) is a prefix too.
+        let complete = capture.body.count == capture.total && !capture.cut
         let (responseBody, _) = redactor.encodedBody(capture.body, contentEncoding: responseEncoding, complete: complete)
 
         var exchange = RecordedExchange(number: 0, rpc: rpc, request: .null, response: .null, status: capture.status)

@@ -13,6 +13,9 @@ struct ExchangeCapture: Sendable {
     var note: String?
     var begin: ContinuousClock.Instant
     var duration: Duration
+    /// Whether the answer stopped before its end (an upstream failure mid-body, a client gone):
+    /// its body is then a prefix, however much of it was recorded.
+    var cut = false
 
     /// The bytes it holds, for the queue's budget.
     var size: Int { request.body.count + body.count + 1024 }

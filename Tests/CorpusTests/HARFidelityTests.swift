@@ -112,4 +112,37 @@ struct HARFidelityTests {
         }
         #expect(out.contains("grant_type=password"))
     }
+
+    @Test("a browser's HAR: base64 content, HTTP/2 :path, and an origin with userinfo or a query keep nothing secret")
+    func browserEncodings() throws {
+        let body = Data(#"{"access_token":"har-b64-1"}"#.utf8).base64EncodedString()
+        let har: JSONValue = [
+            "log": [
+                "version": "1.2", "creator": ["name": "browser", "version": "1"],
+                "entries": [
+                    [
+                        "startedDateTime": "2026-12-01T10:00:00.000Z", "time": 1,
+                        "request": [
+                            "method": "GET", "url": "https://u:har-pw-2@api.example?api_key=har-key-3",
+                            "headers": [
+                                [
+                                    "name": ":path", "value": "/auth/v1/magic/Xk9fQ2Lr7TzWb4Yp1Nc8Vd3H?access_token=har-path-4",
+                                ]
+                            ],
+                        ],
+                        "response": [
+                            "status": 200, "headers": [],
+                            "content": ["mimeType": "application/json", "text": .string(body), "encoding": "base64"],
+                        ],
+                    ]
+                ],
+            ]
+        ]
+        let out = String(decoding: try Self.converted(CanonicalJSON.render(har), from: .har, to: .recording), as: UTF8.self)
+        for secret in ["har-b64-1", "har-pw-2", "har-key-3", "har-path-4", "Xk9fQ2Lr7TzWb4Yp1Nc8Vd3H"] {
+            #expect(!out.contains(secret), "\(secret)")
+        }
+        #expect(out.contains(#""upstream":"https://api.example""#))
+        #expect(out.contains("access_token"), "the decoded body is recorded, redacted")
+    }
 }

@@ -41,10 +41,11 @@ struct RecorderHarness {
                 }
                 stream.finish()
             case "/gated":
-                // Answers once the test opens the gate named by the query (at most 30 s).
+                // Answers once the test opens the gate named by the query (at most 120 s: under a
+                // loaded full suite a test can take more than 30 s to reach its gate).
                 let name = request.query ?? ""
                 let clock = ContinuousClock()
-                let deadline = clock.now + .seconds(30)
+                let deadline = clock.now + .seconds(120)
                 while !Self.openGates.withLock({ $0.contains(name) }), clock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
                 stream.respond(HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("gated".utf8)))
             case "/long-stream":

@@ -83,3 +83,60 @@ struct RedactorPlacementTests {
         #expect(!encoded.contains("deep-1") && !encoded.contains("deep-2"))
     }
 }
+
+/// What a review found past the first placements: each input below leaked before its fix.
+@Suite("Redaction of the placements a review found: relative URLs with a scheme later on, multipart parts, quotes")
+struct RedactorReviewTests {
+    static let opaque = "Xk9fQ2Lr7TzWb4Yp1Nc8Vd3H"
+
+    @Test("a target whose query holds another URL is still a path and a query")
+    func laterScheme() {
+        let redactor = Redactor(policy: RedactionPolicy())
+        let redacted = redactor.url("/oauth/cb?access_token=a-1&next=https://app.example/home")
+        #expect(redacted == "/oauth/cb?access_token=<redacted:secret:1>&next=https://app.example/home")
+        #expect(!redactor.url("/x/\(Self.opaque)?next=https://h/").contains(Self.opaque))
+        #expect(!redactor.header(name: "Location", value: "/login?session_token=s-2&return_to=https://h/").contains("s-2"))
+    }
+
+    @Test("a token standing as the URL's user name is replaced")
+    func userName() {
+        let redactor = Redactor(policy: RedactionPolicy())
+        #expect(
+            redactor.header(name: "Location", value: "https://ghp_abc123@github.com/o/r") == "https://<redacted:secret:1>@github.com/o/r")
+    }
+
+    @Test("multipart/form-data: a secret-named part's value is replaced, others kept")
+    func multipart() {
+        let redactor = Redactor(policy: RedactionPolicy())
+        let body =
+            "--b\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\na@b.c\r\n"
+            + "--b\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nhunter2\r\n--b--\r\n"
+        let redacted = redactor.text(body)
+        #expect(!redacted.contains("hunter2"))
+        #expect(redacted.contains("a@b.c"))
+        #expect(redacted.contains("name=\"password\"\r\n\r\n<redacted:secret:1>\r\n--b--"))
+    }
+
+    @Test("a stray quote, quoted values and names joined by + hide nothing")
+    func quotes() {
+        let redactor = Redactor(policy: RedactionPolicy())
+        #expect(!redactor.text("title=12\" pizza&password=hunter2").contains("hunter2"))
+        #expect(
+            redactor.text("password=\"hunter 3\" token='t 4' n=1") == "password=\"<redacted:secret:2>\" token='<redacted:secret:3>' n=1")
+        #expect(!redactor.text("new+password=hunter5").contains("hunter5"))
+    }
+
+    @Test("a placeholder-looking value that is not exactly one placeholder is a secret still")
+    func looseShape() {
+        let redactor = Redactor(policy: RedactionPolicy())
+        #expect(redactor.header(name: "Cookie", value: "<redacted:a>; sid=REAL; z=>") == "<redacted:secret:1>")
+    }
+
+    @Test("numbering goes on after placeholders in use, ignoring absurd numbers")
+    func absurdNumbers() {
+        let redactor = Redactor(
+            policy: RedactionPolicy(), continuingAfter: Array("<redacted:secret:9223372036854775807> <redacted:jwt:7>".utf8))
+        #expect(redactor.secret("s-1") == "<redacted:secret:1>")
+        #expect(redactor.placeholder(for: "t", kind: "jwt") == "<redacted:jwt:8>")
+    }
+}

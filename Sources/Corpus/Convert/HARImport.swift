@@ -35,7 +35,7 @@ public enum HARImport {
             let path = accord?["path"]?.stringValue ?? pathOf(url)
             let rpc = accord?["rpc"]?.stringValue ?? rpcOf(path)
             let body = parsedBody(request["postData"]?["text"]?.stringValue, text: accord?["request_text"]?.boolValue == true)
-            let answer = parsedBody(response["content"]?["text"]?.stringValue, text: accord?["response_text"]?.boolValue == true)
+            let answer = parsedBody(decodedText(response["content"]), text: accord?["response_text"]?.boolValue == true)
             var exchange = RecordedExchange(
                 number: index + 1, rpc: rpc, request: redactor.json(body), response: redactor.json(answer),
                 status: response["status"]?.numberValue?.intValue ?? 0)
@@ -129,16 +129,33 @@ public enum HARImport {
         return try? JSONParser.parse([UInt8](data))
     }
 
+    /// A response's `content.text`, decoded when HAR says it is base64 (`content.encoding`), as
+    /// Charles, Proxyman and browsers save some bodies: redaction must see what was sent.
+    static func decodedText(_ content: JSONValue?) -> String? {
+        guard let text = content?["text"]?.stringValue else { return nil }
+        guard content?["encoding"]?.stringValue?.lowercased() == "base64" else { return text }
+        guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+            return "<\(text.utf8.count) characters of base64 that do not decode, not recorded>"
+        }
+        return String(validating: [UInt8](data), as: UTF8.self) ?? "<\(data.count) bytes, not UTF-8, not recorded>"
+    }
+
+    /// The request target of a URL: from the first `/`, `?` or `#` after its authority.
     static func pathOf(_ url: String) -> String {
         guard let scheme = url.range(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
-        guard let slash = rest.firstIndex(of: "/") else { return "/" }
-        return String(rest[slash...])
+        guard let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return "/" }
+        let target = rest[end...]
+        return target.first == "/" ? String(target) : "/" + target
     }
 
+    /// A URL's origin, scheme, host and port only (no userinfo, path or query), for the
+    /// recording header's upstream.
     static func originOf(_ url: String) -> String {
-        let path = pathOf(url)
-        return url.hasSuffix(path) && url != path ? String(url.dropLast(path.count)) : url
+        guard let scheme = url.range(of: "://") else { return "unknown" }
+        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        return "\(url[..<scheme.upperBound])\(host)"
     }
 
     static func rpcOf(_ path: String) -> String {

@@ -26,13 +26,18 @@ extension Redactor {
             }
             let inner = String(decoding: content[(index + 10)..<(index + length - 1)], as: UTF8.self)
             let parts = inner.split(separator: ":")
-            if parts.count == 2, let number = Int(parts[1]) {
+            // A number past any real recording's count (a hand-made `<redacted:secret:9223372036854775807>`)
+            // is not a count to go on from.
+            if parts.count == 2, let number = Int(parts[1]), number < Self.largestPlaceholder {
                 highest[String(parts[0]), default: 0] = max(highest[String(parts[0]), default: 0], number)
             }
             index += length
         }
         reserve(highest)
     }
+
+    /// The largest placeholder number taken as in use.
+    static var largestPlaceholder: Int { 1 << 40 }
 
     /// A recording with every exchange redacted.
     /// - Parameter recording: the recording as read.
@@ -57,23 +62,39 @@ extension Redactor {
         return redacted
     }
 
-    /// Header fields redacted by name; a repeated field (an array of values) value by value, and
-    /// Accord's own notes (`:accord-…`) as text.
+    /// Header fields redacted by name; a repeated field (an array of values) value by value,
+    /// Accord's own notes (`:accord-…`) as text, HTTP/2's `:path` and `:authority` as URLs.
     public func headers(_ object: JSONObject) -> JSONObject {
         JSONObject(
             object.members.map { member in
                 let name = member.key
                 switch member.value {
                 case .string(let value):
-                    return JSONObject.Member(
-                        key: name, value: .string(name.hasPrefix(":") ? text(value) : header(name: name, value: value)))
+                    return JSONObject.Member(key: name, value: .string(pseudoHeader(name: name, value: value)))
                 case .array(let values):
                     return JSONObject.Member(
                         key: name, value: .array(values.map { $0.stringValue.map { .string(header(name: name, value: $0)) } ?? json($0) }))
                 default:
+                    // A secret name's value is replaced whole whatever its type.
+                    if policy.isSecret(name) && !policy.isKept(name) && member.value != .null {
+                        return JSONObject.Member(key: name, value: .string(secret(CanonicalJSON.compact(member.value))))
+                    }
                     return JSONObject.Member(key: name, value: json(member.value))
                 }
             })
+    }
+}
+
+extension Redactor {
+    /// A header value by its name: Accord's own notes (`:accord-…`) as text, HTTP/2's `:path`
+    /// and `:authority` (in a browser's HAR) as URLs, any other field as a header.
+    func pseudoHeader(name: String, value: String) -> String {
+        if name.hasPrefix(":accord-") { return text(value) }
+        switch name.lowercased() {
+        case ":path": return url(value)
+        case ":authority": return String(url("//" + value).dropFirst(2))
+        default: return header(name: name, value: value)
+        }
     }
 }
 

@@ -45,8 +45,15 @@ extension Redactor {
     /// - Parameter bytes: UTF-8 text.
     /// - Returns: the redacted bytes, nil when unchanged.
     public func text(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        guard let afterTokens = replacingTokens(bytes) else { return replacingPairs(bytes) }
-        return afterTokens.withUnsafeBufferPointer { replacingPairs($0) } ?? afterTokens
+        let afterPairs: [UInt8]?
+        if let afterTokens = replacingTokens(bytes) {
+            afterPairs = afterTokens.withUnsafeBufferPointer { replacingPairs($0) } ?? afterTokens
+        } else {
+            afterPairs = replacingPairs(bytes)
+        }
+        guard Self.mayHoldFormParts(bytes) else { return afterPairs }
+        guard let afterPairs else { return replacingFormParts(bytes) }
+        return afterPairs.withUnsafeBufferPointer { replacingFormParts($0) } ?? afterPairs
     }
 
     /// Whether redacting the text would change it, without handing out placeholders: the
@@ -55,7 +62,8 @@ extension Redactor {
     /// - Returns: true when `text(utf8:)` would replace something.
     public func textNeedsRedaction(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard Self.mayHoldSecret(bytes: bytes) else { return false }
-        return Self.nextToken(in: bytes, from: 0) != nil || !pairEdits(bytes).isEmpty
+        if Self.nextToken(in: bytes, from: 0) != nil || !pairEdits(bytes).isEmpty { return true }
+        return Self.mayHoldFormParts(bytes) && !formPartEdits(bytes).isEmpty
     }
 
     private func replacingTokens(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
@@ -133,9 +141,15 @@ extension Redactor {
     /// `A–Z a–z 0–9 - _`.
     @inline(__always) static func isBase64URL(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_2000_0000_0000, 0x07FF_FFFE_87FF_FFFE) }
 
-    /// Base64url, `.`, `%`, `[` or `]`: the bytes of a name as forms write it
-    /// (`user[password]`, `pass%77ord`), decoded and split by `RedactionPolicy`.
-    @inline(__always) private static func isNameByte(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_6020_0000_0000, 0x07FF_FFFE_AFFF_FFFE) }
+    /// Base64url, `.`, `%`, `+`, `[` or `]`: the bytes of a name as forms write it
+    /// (`user[password]`, `pass%77ord`, `new+password`), decoded and split by `RedactionPolicy`.
+    @inline(__always) private static func isNameByte(_ byte: UInt8) -> Bool { inSet(byte, 0x03FF_6820_0000_0000, 0x07FF_FFFE_AFFF_FFFE) }
+
+    /// Where scanning goes on after a replaced value ending at `end`: past its closing quote
+    /// when it was quoted (`password="…"`).
+    private static func afterValue(_ bytes: UnsafeBufferPointer<UInt8>, _ end: Int) -> Int {
+        end < bytes.count && (bytes[end] == 0x22 || bytes[end] == 0x27) ? end + 1 : end
+    }
 
     /// `& ? # space LF CR TAB ; , " ' < > { }`.
     @inline(__always) private static func isPairBoundary(_ byte: UInt8) -> Bool {
@@ -172,7 +186,9 @@ extension Redactor {
             let byte = bytes[index]
             if byte == 0x22 {  // a quoted string: a key when a colon follows
                 guard let close = Self.closingQuote(bytes, after: index) else {
-                    index = Self.nextLine(bytes, after: index)
+                    // A stray quote (`12" pizza`) opens no string: the rest of its line is
+                    // searched still. Only a line's last quote can be unclosed, so this stays linear.
+                    index += 1
                     continue
                 }
                 var next = close + 1
@@ -215,7 +231,7 @@ extension Redactor {
             if index == 0 || Self.isPairBoundary(bytes[index - 1]), Self.isNameByte(byte) {
                 let found = pairs(in: bytes, index..<count, single: true)
                 if !found.isEmpty { edits += found }
-                index = found.last?.0.upperBound ?? index + 1
+                index = found.last.map { Self.afterValue(bytes, $0.0.upperBound) } ?? index + 1
                 continue
             }
             index += 1
@@ -241,12 +257,24 @@ extension Redactor {
             var end = index
             while end < range.upperBound, Self.isNameByte(bytes[end]) { end += 1 }
             if end < range.upperBound, bytes[end] == 0x3D {
-                var valueEnd = end + 1
-                while valueEnd < range.upperBound, !Self.isPairBoundary(bytes[valueEnd]) { valueEnd += 1 }
-                if valueEnd > end + 1, policy.isSecret(utf8: UnsafeBufferPointer(rebasing: bytes[index..<end])) {
-                    found.append(((end + 1)..<valueEnd, false))
+                // `name=value`, or `name="value"` (`'value'`) quoted to its closing quote.
+                var valueStart = end + 1
+                var valueEnd = valueStart
+                var quote: UInt8?
+                if valueStart < range.upperBound, bytes[valueStart] == 0x22 || bytes[valueStart] == 0x27 {
+                    quote = bytes[valueStart]
+                    valueStart += 1
+                    valueEnd = valueStart
+                    while valueEnd < range.upperBound, bytes[valueEnd] != quote, bytes[valueEnd] != 0x0A { valueEnd += 1 }
+                } else {
+                    while valueEnd < range.upperBound, !Self.isPairBoundary(bytes[valueEnd]) { valueEnd += 1 }
+                }
+                if valueEnd > valueStart, policy.isSecret(utf8: UnsafeBufferPointer(rebasing: bytes[index..<end])) {
+                    found.append((valueStart..<valueEnd, false))
                 }
                 index = valueEnd
+                // Past a closing quote, so that it opens no string for the caller.
+                if quote != nil, index < range.upperBound, bytes[index] == quote { index += 1 }
             } else {
                 index = end
             }

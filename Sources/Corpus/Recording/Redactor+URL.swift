@@ -11,7 +11,7 @@ extension Redactor {
     public func url(_ url: String) -> String {
         var rest = Substring(url)
         var out = ""
-        if let scheme = rest.range(of: "://") {
+        if let scheme = Self.schemeEnd(rest) {
             out += rest[..<scheme.upperBound]
             rest = rest[scheme.upperBound...]
             let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
@@ -82,9 +82,24 @@ extension Redactor {
         return decoded == value ? redacted : PercentEncoding.encoded(redacted)
     }
 
-    /// `user:password@host`: the password replaced.
+    /// The `://` after a URL's scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, RFC 3986
+    /// §3.1) at its very start; nil for a target or relative URL, even one with `://` later in its
+    /// query (`/cb?next=https://…`), whose whole text is then a path and a query.
+    static func schemeEnd(_ text: Substring) -> Range<Substring.Index>? {
+        guard let first = text.first, first.isASCII, first.isLetter, let separator = text.range(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound]
+        guard scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }) else { return nil }
+        return separator
+    }
+
+    /// `user:password@host`: the password replaced; a user name alone (`ghp_…@github.com`, a
+    /// token standing in for credentials) replaced whole.
     private func authority(_ authority: Substring) -> String {
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return String(authority) }
+        guard let at = authority.lastIndex(of: "@") else { return String(authority) }
+        guard let colon = authority[..<at].firstIndex(of: ":") else {
+            let user = authority[..<at]
+            return user.isEmpty ? String(authority) : "\(secret(PercentEncoding.decoded(user, depth: 1)))\(authority[at...])"
+        }
         let password = authority[authority.index(after: colon)..<at]
         if password.isEmpty { return String(authority) }
         return "\(authority[...colon])\(secret(PercentEncoding.decoded(password, depth: 1)))\(authority[at...])"

@@ -106,7 +106,12 @@ public final class Redactor: Sendable {
         return placeholder(for: value, kind: "secret")
     }
 
-    static func isPlaceholder(_ value: String) -> Bool { value.hasPrefix("<redacted:") && value.hasSuffix(">") }
+    /// Whether a value is exactly one placeholder, `<redacted:KIND:N>`.
+    static func isPlaceholder(_ value: String) -> Bool {
+        guard value.hasPrefix("<redacted:") else { return false }
+        let bytes = Array(value.utf8)
+        return PercentEncoding.placeholderLength(bytes, at: 0) == bytes.count
+    }
 }
 
 extension String {

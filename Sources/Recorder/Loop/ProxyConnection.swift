@@ -251,6 +251,9 @@ final class ProxyConnection {
     ///   have taken the total past it is refused, and its bytes let go).
     @discardableResult
     private func settleCharge(arriving: Bool = false) -> Bool {
+        // A closed connection holds nothing: a transfer cancelled as it closes must not charge
+        // again what `closeDown()` refunded.
+        guard phase != .closed else { return true }
         // A large buffer's pages stay in use up to its capacity once touched (a compaction
         // moves bytes down, it does not give pages back): it counts whole.
         let buffered = input.capacity > 1 << 20 ? input.capacity : input.count - start
@@ -456,10 +459,11 @@ final class ProxyConnection {
     func closeDown() {
         let forwarding = phase == .forwarding
         phase = .closed
-        loop.proxy.budget.refund(charged)
-        charged = 0
         loop.proxy.notePeakOutput(peakOutput)
         output.fail()
         if forwarding, let transfer = exchange?.transfer { loop.multi.cancel(transfer) }
+        // After the cancel, whose completion runs now: nothing it does is charged any more.
+        loop.proxy.budget.refund(charged)
+        charged = 0
     }
 }
