@@ -11,10 +11,8 @@ public final class HTMLReportWriter {
     /// The buffered size past which bytes are handed to the sink.
     static let flushThreshold = 64 * 1024
 
-    private let sink: ReportSink
-    private var buffer: [UInt8] = []
+    private var out: SinkBuffer
     private var summary = HTMLSummary()
-    private var open = true
 
     /// Starts a page, buffering its head, style sheet and filter bar.
     /// - Parameters:
@@ -22,9 +20,9 @@ public final class HTMLReportWriter {
     ///   - title: the report's name, e.g. "accord run --server embedded".
     ///   - accordVersion: the version of accord that produced the report.
     public init(sink: ReportSink, title: String, accordVersion: String) {
-        self.sink = sink
-        buffer.reserveCapacity(Self.flushThreshold + 4096)
-        buffer.append(contentsOf: HTMLPage.opening(title: HTMLText.escape(title), version: HTMLText.escape(accordVersion)).utf8)
+        self.out = SinkBuffer(sink: sink)
+        out.bytes.reserveCapacity(Self.flushThreshold + 4096)
+        out.bytes.append(contentsOf: HTMLPage.opening(title: HTMLText.escape(title), version: HTMLText.escape(accordVersion)).utf8)
     }
 
     /// Writes one suite's section.
@@ -34,34 +32,22 @@ public final class HTMLReportWriter {
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.alreadyFinished`
     ///   after `finish()` or an earlier failure.
     public func write(_ suite: SuiteResult, tally: Tally? = nil) throws {
-        guard open else { throw ReportError.alreadyFinished }
+        guard out.isOpen else { throw ReportError.alreadyFinished }
         let tally = tally ?? suite.tally
         summary.add(suite, tally: tally)
-        buffer.append(contentsOf: Self.section(suite, tally: tally).utf8)
-        if buffer.count >= Self.flushThreshold { try flush() }
+        out.bytes.append(contentsOf: Self.section(suite, tally: tally).utf8)
+        if out.bytes.count >= Self.flushThreshold { try out.flush() }
     }
 
     /// Writes the summary and the script, and hands every remaining byte to the sink.
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.alreadyFinished`
     ///   when called twice or after an earlier failure.
     public func finish() throws {
-        guard open else { throw ReportError.alreadyFinished }
-        buffer.append(contentsOf: summary.render().utf8)
-        buffer.append(contentsOf: HTMLPage.closing.utf8)
-        try flush()
-        open = false
-    }
-
-    private func flush() throws {
-        if buffer.isEmpty { return }
-        do {
-            try buffer.withUnsafeBytes { try sink.write($0) }
-            buffer.removeAll(keepingCapacity: true)
-        } catch {
-            open = false
-            buffer = []
-            throw ReportError.sink(error)
-        }
+        guard out.isOpen else { throw ReportError.alreadyFinished }
+        out.bytes.append(contentsOf: summary.render().utf8)
+        out.bytes.append(contentsOf: HTMLPage.closing.utf8)
+        try out.flush()
+        out.isOpen = false
     }
 
     /// A suite's status for the filters: failed or errored when any case is, else passed when a

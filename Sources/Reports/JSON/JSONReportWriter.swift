@@ -12,22 +12,20 @@ public final class JSONReportWriter {
     /// The buffered size past which bytes are handed to the sink.
     static let flushThreshold = 64 * 1024
 
-    private let sink: ReportSink
-    private var buffer: [UInt8] = []
+    private var out: SinkBuffer
     private var tally = Tally()
     private var suites = 0
-    private var open = true
 
     /// Starts a document, buffering its opening up to the `suites` array.
     /// - Parameters:
     ///   - sink: where the bytes go.
     ///   - accordVersion: the version of accord that produced the report.
     public init(sink: ReportSink, accordVersion: String) {
-        self.sink = sink
-        buffer.reserveCapacity(Self.flushThreshold + 4096)
-        buffer.append(contentsOf: #"{"accord_version":"#.utf8)
-        JSONText.appendString(accordVersion, to: &buffer)
-        buffer.append(contentsOf: #","suites":["#.utf8)
+        self.out = SinkBuffer(sink: sink)
+        out.bytes.reserveCapacity(Self.flushThreshold + 4096)
+        out.bytes.append(contentsOf: #"{"accord_version":"#.utf8)
+        JSONText.appendString(accordVersion, to: &out.bytes)
+        out.bytes.append(contentsOf: #","suites":["#.utf8)
     }
 
     /// Writes one suite with its properties, tally and cases.
@@ -37,113 +35,102 @@ public final class JSONReportWriter {
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.alreadyFinished`
     ///   after `finish()` or an earlier failure.
     public func write(_ suite: SuiteResult) throws {
-        guard open else { throw ReportError.alreadyFinished }
-        buffer.append(contentsOf: suites == 0 ? "\n".utf8 : ",\n".utf8)
+        guard out.isOpen else { throw ReportError.alreadyFinished }
+        out.bytes.append(contentsOf: suites == 0 ? "\n".utf8 : ",\n".utf8)
         suites += 1
         let suiteTally = suite.tally
         tally.add(suiteTally)
 
-        buffer.append(contentsOf: #"{"name":"#.utf8)
-        JSONText.appendString(suite.name, to: &buffer)
-        buffer.append(contentsOf: #","file":"#.utf8)
-        if let file = suite.file { JSONText.appendString(file, to: &buffer) } else { appendNull() }
-        buffer.append(contentsOf: #","time":"#.utf8)
-        DecimalText.appendSeconds(suite.time, to: &buffer)
-        buffer.append(contentsOf: #","properties":{"#.utf8)
+        out.bytes.append(contentsOf: #"{"name":"#.utf8)
+        JSONText.appendString(suite.name, to: &out.bytes)
+        out.bytes.append(contentsOf: #","file":"#.utf8)
+        if let file = suite.file { JSONText.appendString(file, to: &out.bytes) } else { appendNull() }
+        out.bytes.append(contentsOf: #","time":"#.utf8)
+        DecimalText.appendSeconds(suite.time, to: &out.bytes)
+        out.bytes.append(contentsOf: #","properties":{"#.utf8)
         var written: [String] = []
         for property in suite.properties where !written.contains(property.name) {
-            if !written.isEmpty { buffer.append(UInt8(ascii: ",")) }
+            if !written.isEmpty { out.bytes.append(UInt8(ascii: ",")) }
             written.append(property.name)
-            JSONText.appendString(property.name, to: &buffer)
-            buffer.append(UInt8(ascii: ":"))
-            JSONText.appendString(property.value, to: &buffer)
+            JSONText.appendString(property.name, to: &out.bytes)
+            out.bytes.append(UInt8(ascii: ":"))
+            JSONText.appendString(property.value, to: &out.bytes)
         }
-        buffer.append(contentsOf: #"},"tally":"#.utf8)
+        out.bytes.append(contentsOf: #"},"tally":"#.utf8)
         append(suiteTally)
-        buffer.append(contentsOf: #","cases":["#.utf8)
+        out.bytes.append(contentsOf: #","cases":["#.utf8)
         for (index, result) in suite.cases.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
             append(result)
-            if buffer.count >= Self.flushThreshold { try flush() }
+            if out.bytes.count >= Self.flushThreshold { try out.flush() }
         }
-        buffer.append(contentsOf: "]}".utf8)
-        if buffer.count >= Self.flushThreshold { try flush() }
+        out.bytes.append(contentsOf: "]}".utf8)
+        if out.bytes.count >= Self.flushThreshold { try out.flush() }
     }
 
     /// Closes the document with the overall tally and hands every remaining byte to the sink.
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.alreadyFinished`
     ///   when called twice or after an earlier failure.
     public func finish() throws {
-        guard open else { throw ReportError.alreadyFinished }
-        buffer.append(contentsOf: suites == 0 ? "]".utf8 : "\n]".utf8)
-        buffer.append(contentsOf: #","tally":"#.utf8)
+        guard out.isOpen else { throw ReportError.alreadyFinished }
+        out.bytes.append(contentsOf: suites == 0 ? "]".utf8 : "\n]".utf8)
+        out.bytes.append(contentsOf: #","tally":"#.utf8)
         append(tally)
-        buffer.append(contentsOf: "}\n".utf8)
-        try flush()
-        open = false
+        out.bytes.append(contentsOf: "}\n".utf8)
+        try out.flush()
+        out.isOpen = false
     }
 
-    private func flush() throws {
-        if buffer.isEmpty { return }
-        do {
-            try buffer.withUnsafeBytes { try sink.write($0) }
-            buffer.removeAll(keepingCapacity: true)
-        } catch {
-            open = false
-            buffer = []
-            throw ReportError.sink(error)
-        }
-    }
-
-    private func appendNull() { buffer.append(contentsOf: "null".utf8) }
+    private func appendNull() { out.bytes.append(contentsOf: "null".utf8) }
 
     private func append(_ tally: Tally) {
-        buffer.append(contentsOf: #"{"tests":"#.utf8)
-        DecimalText.appendInteger(tally.tests, to: &buffer)
-        buffer.append(contentsOf: #","passed":"#.utf8)
-        DecimalText.appendInteger(tally.passed, to: &buffer)
-        buffer.append(contentsOf: #","failures":"#.utf8)
-        DecimalText.appendInteger(tally.failures, to: &buffer)
-        buffer.append(contentsOf: #","skipped":"#.utf8)
-        DecimalText.appendInteger(tally.skipped, to: &buffer)
-        buffer.append(contentsOf: #","errors":"#.utf8)
-        DecimalText.appendInteger(tally.errors, to: &buffer)
-        buffer.append(UInt8(ascii: "}"))
+        out.bytes.append(contentsOf: #"{"tests":"#.utf8)
+        DecimalText.appendInteger(tally.tests, to: &out.bytes)
+        out.bytes.append(contentsOf: #","passed":"#.utf8)
+        DecimalText.appendInteger(tally.passed, to: &out.bytes)
+        out.bytes.append(contentsOf: #","failures":"#.utf8)
+        DecimalText.appendInteger(tally.failures, to: &out.bytes)
+        out.bytes.append(contentsOf: #","skipped":"#.utf8)
+        DecimalText.appendInteger(tally.skipped, to: &out.bytes)
+        out.bytes.append(contentsOf: #","errors":"#.utf8)
+        DecimalText.appendInteger(tally.errors, to: &out.bytes)
+        out.bytes.append(UInt8(ascii: "}"))
     }
 
     private func append(_ result: CaseResult) {
-        buffer.append(contentsOf: #"{"name":"#.utf8)
-        JSONText.appendString(result.name, to: &buffer)
-        buffer.append(contentsOf: #","classname":"#.utf8)
-        JSONText.appendString(result.classname, to: &buffer)
-        buffer.append(contentsOf: #","outcome":"#.utf8)
+        out.bytes.append(contentsOf: #"{"name":"#.utf8)
+        JSONText.appendString(result.name, to: &out.bytes)
+        out.bytes.append(contentsOf: #","classname":"#.utf8)
+        JSONText.appendString(result.classname, to: &out.bytes)
+        out.bytes.append(contentsOf: #","outcome":"#.utf8)
         let failures: [Failure]
         let reason: String?
         switch result.outcome {
-        case .passed: (failures, reason) = ([], nil); buffer.append(contentsOf: #""passed""#.utf8)
-        case .failed(let found): (failures, reason) = (CaseFailure.rootCauseFirst(found), nil); buffer.append(contentsOf: #""failed""#.utf8)
-        case .skipped(let why): (failures, reason) = ([], why); buffer.append(contentsOf: #""skipped""#.utf8)
-        case .errored(let why): (failures, reason) = ([], why); buffer.append(contentsOf: #""errored""#.utf8)
+        case .passed: (failures, reason) = ([], nil); out.bytes.append(contentsOf: #""passed""#.utf8)
+        case .failed(let found):
+            (failures, reason) = (CaseFailure.rootCauseFirst(found), nil); out.bytes.append(contentsOf: #""failed""#.utf8)
+        case .skipped(let why): (failures, reason) = ([], why); out.bytes.append(contentsOf: #""skipped""#.utf8)
+        case .errored(let why): (failures, reason) = ([], why); out.bytes.append(contentsOf: #""errored""#.utf8)
         }
-        buffer.append(contentsOf: #","time":"#.utf8)
-        DecimalText.appendSeconds(result.time, to: &buffer)
-        buffer.append(contentsOf: #","failures":["#.utf8)
+        out.bytes.append(contentsOf: #","time":"#.utf8)
+        DecimalText.appendSeconds(result.time, to: &out.bytes)
+        out.bytes.append(contentsOf: #","failures":["#.utf8)
         for (index, failure) in failures.enumerated() {
-            if index > 0 { buffer.append(UInt8(ascii: ",")) }
-            buffer.append(contentsOf: #"{"rule":"#.utf8)
-            JSONText.appendString(failure.ruleID, to: &buffer)
-            buffer.append(contentsOf: #","message":"#.utf8)
-            JSONText.appendString(failure.message, to: &buffer)
-            buffer.append(contentsOf: #","body":"#.utf8)
-            JSONText.appendString(failure.body, to: &buffer)
-            buffer.append(UInt8(ascii: "}"))
+            if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
+            out.bytes.append(contentsOf: #"{"rule":"#.utf8)
+            JSONText.appendString(failure.ruleID, to: &out.bytes)
+            out.bytes.append(contentsOf: #","message":"#.utf8)
+            JSONText.appendString(failure.message, to: &out.bytes)
+            out.bytes.append(contentsOf: #","body":"#.utf8)
+            JSONText.appendString(failure.body, to: &out.bytes)
+            out.bytes.append(UInt8(ascii: "}"))
         }
-        buffer.append(contentsOf: #"],"reason":"#.utf8)
-        if let reason { JSONText.appendString(reason, to: &buffer) } else { appendNull() }
+        out.bytes.append(contentsOf: #"],"reason":"#.utf8)
+        if let reason { JSONText.appendString(reason, to: &out.bytes) } else { appendNull() }
         if let note = result.note {
-            buffer.append(contentsOf: #","note":"#.utf8)
-            JSONText.appendString(note, to: &buffer)
+            out.bytes.append(contentsOf: #","note":"#.utf8)
+            JSONText.appendString(note, to: &out.bytes)
         }
-        buffer.append(UInt8(ascii: "}"))
+        out.bytes.append(UInt8(ascii: "}"))
     }
 }
