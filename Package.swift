@@ -65,7 +65,7 @@ let package = Package(
             name: "accord",
             dependencies: [
                 "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder",
-                "PostgresTarget",
+                "PostgresTarget", "Checks", "Corpus", "KizunaWire",
             ],
             swiftSettings: strict),
         .target(
@@ -75,13 +75,13 @@ let package = Package(
         .testTarget(
             name: "PostgresTargetTests", dependencies: ["PostgresTarget", "ServerContract", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Transport", "Corpus", "KizunaWire", "CLinux"],
+            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "KizunaWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "ReportsTests", dependencies: ["Reports", "Checks", "CLibXML2"], swiftSettings: strict),
+            name: "ReportsTests", dependencies: ["Reports", "Checks", "KizunaWire"], swiftSettings: strict),
         .testTarget(
             name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire", "Runner", "Reports"],
             swiftSettings: strict),
@@ -89,7 +89,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP",
-                "AccordTestSupport",
+                "AccordTestSupport", "Checks",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -98,15 +98,14 @@ let package = Package(
         .testTarget(
             name: "ReferenceClientTests",
             dependencies: [
-                "ReferenceClient", "KizunaWire", "Corpus", "AccordDriver", "Transport", "HTTP", "Serve", "ReferenceServer",
-                "ServerContract",
+                "ReferenceClient", "KizunaWire", "Corpus", "AccordDriver",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport", "Serve",
+                "AccordTestSupport", "Serve", "Checks",
             ],
             swiftSettings: strict),
     ],
