@@ -30,36 +30,14 @@ extension RecordingProxy {
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
         exchange.user = identity.user
         exchange.client = identity.client ?? clientID
-        exchange.requestHeaders = headerObject(request.headers.map { ($0.name, $0.value) })
-        var responseHeaders = headerObject(capture.headers)
+        exchange.requestHeaders = redactor.headers(RecordedExchange.headerObject(request.headers.map { ($0.name, $0.value) }))
+        var responseHeaders = redactor.headers(RecordedExchange.headerObject(capture.headers))
         if !complete {
             responseHeaders[":accord-truncated"] = .string("recorded the first \(capture.body.count) of \(capture.total) body bytes")
         }
         if let note = capture.note { responseHeaders[":accord-error"] = .string(note) }
         exchange.responseHeaders = responseHeaders
         return (exchange, exchange.encodedPieces(request: requestBody, response: responseBody))
-    }
-
-    /// Header fields as a JSON object, redacted; a repeated name becomes an array of values.
-    private func headerObject(_ fields: [(String, String)]) -> JSONObject {
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(fields.count)
-        for (name, value) in fields {
-            let redacted = JSONValue.string(redactor.header(name: name, value: value))
-            guard let index = members.firstIndex(where: { JSONObject.sameKey($0.key, name) }) else {
-                members.append(JSONObject.Member(key: name, value: redacted))
-                continue
-            }
-            switch members[index].value {
-            case .array(var values):
-                // Taken out first, so the array is not copied to append.
-                members[index].value = .null
-                values.append(redacted)
-                members[index].value = .array(values)
-            case let single: members[index].value = .array([single, redacted])
-            }
-        }
-        return JSONObject(members)
     }
 
     /// The user (`sub`) and client (`session_id`) of a bearer JWT, read without verifying it.

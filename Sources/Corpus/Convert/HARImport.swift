@@ -98,23 +98,12 @@ public enum HARImport {
         return milliseconds
     }
 
-    /// HAR headers as a recording holds them: names as written, a repeated name as an array of
-    /// its values in order.
+    /// HAR headers as a recording holds them (`RecordedExchange.headerObject(_:)`).
     static func headerObject(_ headers: JSONValue?) -> JSONObject {
-        var members: [JSONObject.Member] = []
-        for header in headers?.arrayValue ?? [] {
-            guard let name = header["name"]?.stringValue else { continue }
-            let value = JSONValue.string(header["value"]?.stringValue ?? "")
-            guard let index = members.firstIndex(where: { JSONObject.sameKey($0.key, name) }) else {
-                members.append(JSONObject.Member(key: name, value: value))
-                continue
-            }
-            switch members[index].value {
-            case .array(let values): members[index].value = .array(values + [value])
-            case let single: members[index].value = .array([single, value])
-            }
-        }
-        return JSONObject(members)
+        RecordedExchange.headerObject(
+            (headers?.arrayValue ?? []).compactMap { header in
+                header["name"]?.stringValue.map { ($0, header["value"]?.stringValue ?? "") }
+            })
     }
 
     /// The unverified claims of an `Authorization: Bearer` JWT among HAR headers.

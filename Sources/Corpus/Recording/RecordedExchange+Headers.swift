@@ -1,0 +1,25 @@
+import KizunaWire
+
+extension RecordedExchange {
+    /// Header fields as a recording holds them: names as written, in order of first appearance,
+    /// a repeated name as an array of its values in order. Shared by the proxy and HAR import;
+    /// the values are as given (redact with `Redactor.headers(_:)`).
+    /// - Parameter fields: the fields in wire order.
+    /// - Returns: the header object.
+    public static func headerObject(_ fields: [(name: String, value: String)]) -> JSONObject {
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(fields.count)
+        var position: [String: Int] = [:]
+        var repeated: [Int: [JSONValue]] = [:]
+        for (name, value) in fields {
+            if let index = position[name] {
+                repeated[index, default: [members[index].value]].append(.string(value))
+            } else {
+                position[name] = members.count
+                members.append(JSONObject.Member(key: name, value: .string(value)))
+            }
+        }
+        for (index, values) in repeated { members[index].value = .array(values) }
+        return JSONObject(members)
+    }
+}
