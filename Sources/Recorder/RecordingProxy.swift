@@ -192,9 +192,11 @@ public final class RecordingProxy: Sendable {
     public func stop() async {
         guard !finished.exchange(true, ordering: .acquiringAndReleasing) else { return }
         beginStop()
-        let clock = ContinuousClock()
-        let end = clock.now + configuration.gracePeriod + .seconds(2)
-        while clock.now < end, !signals.allSatisfy(\.ended) { try? await Task.sleep(for: .milliseconds(5)) }
+        let end = ContinuousClock.now + configuration.gracePeriod + .seconds(2)
+        // Every loop ends within its grace period; the wait for each shares one deadline.
+        for signal in signals {
+            guard await signal.ended.wait(until: end) else { break }
+        }
         close(listener)
         queue.drain()
         writer.close()
@@ -210,7 +212,7 @@ public final class RecordingProxy: Sendable {
     private func stopNow() {
         finished.store(true, ordering: .releasing)
         beginStop()
-        while !signals.allSatisfy(\.ended) { usleep(1000) }
+        for signal in signals { signal.ended.wait() }
         close(listener)
         queue.drain()
         writer.close()

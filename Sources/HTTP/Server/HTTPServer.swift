@@ -71,6 +71,8 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State())
     private let stopping = Atomic<Bool>(false)
     private let started = ContinuousClock.now
+    /// Happens once the server is stopping, no longer accepting, and has no connection left.
+    private let drained = StopEvent()
 
     /// How requests are answered: a whole response from an async handler, or a stream written
     /// from the connection's thread.
@@ -137,16 +139,18 @@ public final class HTTPServer: Sendable {
             }
         }
         let clock = ContinuousClock()
-        let graceEnd = clock.now + configuration.gracePeriod
-        while clock.now < graceEnd, !drained { try? await Task.sleep(for: .milliseconds(5)) }
+        guard !(await drained.wait(until: clock.now + configuration.gracePeriod)) else { return }
         state.withLock { state in
             for slot in state.connections.values { _ = shutdown(slot.fd, Int32(SHUT_RDWR)) }
         }
-        let hardEnd = clock.now + .seconds(1)
-        while clock.now < hardEnd, !drained { try? await Task.sleep(for: .milliseconds(5)) }
+        _ = await drained.wait(until: clock.now + .seconds(1))
     }
 
-    private var drained: Bool { state.withLock { !$0.accepting && $0.connections.isEmpty } }
+    /// Signals `drained` once nothing is left to wait for. Called under the state lock as the
+    /// accept loop ends and as each connection is released.
+    private func noteDrained(_ state: State) {
+        if !state.accepting && state.connections.isEmpty { drained.signal() }
+    }
 
     var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
 
@@ -154,7 +158,8 @@ public final class HTTPServer: Sendable {
         while !isStopping {
             guard Socket.waitReadable(listener, milliseconds: 250) == .readable else { continue }
             guard let (fd, peer) = Socket.accept(listener) else {
-                if errno == EMFILE || errno == ENFILE { usleep(10_000) }
+                // Out of descriptors: no event says when one is freed, so wait a moment and try again.
+                if errno == EMFILE || errno == ENFILE { usleep(10_000) }  // polling-allowed: EMFILE backoff, no event for a freed fd
                 continue
             }
             Socket.configure(fd, writeTimeout: configuration.writeTimeout)
@@ -181,6 +186,7 @@ public final class HTTPServer: Sendable {
         state.withLock { state in
             close(listener)
             state.accepting = false
+            noteDrained(state)
         }
     }
 
@@ -230,6 +236,7 @@ public final class HTTPServer: Sendable {
         state.withLock { state in
             state.connections[id] = nil
             close(fd)
+            noteDrained(state)
         }
     }
 }

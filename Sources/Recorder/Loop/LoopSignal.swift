@@ -33,7 +33,8 @@ final class LoopSignal: Sendable {
 
     /// The eventfd the loop watches.
     let wakeFD: Int32
-    private let endedFlag = Atomic<Bool>(false)
+    /// Happens once the loop has ended (its connections closed, its thread returning).
+    let ended = StopEvent()
     private let inbox = Mutex(Inbox())
     private let served = Atomic<Int>(0)
     /// Nanoseconds from the proxy's start to when the loop's oldest idle connection became
@@ -104,9 +105,6 @@ final class LoopSignal: Sendable {
     /// Publishes since when the loop's oldest idle connection has been idle, on the loop's thread.
     func publishOldestIdle(_ nanoseconds: Int) { oldestIdle.store(nanoseconds, ordering: .relaxed) }
 
-    /// Whether the loop has ended (its connections closed, its thread returning).
-    var ended: Bool { endedFlag.load(ordering: .acquiring) }
-
-    /// Marks the loop ended, on the loop's thread.
-    func markEnded() { endedFlag.store(true, ordering: .releasing) }
+    /// Marks the loop ended, on the loop's thread, waking whoever waits for it to stop.
+    func markEnded() { ended.signal() }
 }

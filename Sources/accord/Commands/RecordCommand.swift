@@ -89,9 +89,10 @@ enum RecordCommand {
         }
         console.out("accord record: listening on http://\(proxy.endpoint), recording to \(output)")
         let live = !arguments.flags.contains("quiet") && isatty(STDERR_FILENO) == 1
-        let status = live ? Task { await StatusLine.run(proxy) } : nil
+        let interrupted = StopEvent()
+        let status = live ? Task { await StatusLine.run(proxy, until: interrupted) } : nil
         await SignalWait.untilInterrupted()
-        status?.cancel()
+        interrupted.signal()
         _ = await status?.value
         await proxy.stop()
         if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
@@ -122,17 +123,17 @@ extension RecordCommand {
     }
 }
 
-/// The live status line on stderr, redrawn at most four times a second when it changes.
+/// The live status line on stderr, redrawn at most four times a second when it changes, until
+/// the command is interrupted: the redraw waits on that event, so the stop does not wait for it.
 enum StatusLine {
-    static func run(_ proxy: RecordingProxy) async {
+    static func run(_ proxy: RecordingProxy, until interrupted: StopEvent) async {
         var last = ""
-        while !Task.isCancelled {
+        repeat {
             let line = "accord record: " + proxy.statistics.line
             if line != last {
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
                 last = line
             }
-            try? await Task.sleep(for: .milliseconds(250))
-        }
+        } while !(await interrupted.wait(until: .now + .milliseconds(250)))
     }
 }
