@@ -11,59 +11,36 @@ struct Connection: Sendable {
 
     var fd: Int32 { slot.fd }
 
-    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-
     func run() {
         defer { server.release(id, fd: fd) }
         // One receive buffer for the connection's life, not one allocation per read.
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         defer { scratch.deallocate() }
         let configuration = server.configuration
-        let parser = HTTPRequestParser(limits: configuration.limits)
-        let limits = configuration.limits
-        let maximumBuffered = limits.body * 8 + limits.headerBlock + limits.requestLine + 64 * 1024
+        var machine = HTTPConnectionMachine(limits: configuration.limits, listener: server.endpoint, peer: peer)
         let clock = ContinuousClock()
-        var buffer: [UInt8] = []
-        var start = 0
-        var sentContinue = false
-        // Where the parse of the request at `start` stopped: each read goes on from there.
-        var progress = HTTPParseProgress()
         var requestDeadline = clock.now + configuration.readTimeout
         var idleDeadline = clock.now + configuration.idleTimeout
         while true {
-            if start < buffer.count {
-                switch parser.parse(buffer[start...], resuming: &progress) {
-                case .complete(var request, let consumed):
-                    start += consumed
-                    sentContinue = false
-                    if start == buffer.count {
-                        buffer.removeAll(keepingCapacity: true)
-                        start = 0
-                    } else if start > 64 * 1024 {
-                        buffer.removeFirst(start)
-                        start = 0
-                    }
-                    request.listener = server.endpoint
-                    request.peer = peer
-                    guard serve(request) else { return }
-                    requestDeadline = clock.now + configuration.readTimeout
-                    idleDeadline = clock.now + configuration.idleTimeout
-                    continue
-                case .failed(let error):
-                    refuse(error)
-                    return
-                case .incomplete(let expectsContinue):
-                    if expectsContinue && !sentContinue {
-                        guard Socket.sendAll(fd, Self.continueLine) else { return }
-                        sentContinue = true
-                    }
-                    if buffer.count - start > maximumBuffered {
-                        refuse(.bodyTooLarge("request framing over \(maximumBuffered) bytes"))
-                        return
-                    }
-                }
+            switch machine.next() {
+            case .request(let request):
+                let keepAlive = serve(request)
+                machine.answered(keepAlive: keepAlive)
+                guard keepAlive else { return }
+                requestDeadline = clock.now + configuration.readTimeout
+                idleDeadline = clock.now + configuration.idleTimeout
+                continue
+            case .refuse(let error):
+                return refuse(error)
+            case .sendContinue:
+                guard Socket.sendAll(fd, HTTPConnectionMachine.continueLine) else { return }
+                continue
+            case .close:
+                return
+            case .readMore:
+                break
             }
-            let partial = start < buffer.count
+            let partial = machine.isPartial
             // Nothing arriving or being answered: the connection may be closed to make room.
             if !partial, !slot.markIdle(server.nanosecondsNow()) { return }
             let deadline = partial ? requestDeadline : idleDeadline
@@ -74,7 +51,7 @@ struct Connection: Sendable {
             }
             guard Socket.waitReadable(fd, milliseconds: Socket.milliseconds(remaining)) == .readable else { continue }
             if !partial { requestDeadline = clock.now + configuration.readTimeout }
-            guard Socket.receive(fd, into: &buffer, scratch: scratch) > 0 else { return }
+            guard machine.receive({ Socket.receive(fd, into: &$0, scratch: scratch) }) > 0 else { return }
             if !partial, !slot.markActive() { return }
         }
     }

@@ -36,11 +36,8 @@ final class ProxyConnection {
     private(set) var phase = Phase.reading
     let output: HTTPOutput
     var isDirty = false
-    private var input: [UInt8] = []
-    private var start = 0
-    private var sentContinue = false
-    /// Where the parse of the request at `start` stopped: each read goes on from there.
-    private var progress = HTTPParseProgress()
+    /// The request bytes received and not yet answered, and the parse of the one arriving.
+    private var machine: HTTPConnectionMachine
     /// The request bytes this connection holds that are charged to the proxy's `BufferBudget`.
     private var charged = 0
     private var exchange: Exchange?
@@ -57,7 +54,6 @@ final class ProxyConnection {
     /// The most output that waited at once, reported to the proxy when the connection closes.
     private var peakOutput = 0
 
-    private static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
     /// Output above this pauses the upstream transfer; below `resumeMark` it goes on.
     static let pauseMark = 1 << 20
     static let resumeMark = 256 * 1024
@@ -69,6 +65,8 @@ final class ProxyConnection {
         self.peer = peer
         self.loop = loop
         output = HTTPOutput(socket: fd)
+        machine = HTTPConnectionMachine(
+            limits: HTTPLimits(body: loop.proxy.configuration.requestBodyLimit), listener: loop.proxy.endpoint, peer: peer)
         let now = loop.clock.now
         requestDeadline = now + loop.proxy.configuration.readTimeout
         idleDeadline = now + Self.idleTimeout
@@ -78,7 +76,7 @@ final class ProxyConnection {
     /// Whether nothing is in progress: no request arriving, none forwarded, nothing to send.
     var isIdle: Bool {
         switch phase {
-        case .reading: start == input.count && output.count == 0
+        case .reading: !machine.isPartial && output.count == 0
         case .refusing, .closed: true
         case .forwarding, .closing: false
         }
@@ -100,8 +98,9 @@ final class ProxyConnection {
         guard events & (EventPoll.readable | EventPoll.hungUp) != 0 else { return }
         switch phase {
         case .reading:
-            let partial = start < input.count
-            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch) {
+            let partial = machine.isPartial
+            let scratch = loop.scratch
+            switch machine.receive({ NonBlockingSocket.receive(fd, into: &$0, scratch: scratch) }) {
             case .bytes:
                 if !partial { requestDeadline = loop.clock.now + loop.proxy.configuration.readTimeout }
                 process()
@@ -130,13 +129,16 @@ final class ProxyConnection {
             // what arrives waits in the buffer for its turn, in the room the buffer has (never
             // grown, which would copy it), within the framing limit and while the budget allows
             // reading ahead. Then it waits in the socket: the client waits, the proxy holds no more.
-            let room = input.capacity - input.count
+            let buffer = machine.buffer
+            let room = buffer.capacity - buffer.count
             guard room > 0 else { return watch() }
-            switch NonBlockingSocket.receive(fd, into: &input, scratch: loop.scratch, maximum: room) {
+            let scratch = loop.scratch
+            switch machine.receive({ NonBlockingSocket.receive(fd, into: &$0, scratch: scratch, maximum: room) }) {
             case .bytes:
                 settleCharge()
                 let budget = loop.proxy.budget
-                if !budget.allowsReadAhead || input.count - start > maximumBuffered || input.count == input.capacity { watch() }
+                let after = machine.buffer
+                if !budget.allowsReadAhead || machine.unread > maximumBuffered || after.count == after.capacity { watch() }
             case .wouldBlock: break
             case .closed:
                 inputClosed = true
@@ -149,10 +151,7 @@ final class ProxyConnection {
 
     /// The most request bytes buffered ahead of the parser before the connection is refused
     /// (while reading) or stops reading (while forwarding).
-    private var maximumBuffered: Int {
-        let limits = HTTPLimits(body: loop.proxy.configuration.requestBodyLimit)
-        return limits.body * 8 + limits.headerBlock + limits.requestLine + 64 * 1024
-    }
+    private var maximumBuffered: Int { machine.maximumBuffered }
 
     /// Whether a request asks to switch to WebSocket. Other upgrades (such as `h2c`, which a
     /// client offers expecting HTTP/1.1 if it is ignored) are dropped like any hop-by-hop field.
@@ -163,30 +162,9 @@ final class ProxyConnection {
 
     /// Parses what has arrived: forwards a whole request, refuses a bad one, or waits for more.
     private func process() {
-        let configuration = loop.proxy.configuration
-        let limits = HTTPLimits(body: configuration.requestBodyLimit)
-        while phase == .reading, start < input.count {
-            switch HTTPRequestParser(limits: limits).parse(input[start...], resuming: &progress) {
-            case .complete(var request, let consumed):
-                start += consumed
-                sentContinue = false
-                if start == input.count {
-                    input.removeAll(keepingCapacity: input.capacity <= 1 << 20)
-                    start = 0
-                } else if start > 64 * 1024 {
-                    input.removeFirst(start)
-                    start = 0
-                    // Pages of a large request stay with a buffer that keeps its capacity: let
-                    // them go when what is left (pipelined requests) is a fraction of it.
-                    if input.capacity > 1 << 20 && input.count < input.capacity / 4 {
-                        var smaller: [UInt8] = []
-                        smaller.reserveCapacity(input.count)
-                        smaller.append(contentsOf: input)
-                        input = smaller
-                    }
-                }
-                request.listener = loop.proxy.endpoint
-                request.peer = peer
+        while phase == .reading {
+            switch machine.next() {
+            case .request(let request):
                 if Self.asksForWebSocket(request) {
                     // Forwarded without its hop-by-hop `Upgrade`, it would reach the upstream as a
                     // plain GET and fail there with a puzzling answer: say what happened instead.
@@ -209,26 +187,19 @@ final class ProxyConnection {
                     return
                 }
                 begin(request)
-            case .failed(let error):
+            case .refuse(let error):
                 refuse(error)
-            case .incomplete(let expectsContinue):
-                // The body's length is known: room for it at once, not by doubling (the budget
-                // counts the bytes received; untouched room is not memory in use).
-                if let length = progress.expectedLength, length <= maximumBuffered, input.capacity < start + length {
-                    input.reserveCapacity(start + length)
-                }
-                if expectsContinue && !sentContinue {
-                    Self.continueLine.withUnsafeBytes { output.append($0) }
-                    sentContinue = true
-                    loop.markDirty(self)
-                }
-                let maximum = maximumBuffered
-                if input.count - start > maximum {
-                    refuse(.bodyTooLarge("request framing over \(maximum) bytes"))
-                } else if !settleCharge(arriving: true) {
+            case .sendContinue:
+                HTTPConnectionMachine.continueLine.withUnsafeBytes { output.append($0) }
+                loop.markDirty(self)
+            case .readMore where machine.isPartial:
+                if !settleCharge(arriving: true) {
                     let limit = loop.proxy.budget.limit
                     refuse(.unavailable("the proxy's connections hold requests over its \(limit)-byte buffer budget (--buffer-budget)"))
                 }
+                return
+            case .readMore, .close:
+                _ = settleCharge()
                 return
             }
         }
@@ -256,9 +227,10 @@ final class ProxyConnection {
         guard phase != .closed else { return true }
         // A large buffer's pages stay in use up to its capacity once touched (a compaction
         // moves bytes down, it does not give pages back): it counts whole.
-        let buffered = input.capacity > 1 << 20 ? input.capacity : input.count - start
-        let framed = max(buffered, Self.forwardedCopies * (progress.expectedLength ?? 0))
-        let holding = framed + progress.heldBodyBytes + Self.forwardedCopies * (exchange?.request.body.count ?? 0)
+        let buffer = machine.buffer
+        let buffered = buffer.capacity > 1 << 20 ? buffer.capacity : machine.unread
+        let framed = max(buffered, Self.forwardedCopies * (machine.expectedLength ?? 0))
+        let holding = framed + machine.heldBodyBytes + Self.forwardedCopies * (exchange?.request.body.count ?? 0)
         let budget = loop.proxy.budget
         defer { charged = holding }
         guard holding > charged else {
@@ -272,6 +244,7 @@ final class ProxyConnection {
     private func answerLocally(_ answer: HTTPResponse, to request: HTTPRequest) {
         let keepAlive = request.keepAlive && !loop.proxy.isStopping
         answer.serialized(version: request.version, keepAlive: keepAlive, date: HTTPDate.now()).withUnsafeBytes { output.append($0) }
+        machine.answered(keepAlive: keepAlive)
         if !keepAlive { phase = .closing }
         loop.markDirty(self)
     }
@@ -283,6 +256,7 @@ final class ProxyConnection {
             // Answered, so the client knows it was not forwarded; not recorded, like any refusal.
             let refusal = HTTPResponse.plain(.unavailable("accord record is stopping; the request was not forwarded"))
             refusal.serialized(version: request.version, keepAlive: false, date: HTTPDate.now()).withUnsafeBytes { output.append($0) }
+            machine.answered(keepAlive: false)
             phase = .closing
             loop.markDirty(self)
             return
@@ -317,7 +291,9 @@ final class ProxyConnection {
         settleCharge()
         guard phase == .forwarding else { return }
         loop.markDirty(self)
-        guard stream.keepsAlive, !output.failed, !loop.proxy.isStopping else {
+        let keepAlive = stream.keepsAlive && !output.failed && !loop.proxy.isStopping
+        machine.answered(keepAlive: keepAlive)
+        guard keepAlive else {
             phase = .closing
             return
         }
@@ -333,9 +309,7 @@ final class ProxyConnection {
     private func refuse(_ error: HTTPError) {
         let response = HTTPResponse.plain(error).serialized(keepAlive: false, date: HTTPDate.now())
         response.withUnsafeBytes { output.append($0) }
-        input.removeAll()
-        start = 0
-        progress = HTTPParseProgress()
+        machine.end()
         settleCharge()
         phase = .refusing
         // The drain's second starts once the refusal is out (`flush`); until then the write
@@ -409,7 +383,8 @@ final class ProxyConnection {
         switch phase {
         case .reading, .refusing: mask |= EventPoll.readable
         case .forwarding
-        where !inputClosed && input.count < input.capacity && input.count - start <= maximumBuffered && loop.proxy.budget.allowsReadAhead:
+        where !inputClosed && machine.buffer.count < machine.buffer.capacity && machine.unread <= maximumBuffered
+            && loop.proxy.budget.allowsReadAhead:
             mask |= EventPoll.readable
         default: break
         }
@@ -424,9 +399,9 @@ final class ProxyConnection {
     func checkDeadlines(_ now: ContinuousClock.Instant) {
         if let writeDeadline, now >= writeDeadline { return loop.close(self) }
         switch phase {
-        case .reading where start < input.count && now >= requestDeadline:
+        case .reading where machine.isPartial && now >= requestDeadline:
             refuse(.timeout("request not received within \(loop.proxy.configuration.readTimeout)"))
-        case .reading where start == input.count && output.count == 0 && now >= idleDeadline:
+        case .reading where !machine.isPartial && output.count == 0 && now >= idleDeadline:
             loop.close(self)
         case .refusing where now >= refuseDeadline:
             loop.close(self)
