@@ -5,13 +5,6 @@ import KizunaWire
 import Transport
 
 extension RecordingProxy {
-    /// Header fields that concern one connection only, never forwarded (RFC 9110 §7.6.1), and
-    /// the ones libcurl sets itself for the upstream.
-    static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "proxy-authorization",
-        "proxy-authenticate",
-    ]
-
     /// Ends one exchange once its upstream transfer ended: queues what the client still has to
     /// receive (the rest of the answer, a 502, or nothing when the answer is cut short) and
     /// records the exchange. Recording comes first, so that every answer a client saw complete
@@ -86,27 +79,15 @@ extension RecordingProxy {
     /// The request as sent upstream: the client's fields minus hop-by-hop ones, `Host`,
     /// `Content-Length` and `Expect`; the body as received (de-chunked).
     func upstreamRequest(_ request: HTTPRequest) -> StreamingRequest {
-        let named = Set(request.headers.tokens(for: "Connection"))
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(request.headers.count)
-        for field in request.headers {
-            let name = field.name
-            if Self.isHopByHop(name) || (!named.isEmpty && named.contains(name.lowercased())) { continue }
-            if HTTPHeaders.sameName(name, "Host") || HTTPHeaders.sameName(name, "Content-Length") || HTTPHeaders.sameName(name, "Expect") {
-                continue
-            }
-            headers.append((name, field.value))
+        // Hop-by-hop fields stay with the client's connection (`HTTPHeaders.forwardable`); libcurl
+        // sets `Host`, `Content-Length` and `Expect` itself for the upstream.
+        let headers = HTTPHeaders.forwardable(request.headers.fields.map { ($0.name, $0.value) }).filter { field in
+            !HTTPHeaders.sameName(field.name, "Host") && !HTTPHeaders.sameName(field.name, "Content-Length")
+                && !HTTPHeaders.sameName(field.name, "Expect")
         }
         let target = request.query.map { "\(request.path)?\($0)" } ?? request.path
         return StreamingRequest(method: request.method, url: configuration.upstream + target, headers: headers, body: request.body)
     }
-
-    /// Whether a header field is hop-by-hop (one of `hopByHop`), without lowercasing it.
-    static func isHopByHop(_ name: String) -> Bool {
-        hopByHopNames.contains { HTTPHeaders.sameName(name, $0) }
-    }
-
-    private static let hopByHopNames = Array(hopByHop)
 
     /// The PostgREST-shaped error body of a 502 or 504; names libcurl's reason, never the URL.
     static func gatewayError(_ error: TransportError) -> [UInt8] {
@@ -167,23 +148,14 @@ final class ResponseRelay: StreamingResponseSink {
             framingFault = fault
             return false
         }
-        // Names listed in `Connection` are hop-by-hop too; most answers have none.
-        var named: Set<String> = []
-        for field in headers where HTTPHeaders.sameName(field.name, "Connection") {
-            for token in field.value.split(separator: ",") { named.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
-        }
-        var forwarded = HTTPHeaders()
         var length: Int?
         var chunked = false
         for (name, value) in headers {
-            if HTTPHeaders.sameName(name, "Content-Length") {
-                length = Int(value)
-                continue
-            }
+            if HTTPHeaders.sameName(name, "Content-Length") { length = Int(value) }
             if HTTPHeaders.sameName(name, "Transfer-Encoding") { chunked = true }
-            if RecordingProxy.isHopByHop(name) || (!named.isEmpty && named.contains(name.lowercased())) { continue }
-            forwarded.add(name, value)
         }
+        // Hop-by-hop fields are not relayed; the head's encoder writes the framing itself.
+        let forwarded = HTTPHeaders(HTTPHeaders.forwardable(headers).map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
         declaredLength = chunked ? nil : length
         return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: declaredLength)
     }

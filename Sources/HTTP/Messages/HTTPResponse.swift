@@ -1,5 +1,5 @@
 /// A response to send: status, header fields and body. The server adds `Content-Length`,
-/// `Date`, `Server` and `Connection`.
+/// `Date`, `Server` and `Connection` (`HTTPResponseHead` states the header policy).
 public struct HTTPResponse: Sendable, Hashable {
     /// The status code.
     public var status: Int
@@ -85,27 +85,10 @@ public struct HTTPResponse: Sendable, Hashable {
     ///   - date: the `Date` header value.
     /// - Returns: the serialized head and body.
     public func serialized(version: HTTPVersion = .http11, keepAlive: Bool, omitBody: Bool = false, date: String) -> [UInt8] {
-        var head = "\(version.rawValue) \(status) \(Self.reasonPhrase(status))\r\n"
-        let reserved = ["Content-Length", "Connection", "Date", "Server", "Transfer-Encoding"]
-        for field in headers where !reserved.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            head += "\(Self.clean(field.name)): \(Self.clean(field.value))\r\n"
-        }
-        head += "Date: \(date)\r\nServer: accord\r\n"
-        let bodyless = status == 204 || status == 304 || (100..<200).contains(status)
-        if !bodyless { head += "Content-Length: \(body.count)\r\n" }
-        if !keepAlive {
-            head += "Connection: close\r\n"
-        } else if version == .http10 {
-            head += "Connection: keep-alive\r\n"
-        }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        if !bodyless && !omitBody { bytes += body }
+        let head = HTTPResponseHead(status: status, headers: headers)
+        let framing = head.framing(contentLength: body.count, version: version, omitBody: false)
+        var bytes = head.encoded(version: version, framing: framing, keepAlive: keepAlive, identity: .accord(date: date))
+        if framing != .none && !omitBody { bytes += body }
         return bytes
-    }
-
-    /// Replaces CR, LF and other control bytes so a header cannot be split.
-    private static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
     }
 }

@@ -84,54 +84,15 @@ public final class HTTPResponseStream {
     public func sendHead(status: Int, reason: String? = nil, headers: HTTPHeaders, contentLength: Int?) -> Bool {
         guard !headSent, !failed else { return false }
         headSent = true
-        let phrase = reason.map(Self.clean) ?? HTTPResponse.reasonPhrase(status)
-        var head: [UInt8] = []
-        head.reserveCapacity(256)
-        func add(_ text: String) { head.append(contentsOf: text.utf8) }
-        add(version.rawValue)
-        add(" ")
-        add(String(status))
-        add(" ")
-        add(phrase)
-        add("\r\n")
-        var dated = false
-        for field in headers where !Self.reserved.contains(where: { HTTPHeaders.sameName($0, field.name) }) {
-            if !dated && HTTPHeaders.sameName(field.name, "Date") { dated = true }
-            add(Self.clean(field.name))
-            add(": ")
-            add(Self.clean(field.value))
-            add("\r\n")
+        let head = HTTPResponseHead(status: status, reason: reason, headers: headers)
+        let bodyFraming = head.framing(contentLength: contentLength, version: version, omitBody: omitBody)
+        switch bodyFraming {
+        case .none: framing = .none
+        case .length(let length): framing = omitBody ? .none : .length(remaining: length)
+        case .chunked: framing = .chunked
+        case .close: framing = .close
         }
-        if !dated {
-            add("Date: ")
-            add(HTTPDate.now())
-            add("\r\n")
-        }
-        let bodyless = status == 204 || status == 304 || (100..<200).contains(status)
-        var keepAlive = wantsKeepAlive
-        if bodyless {
-            framing = .none
-        } else if let contentLength {
-            add("Content-Length: ")
-            add(String(contentLength))
-            add("\r\n")
-            framing = omitBody ? .none : .length(remaining: contentLength)
-        } else if omitBody {
-            framing = .none
-        } else if version == .http11 {
-            add("Transfer-Encoding: chunked\r\n")
-            framing = .chunked
-        } else {
-            framing = .close
-            keepAlive = false
-        }
-        if !keepAlive {
-            add("Connection: close\r\n")
-        } else if version == .http10 {
-            add("Connection: keep-alive\r\n")
-        }
-        add("\r\n")
-        pendingHead = head
+        pendingHead = head.encoded(version: version, framing: bodyFraming, keepAlive: wantsKeepAlive, identity: .given)
         return true
     }
 
@@ -243,7 +204,7 @@ public final class HTTPResponseStream {
     /// - Returns: false when the head was already sent or the peer is gone.
     @discardableResult
     public func respond(_ response: HTTPResponse) -> Bool {
-        let bodyless = response.status == 204 || response.status == 304 || (100..<200).contains(response.status)
+        let bodyless = HTTPResponseHead.isBodyless(response.status)
         guard sendHead(status: response.status, headers: response.headers, contentLength: bodyless ? nil : response.body.count)
         else { return false }
         return send(response.body) && finish()
@@ -314,11 +275,4 @@ public final class HTTPResponseStream {
         return true
     }
 
-    /// Fields the stream sets itself.
-    private static let reserved = ["Content-Length", "Connection", "Keep-Alive", "Transfer-Encoding"]
-
-    private static func clean(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
-    }
 }

@@ -1,0 +1,50 @@
+import HTTP
+import Testing
+
+/// The one response head encoder and its header policy.
+@Suite("Response head encoder")
+struct ResponseHeadTests {
+    private static func text(
+        _ head: HTTPResponseHead, _ framing: HTTPResponseHead.BodyFraming, keepAlive: Bool = true,
+        version: HTTPVersion = .http11, identity: HTTPResponseHead.Identity
+    ) -> String {
+        String(decoding: head.encoded(version: version, framing: framing, keepAlive: keepAlive, identity: identity), as: UTF8.self)
+    }
+
+    @Test("an answer made here carries accord's Date and Server; framing fields given are the encoder's")
+    func accordIdentity() {
+        let head = HTTPResponseHead(
+            status: 200, headers: ["Date": "old", "Server": "x", "Keep-Alive": "5", "Transfer-Encoding": "chunked", "X": "1"])
+        #expect(
+            Self.text(head, .length(2), identity: .accord(date: "D"))
+                == "HTTP/1.1 200 OK\r\nX: 1\r\nDate: D\r\nServer: accord\r\nContent-Length: 2\r\n\r\n")
+    }
+
+    @Test("an answer made elsewhere keeps its Date and Server; chunked to 1.1, close-delimited to 1.0")
+    func givenIdentity() {
+        let head = HTTPResponseHead(status: 201, reason: "Made", headers: ["Date": "then", "Server": "up"])
+        #expect(
+            Self.text(head, .chunked, identity: .given)
+                == "HTTP/1.1 201 Made\r\nDate: then\r\nServer: up\r\nTransfer-Encoding: chunked\r\n\r\n")
+        #expect(head.framing(contentLength: nil, version: .http10, omitBody: false) == .close)
+        #expect(Self.text(head, .close, version: .http10, identity: .given).hasSuffix("Server: up\r\nConnection: close\r\n\r\n"))
+    }
+
+    @Test("framing: none for bodyless statuses and for HEAD without a length, the length when known")
+    func framing() {
+        #expect(HTTPResponseHead(status: 204, headers: [:]).framing(contentLength: 5, version: .http11, omitBody: false) == .none)
+        #expect(HTTPResponseHead(status: 200, headers: [:]).framing(contentLength: nil, version: .http11, omitBody: true) == .none)
+        #expect(HTTPResponseHead(status: 200, headers: [:]).framing(contentLength: 7, version: .http11, omitBody: true) == .length(7))
+        #expect(HTTPResponseHead.isBodyless(304) && HTTPResponseHead.isBodyless(101) && !HTTPResponseHead.isBodyless(200))
+    }
+
+    @Test("a relay drops hop-by-hop fields and those Connection names, keeping the order of the rest")
+    func forwardable() {
+        let fields: [(name: String, value: String)] = [
+            ("A", "1"), ("Connection", "close, X-Secret"), ("x-secret", "s"), ("Keep-Alive", "5"), ("TE", "trailers"), ("B", "2"),
+        ]
+        let forwarded = HTTPHeaders.forwardable(fields)
+        #expect(forwarded.map(\.name) == ["A", "B"])
+        #expect(HTTPHeaders.isHopByHop("Upgrade") && !HTTPHeaders.isHopByHop("Content-Type"))
+    }
+}
