@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
@@ -12,35 +13,35 @@ extension ClientCasePlay {
             let actual = state.row(table, pk)
             if actual == row { return nil }
             return Failure(
-                ruleID: "CL-LOCAL-ROW",
+                .localRow,
                 message:
-                    "\(at): CL-LOCAL-ROW \(table)/\(pk) is \(actual == nil ? "absent" : "another row") locally, expected \(row == nil ? "absent" : "the golden row")",
+                    "\(at): \(ObligationID.localRow) \(table)/\(pk) is \(actual == nil ? "absent" : "another row") locally, expected \(row == nil ? "absent" : "the golden row")",
                 body:
                     "expected: \(row.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(actual.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
             )
         case .cursor(let value):
             if state.cursor == value { return nil }
             return Failure(
-                ruleID: "CL-CURSOR", message: "\(at): CL-CURSOR the durable cursor is \(state.cursor), expected \(value)",
+                .cursor, message: "\(at): \(ObligationID.cursor) the durable cursor is \(state.cursor), expected \(value)",
                 body: "expected: \(value)\nactual: \(state.cursor)")
         case .outboxDepth(let value):
             if state.outboxDepth == value { return nil }
             return Failure(
-                ruleID: "CL-OUTBOX-DEPTH", message: "\(at): CL-OUTBOX-DEPTH \(state.outboxDepth) pending outbox entries, expected \(value)",
+                .outboxDepth, message: "\(at): \(ObligationID.outboxDepth) \(state.outboxDepth) pending outbox entries, expected \(value)",
                 body: "expected: \(value)\nactual: \(state.outboxDepth)")
         case .event(let code):
             if state.events.contains(where: { $0.code == code }) { return nil }
             // Events are counted from each open: those raised before a kill were seen then, or are unobservable.
             if let kill, kill.carriedEvents.contains(code) || kill.eventsUncertain { return nil }
             return Failure(
-                ruleID: "CL-EVENT", message: "\(at): CL-EVENT no \(code) event was raised",
+                .event, message: "\(at): \(ObligationID.event) no \(code) event was raised",
                 body: "expected: \(code)\nactual: \(state.events.map(\.code).joined(separator: ", "))")
         case .noIntermediateCommit:
             if state.cursor != committedCursor {
                 return Failure(
-                    ruleID: "CL-CHECKPOINT",
+                    .checkpoint,
                     message:
-                        "\(at): CL-CHECKPOINT the cursor \(state.cursor) was committed before its checkpoint closed (committed: \(committedCursor))",
+                        "\(at): \(ObligationID.checkpoint) the cursor \(state.cursor) was committed before its checkpoint closed (committed: \(committedCursor))",
                     body: "expected: \(committedCursor)\nactual: \(state.cursor)")
             }
             for key in stagedKeys {
@@ -48,8 +49,9 @@ extension ClientCasePlay {
                 let now = state.row(key.table, key.pk)
                 if before != now {
                     return Failure(
-                        ruleID: "CL-CHECKPOINT",
-                        message: "\(at): CL-CHECKPOINT \(key.table)/\(key.pk) from a staged page is visible before its checkpoint closed",
+                        .checkpoint,
+                        message:
+                            "\(at): \(ObligationID.checkpoint) \(key.table)/\(key.pk) from a staged page is visible before its checkpoint closed",
                         body:
                             "expected: \(before.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(now.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
                     )
@@ -86,7 +88,7 @@ extension ClientCasePlay {
         if raised != 1 {
             failures.append(
                 Failure(
-                    ruleID: "CL-SOFT-BLOCK", message: "\(name): CL-SOFT-BLOCK RESET_REQUIRED was raised \(raised) times, not once"))
+                    .softBlock, message: "\(name): \(ObligationID.softBlock) RESET_REQUIRED was raised \(raised) times, not once"))
         }
         for op in [DriverOp.push, .pull] {
             mock.expect(nil)
@@ -98,9 +100,9 @@ extension ClientCasePlay {
             if let request = mock.take().first {
                 failures.append(
                     Failure(
-                        ruleID: "CL-SOFT-BLOCK",
+                        .softBlock,
                         message:
-                            "\(name): CL-SOFT-BLOCK after RESET_REQUIRED at step \(step.n) the client sent another RPC (\(op.rawValue))",
+                            "\(name): \(ObligationID.softBlock) after RESET_REQUIRED at step \(step.n) the client sent another RPC (\(op.rawValue))",
                         body: "actual: \(request.summary)"))
                 continue
             }
@@ -112,9 +114,9 @@ extension ClientCasePlay {
             default:
                 failures.append(
                     Failure(
-                        ruleID: "CL-SOFT-BLOCK",
+                        .softBlock,
                         message:
-                            "\(name): CL-SOFT-BLOCK a \(op.rawValue) after RESET_REQUIRED at step \(step.n) answers blocked, got \(describe(answer))"
+                            "\(name): \(ObligationID.softBlock) a \(op.rawValue) after RESET_REQUIRED at step \(step.n) answers blocked, got \(describe(answer))"
                     ))
             }
         }

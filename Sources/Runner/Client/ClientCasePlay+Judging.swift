@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
@@ -62,9 +63,9 @@ extension ClientCasePlay {
         guard case .failure(let failure) = answer, failure.code == expected else {
             return [
                 Failure(
-                    ruleID: "CL-WIRE-STRICT",
+                    .wireStrict,
                     message:
-                        "step \(step.n) \(step.label): CL-WIRE-STRICT the response breaks the wire contract and must be refused with \(expected); the driver answered \(describe(answer))"
+                        "step \(step.n) \(step.label): \(ObligationID.wireStrict) the response breaks the wire contract and must be refused with \(expected); the driver answered \(describe(answer))"
                 )
             ]
         }
@@ -72,8 +73,9 @@ extension ClientCasePlay {
         if before.rows != after.rows || before.cursor != after.cursor || before.outboxDepth != after.outboxDepth {
             return [
                 Failure(
-                    ruleID: "CL-WIRE-STRICT",
-                    message: "step \(step.n) \(step.label): CL-WIRE-STRICT the refused response changed the client's rows, cursor or outbox"
+                    .wireStrict,
+                    message:
+                        "step \(step.n) \(step.label): \(ObligationID.wireStrict) the refused response changed the client's rows, cursor or outbox"
                 )
             ]
         }
@@ -81,11 +83,11 @@ extension ClientCasePlay {
     }
 
     func outcomeFailure(_ step: Step, _ text: String) -> Failure {
-        Failure(ruleID: "CL-OUTCOME", message: "step \(step.n) \(step.label): CL-OUTCOME \(text)")
+        Failure(.outcome, message: "step \(step.n) \(step.label): \(ObligationID.outcome) \(text)")
     }
 
     func checkpointFailure(_ step: Step, _ text: String) -> Failure {
-        Failure(ruleID: "CL-CHECKPOINT", message: "step \(step.n) \(step.label): CL-CHECKPOINT \(text)")
+        Failure(.checkpoint, message: "step \(step.n) \(step.label): \(ObligationID.checkpoint) \(text)")
     }
 
     func describe(_ answer: Answer) -> String {
@@ -99,7 +101,7 @@ extension ClientCasePlay {
 
     /// Records a broken driver at a step and stops the case.
     mutating func stop(_ name: String, _ reason: String) {
-        cases.append(fail(name, "CL-DRIVER", "\(name): CL-DRIVER \(reason)"))
+        cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(reason)"))
         stopped = "the driver failed at \(name)"
     }
 
@@ -113,7 +115,7 @@ extension ClientCasePlay {
         case .broken(let reason):
             stop(name, reason)
         case let other:
-            cases.append(fail(name, "CL-DRIVER", "\(name): CL-DRIVER state failed: \(describe(other))"))
+            cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) state failed: \(describe(other))"))
             stopped = "state failed at \(name)"
         }
         return nil

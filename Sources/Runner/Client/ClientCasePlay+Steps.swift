@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
@@ -35,8 +36,8 @@ extension ClientCasePlay {
                 if let depth, result.outboxDepth != depth + 1 {
                     cases.append(
                         fail(
-                            name, "CL-OUTCOME",
-                            "step \(step.n) local: CL-OUTCOME the outbox depth went from \(depth) to \(result.outboxDepth), not \(depth + 1)"
+                            name, .outcome,
+                            "step \(step.n) local: \(ObligationID.outcome) the outbox depth went from \(depth) to \(result.outboxDepth), not \(depth + 1)"
                         ))
                 } else {
                     cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
@@ -46,7 +47,8 @@ extension ClientCasePlay {
             case .broken(let reason):
                 stop(name, reason)
             default:
-                cases.append(fail(name, "CL-OUTCOME", "step \(step.n) local: CL-OUTCOME the write was not stored: \(describe(answer))"))
+                cases.append(
+                    fail(name, .outcome, "step \(step.n) local: \(ObligationID.outcome) the write was not stored: \(describe(answer))"))
             }
             return
         }
@@ -58,8 +60,8 @@ extension ClientCasePlay {
             if after.outboxDepth != before.outboxDepth || after.rows != before.rows || after.cursor != before.cursor {
                 cases.append(
                     fail(
-                        name, "CL-EXPECT-ERROR",
-                        "step \(step.n) local: CL-EXPECT-ERROR the refused write changed the store (outbox depth \(before.outboxDepth) → \(after.outboxDepth), rows \(before.rows == after.rows ? "unchanged" : "changed"))"
+                        name, .expectError,
+                        "step \(step.n) local: \(ObligationID.expectError) the refused write changed the store (outbox depth \(before.outboxDepth) → \(after.outboxDepth), rows \(before.rows == after.rows ? "unchanged" : "changed"))"
                     ))
                 return
             }
@@ -70,8 +72,9 @@ extension ClientCasePlay {
             if case .result(.written(let result)) = answer { depth = result.outboxDepth }
             cases.append(
                 fail(
-                    name, "CL-EXPECT-ERROR",
-                    "step \(step.n) local: CL-EXPECT-ERROR expected the write to be refused with \(expected), got \(describe(answer))"))
+                    name, .expectError,
+                    "step \(step.n) local: \(ObligationID.expectError) expected the write to be refused with \(expected), got \(describe(answer))"
+                ))
         }
     }
 
@@ -119,7 +122,8 @@ extension ClientCasePlay {
         }
         if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED") { softBlocked = true }
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
-        if failures.contains(where: { $0.ruleID == "CL-REQUEST" || $0.ruleID == "CL-RESEND" || $0.ruleID == "CL-ATOMIC-RUN" }) {
+        let requestRules: Set<String> = [ObligationID.request.rawValue, ObligationID.resend.rawValue, ObligationID.atomicRun.rawValue]
+        if failures.contains(where: { requestRules.contains($0.ruleID) }) {
             stopped = "step \(step.n) sent another request than the golden one"
             return
         }
@@ -158,7 +162,8 @@ extension ClientCasePlay {
         guard let first = received.first else {
             return [
                 Failure(
-                    ruleID: "CL-REQUEST", message: "step \(step.n) \(step.label): CL-REQUEST no \(rpc.rawValue) request reached the server")
+                    .request, message: "step \(step.n) \(step.label): \(ObligationID.request) no \(rpc.rawValue) request reached the server"
+                )
             ]
         }
         var failures: [Failure] = []
@@ -167,25 +172,25 @@ extension ClientCasePlay {
             let at = body.firstDifference(from: dropped) ?? .root
             failures.append(
                 Failure(
-                    ruleID: "CL-RESEND",
+                    .resend,
                     message:
-                        "step \(step.n) \(step.label): CL-RESEND the request after the lost answer at step \(resend.step) is not the same bytes, first at \(at.tokens.isEmpty ? "/" : at.description)",
+                        "step \(step.n) \(step.label): \(ObligationID.resend) the request after the lost answer at step \(resend.step) is not the same bytes, first at \(at.tokens.isEmpty ? "/" : at.description)",
                     body:
                         "expected: \(CanonicalJSON.compact(dropped.value(at: at) ?? .null))\nactual: \(CanonicalJSON.compact(body.value(at: at) ?? .null))"
                 ))
         } else if let mismatch = first.mismatch {
-            let rule: String
+            let rule: ObligationID
             if resend != nil && mismatch.pointer != nil {
-                rule = "CL-RESEND"
+                rule = .resend
             } else if Self.splitsAtomicRun(golden, first.body) {
-                rule = "CL-ATOMIC-RUN"
+                rule = .atomicRun
             } else {
-                rule = "CL-REQUEST"
+                rule = .request
             }
             let after = resend.map { " (after the fault at step \($0.step))" } ?? ""
             failures.append(
                 Failure(
-                    ruleID: rule, message: "step \(step.n) \(step.label): \(rule) \(mismatch.message)\(after)",
+                    rule, message: "step \(step.n) \(step.label): \(rule) \(mismatch.message)\(after)",
                     body: "expected: \(mismatch.expected)\nactual: \(mismatch.actual)"))
         }
         if let kill {
@@ -197,8 +202,8 @@ extension ClientCasePlay {
         if received.count > 1 {
             failures.append(
                 Failure(
-                    ruleID: "CL-REQUEST",
-                    message: "step \(step.n) \(step.label): CL-REQUEST \(received.count) requests for one \(rpc.rawValue)",
+                    .request,
+                    message: "step \(step.n) \(step.label): \(ObligationID.request) \(received.count) requests for one \(rpc.rawValue)",
                     body: received.map(\.summary).joined(separator: "\n")))
         }
         return failures
@@ -217,7 +222,7 @@ extension ClientCasePlay {
     mutating func reportStrays(before name: String) {
         let strays = mock.take()
         guard !strays.isEmpty else { return }
-        let rule = softBlocked ? "CL-SOFT-BLOCK" : "CL-REQUEST"
+        let rule: ObligationID = softBlocked ? .softBlock : .request
         let when = lastStep.map { "after \($0)" } ?? "before the first step"
         cases.append(
             fail(

@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import Foundation
 import KizunaWire
@@ -147,7 +148,7 @@ struct ClientCasePlay {
             switch await call(.close) {
             case .result:
                 if let ending = await channel.finish(timeout: .seconds(5)) {
-                    cases.append(fail("close", "CL-DRIVER", "close: \(ending)\(tail)"))
+                    cases.append(fail("close", .driver, "close: \(ending)\(tail)"))
                 }
                 reportStrays(before: "close")
             case let other:
@@ -166,13 +167,13 @@ struct ClientCasePlay {
         case .failure(let failure): message = "\(name) failed: \(failure)"
         case .result(let result): message = "\(name) was answered as \(result.op.rawValue)"
         }
-        cases.append(fail(name, "CL-DRIVER", "\(name): CL-DRIVER \(message)"))
+        cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(message)"))
         stopped = "\(name) failed"
     }
 
     /// A failed case result with one failure.
-    func fail(_ name: String, _ rule: String, _ message: String, body: String = "") -> CaseResult {
-        CaseResult(name: name, classname: classname, outcome: .failed([Failure(ruleID: rule, message: message, body: body)]))
+    func fail(_ name: String, _ rule: ObligationID, _ message: String, body: String = "") -> CaseResult {
+        CaseResult(name: name, classname: classname, outcome: .failed([Failure(rule, message: message, body: body)]))
     }
 }
 

@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import Foundation
 import KizunaWire
@@ -9,8 +10,8 @@ extension ClientCasePlay {
     enum KilledCall {
         /// The runner killed the driver at the trigger, before it answered.
         case killed
-        /// The driver died by itself before answering (its stderr tail and ending).
-        case died(String)
+        /// The driver died by itself before answering: the report's text (ending and stderr tail) and its exit status.
+        case died(String, DriverEnding?)
         /// The driver answered first.
         case answered(Answer)
     }
@@ -32,35 +33,58 @@ extension ClientCasePlay {
         }
     }
 
-    /// Sends a request and waits for its answer, killing the driver as soon as `trigger` holds.
-    mutating func callKilling(_ body: DriverRequest.Body, when trigger: () -> Bool) async -> KilledCall {
+    /// When the runner kills the driver during a call.
+    enum KillTrigger: Sendable {
+        /// Never: the call ends with the driver's answer or death (a hooked driver dies by itself).
+        case never
+        /// As soon as the mock's counter passes a value, after a grace period.
+        case mock(PostgRESTMock.Counter, passes: Int, grace: Duration)
+    }
+
+    /// Sends a request and waits for its answer, killing the driver as soon as `trigger` fires:
+    /// the answer line and the trigger race, and whichever comes first decides.
+    mutating func callKilling(_ body: DriverRequest.Body, when trigger: KillTrigger) async -> KilledCall {
         let request = DriverRequest(id: nextID, body)
         nextID += 1
         await channel.send(request.line, timeout: timeout)
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if trigger() {
-                await channel.kill()
-                return .killed
-            }
-            switch await channel.nextLine(timeout: .milliseconds(2)) {
-            case .timedOut:
-                continue
-            case .ended:
-                let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
-                return .died("\(ending)\(tail)")
-            case .line(let bytes):
-                return .answered(await decode(bytes, answering: request))
-            }
+        enum First: Sendable {
+            case line(DriverLineEvent)
+            case trigger
         }
-        await channel.kill()
-        return .answered(.broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(timeout)\(tail)"))
+        let (channel, mock, timeout) = (self.channel, self.mock, self.timeout)
+        let first = await withTaskGroup(of: First.self) { group in
+            group.addTask { .line(await channel.nextLine(timeout: timeout)) }
+            if case .mock(let counter, let count, let grace) = trigger {
+                group.addTask {
+                    await mock.wait(until: counter, passes: count)
+                    if grace > .zero { try? await Task.sleep(for: grace) }
+                    return .trigger
+                }
+            }
+            let first = await group.next() ?? .line(.timedOut)
+            // The line task ends when the killed driver's output closes; the trigger task is cancelled.
+            if case .trigger = first { await channel.kill() }
+            group.cancelAll()
+            return first
+        }
+        switch first {
+        case .trigger:
+            return .killed
+        case .line(.timedOut):
+            await channel.kill()
+            return .answered(.broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(timeout)\(tail)"))
+        case .line(.ended):
+            let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
+            return .died("\(ending)\(tail)", channel.ending)
+        case .line(.line(let bytes)):
+            return .answered(await decode(bytes, answering: request))
+        }
     }
 
     /// Whether a driver that died by itself honoured the `ACCORD_KILL_AT` hook: it died of SIGKILL while armed (or its
-    /// shell wrapper exited with 128 + SIGKILL).
-    func diedAtHook(_ ending: String) -> Bool {
-        (kill?.hooked ?? false) && (ending.contains("signal \(SIGKILL)") || ending.contains("status \(128 + SIGKILL)"))
+    /// shell wrapper exited with 128 + SIGKILL), as its exit status says.
+    func diedAtHook(_ ending: DriverEnding?) -> Bool {
+        (kill?.hooked ?? false) && (ending?.isKill ?? false)
     }
 
     /// SIGKILLs the driver, starts a fresh one (no hook) and opens the same store while the mock
@@ -99,25 +123,25 @@ extension ClientCasePlay {
         if after.cursor != before.cursor {
             failures.append(
                 Failure(
-                    ruleID: "KM-CURSOR-AHEAD",
+                    .cursorAhead,
                     message:
-                        "\(label): KM-CURSOR-AHEAD after the restart the cursor is \(after.cursor); durable before the kill: \(before.cursor)",
+                        "\(label): \(ObligationID.cursorAhead) after the restart the cursor is \(after.cursor); durable before the kill: \(before.cursor)",
                     body: "expected: \(before.cursor)\nactual: \(after.cursor)"))
         }
         if after.outboxDepth != before.outboxDepth {
             failures.append(
                 Failure(
-                    ruleID: "KM-LOST-EDIT",
+                    .lostEdit,
                     message:
-                        "\(label): KM-LOST-EDIT after the restart the outbox holds \(after.outboxDepth) entries; durable before the kill: \(before.outboxDepth)",
+                        "\(label): \(ObligationID.lostEdit) after the restart the outbox holds \(after.outboxDepth) entries; durable before the kill: \(before.outboxDepth)",
                     body: "expected: \(before.outboxDepth)\nactual: \(after.outboxDepth)"))
         }
         if let key = Self.firstRowDifference(before, after) {
             failures.append(
                 Failure(
-                    ruleID: "KM-LOST-EDIT",
+                    .lostEdit,
                     message:
-                        "\(label): KM-LOST-EDIT after the restart \(key.table)/\(key.pk) is not the row that was durable before the kill",
+                        "\(label): \(ObligationID.lostEdit) after the restart \(key.table)/\(key.pk) is not the row that was durable before the kill",
                     body: "expected: \(Self.rowText(before.row(key.table, key.pk)))\nactual: \(Self.rowText(after.row(key.table, key.pk)))")
             )
         }
@@ -125,9 +149,9 @@ extension ClientCasePlay {
         if !lost.isEmpty {
             failures.append(
                 Failure(
-                    ruleID: "KM-JOURNAL-ONCE",
+                    .journalOnce,
                     message:
-                        "\(label): KM-JOURNAL-ONCE after the restart the journal lacks \(lost.count) entry(ies) that were durable before the kill",
+                        "\(label): \(ObligationID.journalOnce) after the restart the journal lacks \(lost.count) entry(ies) that were durable before the kill",
                     body: "expected: \(lost.joined(separator: ", "))"))
         }
         return failures + journalOnce(after, at: label)
@@ -141,7 +165,7 @@ extension ClientCasePlay {
         guard !twice.isEmpty else { return [] }
         return [
             Failure(
-                ruleID: "KM-JOURNAL-ONCE", message: "\(label): KM-JOURNAL-ONCE journaled more than once: \(twice.joined(separator: ", "))")
+                .journalOnce, message: "\(label): \(ObligationID.journalOnce) journaled more than once: \(twice.joined(separator: ", "))")
         ]
     }
 

@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import Foundation
 import HTTP
@@ -17,7 +18,9 @@ extension ClientCasePlay {
         if kill?.point == .betweenPages, let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
             failures.append(
                 Failure(
-                    ruleID: "KM-CURSOR-AHEAD", message: staged.message.replacingOccurrences(of: "CL-CHECKPOINT", with: "KM-CURSOR-AHEAD"),
+                    .cursorAhead,
+                    message: staged.message.replacingOccurrences(
+                        of: ObligationID.checkpoint.rawValue, with: ObligationID.cursorAhead.rawValue),
                     body: staged.body))
         }
         if kill?.point == .softBlock {
@@ -38,9 +41,9 @@ extension ClientCasePlay {
                 if !sent.isEmpty || !blocked {
                     failures.append(
                         Failure(
-                            ruleID: "KM-SOFT-BLOCK",
+                            .killSoftBlock,
                             message:
-                                "\(label): KM-SOFT-BLOCK after the restart a \(op.rawValue) \(sent.isEmpty ? "" : "sent a request and ")answered \(describe(answer)), not blocked",
+                                "\(label): \(ObligationID.killSoftBlock) after the restart a \(op.rawValue) \(sent.isEmpty ? "" : "sent a request and ")answered \(describe(answer)), not blocked",
                             body: sent.map(\.summary).joined(separator: "\n")))
                 }
             }
@@ -89,9 +92,10 @@ extension ClientCasePlay {
             if case .result(.state(let state)) = await call(.state(StateOptions())), state.outboxDepth != 0 {
                 failures.append(
                     Failure(
-                        ruleID: "KM-IDENTITY",
+                        .identity,
                         message:
-                            "\(label): KM-IDENTITY another identity sees \(state.outboxDepth) pending outbox entries of the previous one"))
+                            "\(label): \(ObligationID.identity) another identity sees \(state.outboxDepth) pending outbox entries of the previous one"
+                    ))
             }
             other.expect(nil)
             _ = await call(.push)
@@ -101,14 +105,14 @@ extension ClientCasePlay {
             if !leaked.isEmpty {
                 failures.append(
                     Failure(
-                        ruleID: "KM-IDENTITY",
+                        .identity,
                         message:
-                            "\(label): KM-IDENTITY another identity pushed the previous identity's mutations \(leaked.joined(separator: ", "))"
+                            "\(label): \(ObligationID.identity) another identity pushed the previous identity's mutations \(leaked.joined(separator: ", "))"
                     ))
             }
         case let answer:
             failures.append(
-                Failure(ruleID: "KM-IDENTITY", message: "\(label): KM-IDENTITY open under another identity answered \(describe(answer))"))
+                Failure(.identity, message: "\(label): \(ObligationID.identity) open under another identity answered \(describe(answer))"))
         }
         await other.stop()
         guard await restart(name), let post = await state(name: name) else { return }
