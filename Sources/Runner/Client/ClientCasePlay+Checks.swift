@@ -92,7 +92,7 @@ extension ClientCasePlay {
         }
         for op in [DriverOp.push, .pull] {
             mock.expect(nil)
-            let answer = await call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
+            let answer = await session.call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
             if case .broken(let reason) = answer {
                 stop(name, reason)
                 return

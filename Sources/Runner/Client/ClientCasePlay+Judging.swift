@@ -107,7 +107,7 @@ extension ClientCasePlay {
 
     /// Asks the driver for its state; a failure is recorded against the step.
     mutating func state(name: String) async -> StateResult? {
-        switch await call(.state(StateOptions())) {
+        switch await session.call(.state(StateOptions())) {
         case .result(.state(let state)):
             depth = state.outboxDepth
             kill?.observe(state)

@@ -30,7 +30,7 @@ extension ClientCasePlay {
     mutating func playWrite(_ step: Step, local: LocalWrite, name: String) async {
         guard let request = plan.writes[step.n] else { return }
         guard let expected = local.expectError else {
-            let answer = await call(.write(request))
+            let answer = await session.call(.write(request))
             switch answer {
             case .result(.written(let result)):
                 if let depth, result.outboxDepth != depth + 1 {
@@ -53,7 +53,7 @@ extension ClientCasePlay {
             return
         }
         guard let before = await state(name: name) else { return }
-        let answer = await call(.write(request))
+        let answer = await session.call(.write(request))
         switch answer {
         case .failure(let failure) where failure.code == expected:
             guard let after = await state(name: name) else { return }
@@ -89,7 +89,7 @@ extension ClientCasePlay {
             before = nil
         }
         mock.expect(.init(rpc: exchange.rpc, golden: exchange.request, answer: .reply(status: exchange.status, body: exchange.response)))
-        let answer = await call(exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1)))
+        let answer = await session.call(exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1)))
         if case .broken(let reason) = answer {
             stop(name, reason)
             return
@@ -134,7 +134,7 @@ extension ClientCasePlay {
 
     mutating func playFault(_ step: Step, fault: TransportFault, name: String) async {
         mock.expect(.init(rpc: fault.target, golden: fault.request, answer: .drop))
-        let answer = await call(fault.target == .push ? .push : .pull(PullOptions(maxPages: 1)))
+        let answer = await session.call(fault.target == .push ? .push : .pull(PullOptions(maxPages: 1)))
         if case .broken(let reason) = answer {
             stop(name, reason)
             return

@@ -6,16 +6,6 @@ import KizunaWire
 import Reports
 
 extension ClientCasePlay {
-    /// How a request sent with a kill armed ended.
-    enum KilledCall {
-        /// The runner killed the driver at the trigger, before it answered.
-        case killed
-        /// The driver died by itself before answering: the report's text (ending and stderr tail) and its exit status.
-        case died(String, DriverEnding?)
-        /// The driver answered first.
-        case answered(Answer)
-    }
-
     /// Plays the step the kill point applies to.
     mutating func playKilled(_ step: Step, name: String) async {
         guard let point = kill?.point else { return }
@@ -33,54 +23,6 @@ extension ClientCasePlay {
         }
     }
 
-    /// When the runner kills the driver during a call.
-    enum KillTrigger: Sendable {
-        /// Never: the call ends with the driver's answer or death (a hooked driver dies by itself).
-        case never
-        /// As soon as the mock's counter passes a value, after a grace period.
-        case mock(PostgRESTMock.Counter, passes: Int, grace: Duration)
-    }
-
-    /// Sends a request and waits for its answer, killing the driver as soon as `trigger` fires:
-    /// the answer line and the trigger race, and whichever comes first decides.
-    mutating func callKilling(_ body: DriverRequest.Body, when trigger: KillTrigger) async -> KilledCall {
-        let request = DriverRequest(id: nextID, body)
-        nextID += 1
-        await channel.send(request.line, timeout: timeout)
-        enum First: Sendable {
-            case line(DriverLineEvent)
-            case trigger
-        }
-        let (channel, mock, timeout) = (self.channel, self.mock, self.timeout)
-        let first = await withTaskGroup(of: First.self) { group in
-            group.addTask { .line(await channel.nextLine(timeout: timeout)) }
-            if case .mock(let counter, let count, let grace) = trigger {
-                group.addTask {
-                    await mock.wait(until: counter, passes: count)
-                    if grace > .zero { try? await Task.sleep(for: grace) }
-                    return .trigger
-                }
-            }
-            let first = await group.next() ?? .line(.timedOut)
-            // The line task ends when the killed driver's output closes; the trigger task is cancelled.
-            if case .trigger = first { await channel.kill() }
-            group.cancelAll()
-            return first
-        }
-        switch first {
-        case .trigger:
-            return .killed
-        case .line(.timedOut):
-            await channel.kill()
-            return .answered(.broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(timeout)\(tail)"))
-        case .line(.ended):
-            let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
-            return .died("\(ending)\(tail)", channel.ending)
-        case .line(.line(let bytes)):
-            return .answered(await decode(bytes, answering: request))
-        }
-    }
-
     /// Whether a driver that died by itself honoured the `ACCORD_KILL_AT` hook: it died of SIGKILL while armed (or its
     /// shell wrapper exited with 128 + SIGKILL), as its exit status says.
     func diedAtHook(_ ending: DriverEnding?) -> Bool {
@@ -90,7 +32,7 @@ extension ClientCasePlay {
     /// SIGKILLs the driver, starts a fresh one (no hook) and opens the same store while the mock
     /// answers nothing; false (the case stopped) when the new driver does not come up.
     mutating func restart(_ name: String) async -> Bool {
-        await channel.kill()
+        await session.kill()
         mock.release()
         guard var state = kill, let open = state.open else { return false }
         state.carryEvents()
@@ -98,18 +40,18 @@ extension ClientCasePlay {
         kill = state
         mock.expect(nil)
         do throws(RunError) {
-            channel = try state.relaunch()
+            session.replace(with: try state.relaunch())
         } catch {
             stop(name, "the driver did not restart after the kill: \(error)")
             return false
         }
-        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
+        switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello): break
         case let other:
             stop(name, "hello after the restart: \(describe(other))")
             return false
         }
-        switch await call(.open(open)) {
+        switch await session.call(.open(open)) {
         case .result: return true
         case let other:
             stop(name, "open of the same store after the restart: \(describe(other))")

@@ -26,7 +26,7 @@ extension ClientCasePlay {
         if kill?.point == .softBlock {
             for op in [DriverOp.push, .pull] {
                 mock.expect(nil)
-                let answer = await call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
+                let answer = await session.call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
                 let sent = mock.take()
                 var blocked = false
                 switch answer {
@@ -73,23 +73,23 @@ extension ClientCasePlay {
             return
         }
         open.baseURL = other.baseURL
-        await channel.kill()
+        await session.kill()
         var failures: [Failure] = []
         var note = ""
         do throws(RunError) {
-            channel = try kill?.relaunch() ?? channel
+            if let relaunch = kill?.relaunch { session.replace(with: try relaunch()) }
         } catch {
             await other.stop()
             stop(name, "the driver did not restart after the kill: \(error)")
             return
         }
-        _ = await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout)
-        switch await call(.open(open)) {
+        _ = await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout)
+        switch await session.call(.open(open)) {
         case .failure(let failure) where !failure.code.hasPrefix("DRIVER_"):
             note = "the driver refused the store under another identity with \(failure.code)"
         case .result:
             note = "the driver opened the store under another identity"
-            if case .result(.state(let state)) = await call(.state(StateOptions())), state.outboxDepth != 0 {
+            if case .result(.state(let state)) = await session.call(.state(StateOptions())), state.outboxDepth != 0 {
                 failures.append(
                     Failure(
                         .identity,
@@ -98,7 +98,7 @@ extension ClientCasePlay {
                     ))
             }
             other.expect(nil)
-            _ = await call(.push)
+            _ = await session.call(.push)
             let leaked = other.take().flatMap { request in
                 (request.body?["batch"]?["mutations"]?.arrayValue ?? []).compactMap { $0["mutation_id"]?.stringValue }
             }.filter(previous.contains)

@@ -10,7 +10,7 @@ extension ClientCasePlay {
     mutating func killWrite(_ step: Step, local: LocalWrite, name: String) async {
         guard let request = plan.writes[step.n], let pre = await state(name: name) else { return }
         let label = "step \(step.n) \(step.label)"
-        switch await callKilling(.write(request), when: .never) {
+        switch await session.callKilling(.write(request), when: .never, mock: mock) {
         case .answered(.result(.written(let result))):
             cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
             guard let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
@@ -61,7 +61,7 @@ extension ClientCasePlay {
         guard let pre = await state(name: name) else { return }
         let matched = mock.matchedCount
         mock.expect(.init(rpc: .push, golden: exchange.request, answer: .hold))
-        switch await callKilling(.push, when: .mock(.matched, passes: matched, grace: .zero)) {
+        switch await session.callKilling(.push, when: .mock(.matched, passes: matched, grace: .zero), mock: mock) {
         case .killed:
             let received = mock.take()
             var failures = requestFailures(step, rpc: .push, golden: exchange.request, received: received)
@@ -93,7 +93,7 @@ extension ClientCasePlay {
         let body: DriverRequest.Body = exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1))
         // A driver started with the hook gets a grace period to die at its own seam once the answer is handed over.
         let grace: Duration = kill?.hooked == true ? Self.hookGrace : .zero
-        let outcome = await callKilling(body, when: .mock(.answered, passes: answered, grace: grace))
+        let outcome = await session.callKilling(body, when: .mock(.answered, passes: answered, grace: grace), mock: mock)
         switch outcome {
         case .killed, .died:
             if case .died(let reason, let ending) = outcome, !diedAtHook(ending) {
