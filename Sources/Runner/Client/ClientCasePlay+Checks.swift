@@ -5,59 +5,12 @@ import KizunaWire
 import Reports
 
 extension ClientCasePlay {
-    /// Judges one transcript check against the driver's state; nil when it holds.
+    /// Judges one transcript check against the driver's state; events raised before a kill are excused.
     func evaluate(_ check: Check, in state: StateResult, step: Step?) -> Failure? {
-        let at = step.map { "step \($0.n) assert" } ?? "postcondition"
-        switch check {
-        case .localRow(let table, let pk, let row):
-            let actual = state.row(table, pk)
-            if actual == row { return nil }
-            return Failure(
-                .localRow,
-                message:
-                    "\(at): \(ObligationID.localRow) \(table)/\(pk) is \(actual == nil ? "absent" : "another row") locally, expected \(row == nil ? "absent" : "the golden row")",
-                body:
-                    "expected: \(row.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(actual.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
-            )
-        case .cursor(let value):
-            if state.cursor == value { return nil }
-            return Failure(
-                .cursor, message: "\(at): \(ObligationID.cursor) the durable cursor is \(state.cursor), expected \(value)",
-                body: "expected: \(value)\nactual: \(state.cursor)")
-        case .outboxDepth(let value):
-            if state.outboxDepth == value { return nil }
-            return Failure(
-                .outboxDepth, message: "\(at): \(ObligationID.outboxDepth) \(state.outboxDepth) pending outbox entries, expected \(value)",
-                body: "expected: \(value)\nactual: \(state.outboxDepth)")
-        case .event(let code):
-            if state.events.contains(where: { $0.code == code }) { return nil }
+        let kill = self.kill
+        return judge.evaluate(check, in: state, step: step) { code in
             // Events are counted from each open: those raised before a kill were seen then, or are unobservable.
-            if let kill, kill.carriedEvents.contains(code) || kill.eventsUncertain { return nil }
-            return Failure(
-                .event, message: "\(at): \(ObligationID.event) no \(code) event was raised",
-                body: "expected: \(code)\nactual: \(state.events.map(\.code).joined(separator: ", "))")
-        case .noIntermediateCommit:
-            if state.cursor != committedCursor {
-                return Failure(
-                    .checkpoint,
-                    message:
-                        "\(at): \(ObligationID.checkpoint) the cursor \(state.cursor) was committed before its checkpoint closed (committed: \(committedCursor))",
-                    body: "expected: \(committedCursor)\nactual: \(state.cursor)")
-            }
-            for key in stagedKeys {
-                let before = snapshot?.row(key.table, key.pk)
-                let now = state.row(key.table, key.pk)
-                if before != now {
-                    return Failure(
-                        .checkpoint,
-                        message:
-                            "\(at): \(ObligationID.checkpoint) \(key.table)/\(key.pk) from a staged page is visible before its checkpoint closed",
-                        body:
-                            "expected: \(before.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(now.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
-                    )
-                }
-            }
-            return nil
+            kill.map { $0.carriedEvents.contains(code) || $0.eventsUncertain } ?? false
         }
     }
 
@@ -130,12 +83,12 @@ extension ClientCasePlay {
     /// While a transfer is staged, rows the client itself changes (a write, a push's verdicts)
     /// may legitimately change; their snapshot is refreshed so only staged rows are judged.
     mutating func refreshSnapshot(keys: [(table: String, pk: String)], name: String) async {
-        guard var snapshot, !keys.isEmpty, let now = await state(name: name) else { return }
+        guard var snapshot = judge.snapshot, !keys.isEmpty, let now = await state(name: name) else { return }
         for key in keys {
             var table = snapshot.rows[key.table] ?? [:]
             table[key.pk] = now.row(key.table, key.pk)
             snapshot.rows[key.table] = table
         }
-        self.snapshot = snapshot
+        judge.snapshot = snapshot
     }
 }

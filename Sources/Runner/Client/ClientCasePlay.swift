@@ -18,18 +18,10 @@ struct ClientCasePlay {
     let mock: PostgRESTMock
     var cases: [CaseResult] = []
     var stopped: String?
-    /// The cursor the client has durably committed, as the golden pages say.
-    var committedCursor: String
     /// The outbox depth the driver last reported, when known.
     var depth: Int?
-    /// The state before the first staged page of a transfer, and the keys its staged pages carry.
-    var snapshot: StateResult?
-    var stagedKeys: [(table: String, pk: String)] = []
-    /// The fault step the previous RPC-making step was, if it was one: its number, its RPC, and
-    /// the body of the push whose answer was lost (the resend must be the same bytes).
-    var lastFault: (step: Int, target: RPCKind, body: JSONValue?)?
-    /// Whether a RESET_REQUIRED has been served: from then on any RPC breaks the soft block.
-    var softBlocked = false
+    /// What the golden pages say the client has committed, and the rest the judge keeps.
+    var judge: ClientJudge
     /// The last step played, for naming requests that arrive between steps.
     var lastStep: String?
     /// The kill matrix's point and what it knows across restarts, when the case is played under it.
@@ -44,7 +36,7 @@ struct ClientCasePlay {
         self.session = DriverSession(channel: channel, timeout: timeout)
         self.mock = mock
         self.kill = kill
-        self.committedCursor = plan.checkpoint ?? "0"
+        self.judge = ClientJudge(checkpoint: plan.checkpoint)
     }
 
     var transcript: Transcript { loaded.transcript }

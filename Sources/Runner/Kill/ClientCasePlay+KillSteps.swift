@@ -69,7 +69,7 @@ extension ClientCasePlay {
             failures += recoveryFailures(before: pre, after: post, at: "step \(step.n) \(step.label)")
             recordKill(step, failures, note: "killed while the mock held the push request; its answer is lost")
             guard stopped == nil else { return }
-            lastFault = (step.n, .push, received.first?.body)
+            judge.lastFault = (step.n, .push, received.first?.body)
             await playRPC(step, exchange: exchange, name: name)
         case .died(let reason, _), .answered(.broken(let reason)):
             stop(name, reason)
@@ -115,13 +115,13 @@ extension ClientCasePlay {
                 if exchange.rpc == .push {
                     kill?.noteConsumed(exchange, step: step.n)
                 } else {
-                    committedCursor = post.cursor
-                    snapshot = nil
-                    stagedKeys = []
+                    judge.committedCursor = post.cursor
+                    judge.snapshot = nil
+                    judge.stagedKeys = []
                 }
                 cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "applied before the kill"))
             } else {
-                lastFault = exchange.rpc == .push ? (step.n, .push, received.first?.body) : nil
+                judge.lastFault = exchange.rpc == .push ? (step.n, .push, received.first?.body) : nil
                 await playRPC(step, exchange: exchange, name: name)
             }
         case .answered(.broken(let reason)):
@@ -131,7 +131,7 @@ extension ClientCasePlay {
             var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: mock.take())
             failures +=
                 exchange.rpc == .push
-                ? judgePush(step, exchange: exchange, answer: answer) : judgePull(step, exchange: exchange, answer: answer)
+                ? judge.judgePush(step, exchange: exchange, answer: answer) : judge.judgePull(step, exchange: exchange, answer: answer)
             if exchange.rpc == .push && failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
             cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
             guard failures.isEmpty, let seen = await state(name: name), await restart(name), let post = await state(name: name) else {
@@ -162,8 +162,8 @@ extension ClientCasePlay {
                 ]
             )
         }
-        let closing = exchange.response["cursor"]?.stringValue ?? committedCursor
-        if post.cursor == committedCursor || closing == committedCursor {
+        let closing = exchange.response["cursor"]?.stringValue ?? judge.committedCursor
+        if post.cursor == judge.committedCursor || closing == judge.committedCursor {
             var failures = recoveryFailures(before: pre, after: post, at: label)
             if let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
                 failures.append(
@@ -181,7 +181,7 @@ extension ClientCasePlay {
                     Failure(
                         .cursorAhead,
                         message:
-                            "\(label): \(ObligationID.cursorAhead) after the restart the cursor is \(post.cursor): neither \(committedCursor) nor \(closing)"
+                            "\(label): \(ObligationID.cursorAhead) after the restart the cursor is \(post.cursor): neither \(judge.committedCursor) nor \(closing)"
                     )
                 ]
             )
