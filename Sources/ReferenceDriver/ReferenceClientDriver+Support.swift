@@ -44,12 +44,12 @@ extension ReferenceClientDriver {
 extension PushResult {
     /// The driver protocol's push answer for an engine's pushOnce report.
     init(_ report: PushReport) {
-        let outcome: PushOutcome
-        switch report.outcome {
-        case .sent: outcome = .sent
-        case .nothing: outcome = .nothing
-        case .blocked: outcome = .blocked
-        }
+        let outcome: PushOutcome =
+            switch report.outcome {
+            case .sent: .sent
+            case .nothing: .nothing
+            case .blocked: .blocked
+            }
         self.init(outcome: outcome, mutations: report.mutations, signal: report.signal)
     }
 }
@@ -57,13 +57,13 @@ extension PushResult {
 extension PullResult {
     /// The driver protocol's pull answer for an engine's pull report.
     init(_ report: PullReport) {
-        let outcome: PullOutcome
-        switch report.outcome {
-        case .closed: outcome = .closed
-        case .staged: outcome = .staged
-        case .signal: outcome = .signal
-        case .blocked: outcome = .blocked
-        }
+        let outcome: PullOutcome =
+            switch report.outcome {
+            case .closed: .closed
+            case .staged: .staged
+            case .signal: .signal
+            case .blocked: .blocked
+            }
         self.init(outcome: outcome, cursor: report.cursor, pages: report.pages, signal: report.signal)
     }
 }

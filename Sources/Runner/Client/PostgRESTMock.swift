@@ -48,19 +48,21 @@ final class PostgRESTMock: Sendable {
         /// Set when a held connection may be closed.
         var release = Latch()
         /// Tasks waiting for a counter to pass a value (the kill matrix's triggers).
-        var waiters: [Int: Waiter] = [:]
-        var nextToken = 0
+        var waiters: [Waiter] = []
+
+        /// The value of a counter.
+        func value(_ counter: Counter) -> Int { counter == .matched ? matched : answered }
 
         /// Counts one more on `counter` and takes the waiters that are now satisfied.
-        mutating func bump(_ counter: Counter) -> [CheckedContinuation<Void, Never>] {
+        mutating func bump(_ counter: Counter) -> [Latch] {
             switch counter {
             case .matched: matched += 1
             case .answered: answered += 1
             }
-            let value = counter == .matched ? matched : answered
-            let due = waiters.filter { $0.value.counter == counter && value > $0.value.beyond }
-            for token in due.keys { waiters[token] = nil }
-            return due.values.map(\.continuation)
+            let value = value(counter)
+            let due = waiters.filter { $0.counter == counter && value > $0.beyond }
+            waiters.removeAll { $0.counter == counter && value > $0.beyond }
+            return due.map(\.latch)
         }
     }
 
@@ -75,7 +77,7 @@ final class PostgRESTMock: Sendable {
     private struct Waiter {
         var counter: Counter
         var beyond: Int
-        var continuation: CheckedContinuation<Void, Never>
+        var latch: Latch
     }
 
     private let state = Mutex(State())
@@ -141,23 +143,15 @@ final class PostgRESTMock: Sendable {
 
     /// Waits until `counter` is past `count`, or the task is cancelled.
     func wait(until counter: Counter, passes count: Int) async {
-        let token = state.withLock { state -> Int in
-            state.nextToken += 1
-            return state.nextToken
+        let latch = Latch()
+        let passed = state.withLock { state -> Bool in
+            if state.value(counter) > count { return true }
+            state.waiters.append(Waiter(counter: counter, beyond: count, latch: latch))
+            return false
         }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = state.withLock { state -> Bool in
-                    let value = counter == .matched ? state.matched : state.answered
-                    if value > count || Task.isCancelled { return true }
-                    state.waiters[token] = Waiter(counter: counter, beyond: count, continuation: continuation)
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: token) }?.continuation.resume()
-        }
+        guard !passed else { return }
+        await latch.wait()
+        state.withLock { $0.waiters.removeAll { $0.latch === latch } }
     }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
@@ -177,7 +171,7 @@ final class PostgRESTMock: Sendable {
             $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false, rpc: rpc, body: body))
             return $0.bump(.matched)
         }
-        for waiter in matched { waiter.resume() }
+        for waiter in matched { waiter.set() }
         if mismatch != nil { return Self.postgrestError(status: 500, "accord: the request does not match the golden request") }
         switch expectation.answer {
         case .drop:
@@ -191,7 +185,7 @@ final class PostgRESTMock: Sendable {
                 status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
             // No connection reuse: a client's HTTP library must not silently retry on a dropped one.
             response.headers.set("Connection", "close")
-            for waiter in state.withLock({ $0.bump(.answered) }) { waiter.resume() }
+            for waiter in state.withLock({ $0.bump(.answered) }) { waiter.set() }
             return response
         }
     }
