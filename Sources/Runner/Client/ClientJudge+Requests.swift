@@ -45,7 +45,7 @@ extension ClientJudge {
         }
         if let kill {
             failures += kill.doubleApplies(step, received: received)
-            if kill.restarted, rpc == .push, let outbox = KillState.outboxFailure(step, golden: golden, received: first.body) {
+            if kill.restarted, rpc == .push, let outbox = KillJudge.outboxFailure(step, golden: golden, received: first.body) {
                 failures.append(outbox)
             }
         }

@@ -59,72 +59,6 @@ extension ClientCasePlay {
         }
     }
 
-    /// The KM findings of a restart: the recovered state must be the durable state before the kill.
-    func recoveryFailures(before: StateResult, after: StateResult, at label: String) -> [Failure] {
-        var failures: [Failure] = []
-        if after.cursor != before.cursor {
-            failures.append(
-                Failure(
-                    .cursorAhead,
-                    message:
-                        "\(label): \(ObligationID.cursorAhead) after the restart the cursor is \(after.cursor); durable before the kill: \(before.cursor)",
-                    body: "expected: \(before.cursor)\nactual: \(after.cursor)"))
-        }
-        if after.outboxDepth != before.outboxDepth {
-            failures.append(
-                Failure(
-                    .lostEdit,
-                    message:
-                        "\(label): \(ObligationID.lostEdit) after the restart the outbox holds \(after.outboxDepth) entries; durable before the kill: \(before.outboxDepth)",
-                    body: "expected: \(before.outboxDepth)\nactual: \(after.outboxDepth)"))
-        }
-        if let key = Self.firstRowDifference(before, after) {
-            failures.append(
-                Failure(
-                    .lostEdit,
-                    message:
-                        "\(label): \(ObligationID.lostEdit) after the restart \(key.table)/\(key.pk) is not the row that was durable before the kill",
-                    body: "expected: \(Self.rowText(before.row(key.table, key.pk)))\nactual: \(Self.rowText(after.row(key.table, key.pk)))")
-            )
-        }
-        let lost = Self.journalKeys(before).filter { !Self.journalKeys(after).contains($0) }
-        if !lost.isEmpty {
-            failures.append(
-                Failure(
-                    .journalOnce,
-                    message:
-                        "\(label): \(ObligationID.journalOnce) after the restart the journal lacks \(lost.count) entry(ies) that were durable before the kill",
-                    body: "expected: \(lost.joined(separator: ", "))"))
-        }
-        return failures + journalOnce(after, at: label)
-    }
-
-    /// KM-JOURNAL-ONCE: no rejection (mutation id and reason) is journaled twice.
-    func journalOnce(_ state: StateResult, at label: String) -> [Failure] {
-        var seen = Set<String>()
-        var twice: [String] = []
-        for key in Self.journalKeys(state) where !seen.insert(key).inserted { twice.append(key) }
-        guard !twice.isEmpty else { return [] }
-        return [
-            Failure(
-                .journalOnce, message: "\(label): \(ObligationID.journalOnce) journaled more than once: \(twice.joined(separator: ", "))")
-        ]
-    }
-
-    static func journalKeys(_ state: StateResult) -> [String] {
-        state.journal.compactMap { entry in entry.mutationID.map { "\($0) \(entry.reason)" } }
-    }
-
-    static func firstRowDifference(_ before: StateResult, _ after: StateResult) -> (table: String, pk: String)? {
-        for table in Set(before.rows.keys).union(after.rows.keys).sorted() {
-            let keys = Set((before.rows[table] ?? [:]).keys).union((after.rows[table] ?? [:]).keys)
-            for pk in keys.sorted() where before.row(table, pk) != after.row(table, pk) { return (table, pk) }
-        }
-        return nil
-    }
-
-    static func rowText(_ row: JSONObject?) -> String { row.map { CanonicalJSON.compact(.object($0)) } ?? "absent" }
-
     /// The kill's own test case: passed with a note, or failed with its findings.
     mutating func recordKill(_ step: Step, _ failures: [Failure], note: String) {
         let name = kill?.caseName(step: step.n) ?? "step \(step.n) kill"
@@ -135,7 +69,7 @@ extension ClientCasePlay {
     /// After the postconditions of a killed case: the journal holds each rejection once.
     mutating func killFinalChecks() async {
         guard let kill, kill.fired, stopped == nil, let state = await state(name: "kill: journal") else { return }
-        let failures = journalOnce(state, at: "after the case")
+        let failures = KillJudge.journalOnce(state, at: "after the case")
         cases.append(
             CaseResult(
                 name: "kill @ \(kill.point.rawValue): journal once", classname: classname,

@@ -14,7 +14,7 @@ extension ClientCasePlay {
         await playRPC(step, exchange: exchange, name: name)
         guard stopped == nil, let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
         let label = "step \(step.n) \(step.label)"
-        var failures = recoveryFailures(before: seen, after: post, at: label)
+        var failures = KillJudge.recoveryFailures(before: seen, after: post, at: label)
         if kill?.point == .betweenPages, let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
             failures.append(
                 Failure(
@@ -116,7 +116,7 @@ extension ClientCasePlay {
         }
         await other.stop()
         guard await restart(name), let post = await state(name: name) else { return }
-        failures += recoveryFailures(before: seen, after: post, at: label + " (reopened under its own identity)")
+        failures += KillJudge.recoveryFailures(before: seen, after: post, at: label + " (reopened under its own identity)")
         recordKill(step, failures, note: note)
     }
 

@@ -14,12 +14,12 @@ extension ClientCasePlay {
         case .answered(.result(.written(let result))):
             cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
             guard let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
-            recordKill(step, recoveryFailures(before: seen, after: post, at: label), note: "killed after the write was answered")
+            recordKill(step, KillJudge.recoveryFailures(before: seen, after: post, at: label), note: "killed after the write was answered")
         case .died(_, let ending) where diedAtHook(ending):
             guard await restart(name), let post = await state(name: name) else { return }
             let changed = post.rows != pre.rows
             let queued = post.outboxDepth == pre.outboxDepth + 1
-            var failures = journalOnce(post, at: label)
+            var failures = KillJudge.journalOnce(post, at: label)
             if post.cursor != pre.cursor {
                 failures.append(
                     Failure(.cursorAhead, message: "\(label): \(ObligationID.cursorAhead) a write moved the cursor to \(post.cursor)"))
@@ -66,7 +66,7 @@ extension ClientCasePlay {
             let received = mock.take()
             var failures = requestFailures(step, rpc: .push, golden: exchange.request, received: received)
             guard await restart(name), let post = await state(name: name) else { return }
-            failures += recoveryFailures(before: pre, after: post, at: "step \(step.n) \(step.label)")
+            failures += KillJudge.recoveryFailures(before: pre, after: post, at: "step \(step.n) \(step.label)")
             recordKill(step, failures, note: "killed while the mock held the push request; its answer is lost")
             guard stopped == nil else { return }
             judge.lastFault = (step.n, .push, received.first?.body)
@@ -137,7 +137,7 @@ extension ClientCasePlay {
             guard failures.isEmpty, let seen = await state(name: name), await restart(name), let post = await state(name: name) else {
                 return
             }
-            recordKill(step, recoveryFailures(before: seen, after: post, at: label), note: "the driver answered before the kill")
+            recordKill(step, KillJudge.recoveryFailures(before: seen, after: post, at: label), note: "the driver answered before the kill")
         }
     }
 
@@ -149,8 +149,8 @@ extension ClientCasePlay {
         let label = "step \(step.n) \(step.label)"
         if exchange.rpc == .push {
             let count = exchange.request["batch"]?["mutations"]?.arrayValue?.count ?? 0
-            if post.outboxDepth == pre.outboxDepth { return (false, recoveryFailures(before: pre, after: post, at: label)) }
-            if post.outboxDepth == pre.outboxDepth - count { return (true, journalOnce(post, at: label)) }
+            if post.outboxDepth == pre.outboxDepth { return (false, KillJudge.recoveryFailures(before: pre, after: post, at: label)) }
+            if post.outboxDepth == pre.outboxDepth - count { return (true, KillJudge.journalOnce(post, at: label)) }
             return (
                 false,
                 [
@@ -164,7 +164,7 @@ extension ClientCasePlay {
         }
         let closing = exchange.response["cursor"]?.stringValue ?? judge.committedCursor
         if post.cursor == judge.committedCursor || closing == judge.committedCursor {
-            var failures = recoveryFailures(before: pre, after: post, at: label)
+            var failures = KillJudge.recoveryFailures(before: pre, after: post, at: label)
             if let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
                 failures.append(
                     Failure(
@@ -186,14 +186,14 @@ extension ClientCasePlay {
                 ]
             )
         }
-        var failures = journalOnce(post, at: label)
+        var failures = KillJudge.journalOnce(post, at: label)
         if let missing = missingTransferRow(upTo: step.n, in: post) {
             failures.append(
                 Failure(
                     .cursorAhead,
                     message:
                         "\(label): \(ObligationID.cursorAhead) after the restart the cursor \(closing) is committed but \(missing.table)/\(missing.pk) of its pages is not",
-                    body: "expected: \(Self.rowText(missing.row))\nactual: \(Self.rowText(post.row(missing.table, missing.pk)))"))
+                    body: "expected: \(KillJudge.rowText(missing.row))\nactual: \(KillJudge.rowText(post.row(missing.table, missing.pk)))"))
         }
         return (true, failures)
     }

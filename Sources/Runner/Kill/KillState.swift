@@ -72,31 +72,4 @@ struct KillState: Sendable {
         }
         return failures
     }
-
-    /// After a restart, a push whose mutations differ from the golden ones is a lost edit (one is
-    /// missing) or a reordered outbox (the same ids in another order); nil when it is neither.
-    static func outboxFailure(_ step: Step, golden: JSONValue?, received: JSONValue?) -> Failure? {
-        func ids(_ body: JSONValue?) -> [String] {
-            body?["batch"]?["mutations"]?.arrayValue?.compactMap { $0["mutation_id"]?.stringValue } ?? []
-        }
-        let want = ids(golden)
-        let got = ids(received)
-        guard want != got, !want.isEmpty else { return nil }
-        let body = "expected: \(want.joined(separator: ","))\nactual: \(got.joined(separator: ","))"
-        if Set(want) == Set(got) {
-            return Failure(
-                .outboxOrder,
-                message:
-                    "step \(step.n) \(step.label): \(ObligationID.outboxOrder) after the restart the outbox is pushed in another order",
-                body: body
-            )
-        }
-        let missing = want.filter { !got.contains($0) }
-        guard !missing.isEmpty else { return nil }
-        return Failure(
-            .lostEdit,
-            message:
-                "step \(step.n) \(step.label): \(ObligationID.lostEdit) after the restart the push lacks \(missing.count) queued mutation(s): \(missing.joined(separator: ", "))",
-            body: body)
-    }
 }
