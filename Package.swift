@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
         .library(name: "ReferenceClient", targets: ["ReferenceClient"]),
+        .library(name: "ReferenceDriver", targets: ["ReferenceDriver"]),
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "PostgresTarget", targets: ["PostgresTarget"]),
     ],
@@ -56,7 +57,8 @@ let package = Package(
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
-            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport", "AccordDriver"], swiftSettings: strict),
+            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport"], swiftSettings: strict),
+        .target(name: "ReferenceDriver", dependencies: ["ReferenceClient", "AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
         .target(
             name: "Runner",
             dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver"],
@@ -64,7 +66,8 @@ let package = Package(
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder",
+                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver", "AccordDriver",
+                "Recorder",
                 "PostgresTarget", "Checks", "Corpus", "KizunaWire",
             ],
             swiftSettings: strict),
@@ -98,7 +101,7 @@ let package = Package(
         .testTarget(
             name: "ReferenceClientTests",
             dependencies: [
-                "ReferenceClient", "KizunaWire", "Corpus", "AccordDriver",
+                "ReferenceClient", "ReferenceDriver", "KizunaWire", "Corpus", "AccordDriver",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -34,10 +34,10 @@ extension ClientStore {
         if faults.contains(.cursorBeforeData) {
             try db.transaction { () throws(ClientError) in try commitCursor(token) }
             cursor = token
-            KillSeam.reached(.beforeClosingCommit)
+            reached(.beforeClosingCommit)
             try db.transaction { () throws(ClientError) in try commitData(page) }
         } else {
-            KillSeam.reached(.beforeClosingCommit)
+            reached(.beforeClosingCommit)
             try db.transaction { () throws(ClientError) in
                 try commitCursor(token)
                 try commitData(page)

@@ -10,6 +10,8 @@ public actor ClientStore {
     let faults: Set<ClientFault>
     let clientID: String
     let clock: @Sendable () -> Date
+    /// Called at each kill-matrix seam the store reaches (a driver makes it die there when armed).
+    nonisolated let reached: @Sendable (KillHook) -> Void
 
     /// The durably persisted pull cursor token (the open checkpoint, `"0"` by default, before the first pull).
     public internal(set) var cursor: String = "0"
@@ -34,8 +36,10 @@ public actor ClientStore {
     var failAtSeam = false
 
     private init(
-        db: SQLiteDatabase, tables: [TableConfig], faults: Set<ClientFault>, clientID: String, clock: @escaping @Sendable () -> Date
+        db: SQLiteDatabase, tables: [TableConfig], faults: Set<ClientFault>, clientID: String, clock: @escaping @Sendable () -> Date,
+        reached: @escaping @Sendable (KillHook) -> Void
     ) throws(ClientError) {
+        self.reached = reached
         self.db = db
         self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.faults = faults
@@ -67,13 +71,14 @@ public actor ClientStore {
     ///     open under another (nil: not recorded, not checked).
     ///   - faults: the seeded faults to switch on.
     ///   - clock: the wall clock for origin clocks.
+    ///   - reached: called at each kill-matrix seam (`KillHook`) the store reaches; nothing by default.
     /// - Returns: the open store.
     /// - Throws: `ClientError` with code `STORE` when the database cannot be opened or read, `STORE_UNAVAILABLE` when it
     ///   belongs to another identity.
     public static func open(
         path: String?, tables: [TableConfig], schemaVersion: Int = 1, checkpoint: String = "0",
         clientID: String = "00000000-0000-4000-8000-000000000000", userID: String? = nil, faults: Set<ClientFault> = [],
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, reached: @escaping @Sendable (KillHook) -> Void = { _ in }
     ) throws(ClientError) -> ClientStore {
         let db = try SQLiteDatabase(path: path)
         try db.execute(
@@ -101,7 +106,7 @@ public actor ClientStore {
             "INSERT OR IGNORE INTO sync_state (id, cursor, schema_version) VALUES (1, ?, ?)",
             [.text(checkpoint), .integer(Int64(schemaVersion))])
         if let userID { try claim(db, userID: userID, clientID: clientID, faults: faults) }
-        return try ClientStore(db: db, tables: tables, faults: faults, clientID: clientID, clock: clock)
+        return try ClientStore(db: db, tables: tables, faults: faults, clientID: clientID, clock: clock, reached: reached)
     }
 
     /// Closes the connection; every later call fails with `STORE`.
@@ -148,14 +153,14 @@ public actor ClientStore {
             precondition: write.precondition, transforms: write.transforms)
         if faults.contains(.twoTransactionWrite) {
             mutation = try db.transaction { () throws(ClientError) in try writeRow(mutation, stamp: config.conflictMode == "hlc") }
-            KillSeam.reached(.afterLocalWrite)
+            reached(.afterLocalWrite)
             try db.transaction { () throws(ClientError) in try writeOutbox(mutation, atomicGroup: atomicGroup) }
         } else {
             try db.transaction { () throws(ClientError) in
                 let stamped = try writeRow(mutation, stamp: config.conflictMode == "hlc")
                 try writeOutbox(stamped, atomicGroup: atomicGroup)
             }
-            KillSeam.reached(.afterLocalWrite)
+            reached(.afterLocalWrite)
         }
         outboxDepth += 1
         raise("LOCAL_CHANGED", mutationID: write.mutationID)

@@ -1,4 +1,3 @@
-import AccordDriver
 import KizunaWire
 
 extension SyncEngine {
@@ -8,9 +7,9 @@ extension SyncEngine {
     /// - Returns: how the pull ended, the committed cursor and the pages consumed.
     /// - Throws: `ClientError` (`REMOTE`, `PERMANENT_TRANSPORT`, `STORE`) or the `WireError` of a malformed response
     ///   (`JSON`, `UNKNOWN_SIGNAL`); any failure drops the staging and leaves the committed cursor where it was.
-    public func pull(maxPages: Int? = nil) async throws -> PullResult {
+    public func pull(maxPages: Int? = nil) async throws -> PullReport {
         if await store.softBlocked && !faults.contains(.pushAfterReset) {
-            return PullResult(outcome: .blocked, cursor: await store.cursor, pages: 0)
+            return PullReport(outcome: .blocked, cursor: await store.cursor, pages: 0)
         }
         var pages = 0
         do {
@@ -25,8 +24,8 @@ extension SyncEngine {
                 } else {
                     try await store.commit(page)
                 }
-                if !page.hasMore { return PullResult(outcome: .closed, cursor: await store.cursor, pages: pages) }
-                if let maxPages, pages >= maxPages { return PullResult(outcome: .staged, cursor: await store.cursor, pages: pages) }
+                if !page.hasMore { return PullReport(outcome: .closed, cursor: await store.cursor, pages: pages) }
+                if let maxPages, pages >= maxPages { return PullReport(outcome: .staged, cursor: await store.cursor, pages: pages) }
             }
         } catch {
             // Nothing staged by a failed pull may survive it: the next pull restarts from the committed cursor.
@@ -37,14 +36,14 @@ extension SyncEngine {
 
     /// Handles a pull signal: RESET_REQUIRED drops the staging and latches the soft block in one transaction,
     /// CHECKPOINT_EXPIRED marks a rehydration.
-    private func handle(_ signal: SignalType, pages: Int) async throws -> PullResult {
+    private func handle(_ signal: SignalType, pages: Int) async throws -> PullReport {
         switch signal {
         case .resetRequired:
             try await store.latchReset(droppingStaging: true)
         case .checkpointExpired:
             try await store.expireCheckpoint()
         }
-        return PullResult(outcome: .signal, cursor: await store.cursor, pages: pages, signal: signal)
+        return PullReport(outcome: .signal, cursor: await store.cursor, pages: pages, signal: signal)
     }
 
     /// Sends one pull request from the current request cursor and reads its answer strictly.

@@ -1,4 +1,3 @@
-import AccordDriver
 import Corpus
 import Foundation
 import KizunaWire
@@ -36,15 +35,17 @@ public actor SyncEngine {
     ///   - configuration: identities, tables and pull options.
     ///   - faults: the seeded faults to switch on.
     ///   - clock: the wall clock for origin clocks.
+    ///   - reached: called at each kill-matrix seam (`KillHook`) the engine reaches; nothing by default.
     /// - Returns: the engine.
     /// - Throws: `ClientError` with `STORE` when the store cannot be opened.
     public static func open(
         path: String?, remote: any ClientRemote, configuration: ClientConfiguration, faults: Set<ClientFault> = [],
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() }, reached: @escaping @Sendable (KillHook) -> Void = { _ in }
     ) throws(ClientError) -> SyncEngine {
         let store = try ClientStore.open(
             path: path, tables: configuration.tables, schemaVersion: configuration.schemaVersion, checkpoint: configuration.checkpoint,
-            clientID: configuration.clientID, userID: configuration.userID, faults: faults, clock: clock)
+            clientID: configuration.clientID, userID: configuration.userID, faults: faults, clock: clock,
+            reached: reached)
         return SyncEngine(store: store, remote: remote, configuration: configuration, faults: faults)
     }
 
@@ -77,11 +78,11 @@ public actor SyncEngine {
     /// - Returns: what was sent and the answer's signal.
     /// - Throws: `ClientError` (`REMOTE`, `PERMANENT_TRANSPORT`, `STORE`) or the `WireError` of a response that breaks the
     ///   wire contract (never charged; nothing applied).
-    public func pushOnce() async throws -> PushResult {
-        if await store.softBlocked && !faults.contains(.pushAfterReset) { return PushResult(outcome: .blocked) }
+    public func pushOnce() async throws -> PushReport {
+        if await store.softBlocked && !faults.contains(.pushAfterReset) { return PushReport(outcome: .blocked) }
         let push = try await store.nextPush(
             maxEntries: Self.maxBatch, schemaVersion: configuration.schemaVersion, clientID: configuration.clientID)
-        guard let push else { return PushResult(outcome: .nothing) }
+        guard let push else { return PushReport(outcome: .nothing) }
         let batch = push.batch
         let reply: RemoteReply
         do {
@@ -110,11 +111,11 @@ public actor SyncEngine {
             try await store.abandonPush()
             throw error
         }
-        if case .signal = response {} else { KillSeam.reached(.afterPushAnswered) }
+        if case .signal = response {} else { store.reached(.afterPushAnswered) }
         switch response {
         case .verdicts(let verdicts):
             try await store.applyVerdicts(verdicts, batch: batch)
-            return PushResult(outcome: .sent, mutations: batch.count)
+            return PushReport(outcome: .sent, mutations: batch.count)
         case .aborted(let abort):
             do {
                 try await store.applyAbort(abort, batch: batch)
@@ -122,14 +123,14 @@ public actor SyncEngine {
                 try await store.abandonPush()
                 throw error
             }
-            return PushResult(outcome: .sent, mutations: batch.count)
+            return PushReport(outcome: .sent, mutations: batch.count)
         case .signal(let type):
             if type == .resetRequired {
                 try await store.latchReset(endingPush: true)
             } else {
                 try await store.abandonPush()
             }
-            return PushResult(outcome: .sent, mutations: batch.count, signal: type)
+            return PushReport(outcome: .sent, mutations: batch.count, signal: type)
         }
     }
 

@@ -2,6 +2,7 @@ import AccordDriver
 import Corpus
 import Foundation
 import KizunaWire
+import ReferenceDriver
 import Testing
 
 @testable import ReferenceClient

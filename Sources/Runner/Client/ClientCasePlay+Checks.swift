@@ -1,61 +1,16 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
 
 extension ClientCasePlay {
-    /// Judges one transcript check against the driver's state; nil when it holds.
+    /// Judges one transcript check against the driver's state; events raised before a kill are excused.
     func evaluate(_ check: Check, in state: StateResult, step: Step?) -> Failure? {
-        let at = step.map { "step \($0.n) assert" } ?? "postcondition"
-        switch check {
-        case .localRow(let table, let pk, let row):
-            let actual = state.row(table, pk)
-            if actual == row { return nil }
-            return Failure(
-                ruleID: "CL-LOCAL-ROW",
-                message:
-                    "\(at): CL-LOCAL-ROW \(table)/\(pk) is \(actual == nil ? "absent" : "another row") locally, expected \(row == nil ? "absent" : "the golden row")",
-                body:
-                    "expected: \(row.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(actual.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
-            )
-        case .cursor(let value):
-            if state.cursor == value { return nil }
-            return Failure(
-                ruleID: "CL-CURSOR", message: "\(at): CL-CURSOR the durable cursor is \(state.cursor), expected \(value)",
-                body: "expected: \(value)\nactual: \(state.cursor)")
-        case .outboxDepth(let value):
-            if state.outboxDepth == value { return nil }
-            return Failure(
-                ruleID: "CL-OUTBOX-DEPTH", message: "\(at): CL-OUTBOX-DEPTH \(state.outboxDepth) pending outbox entries, expected \(value)",
-                body: "expected: \(value)\nactual: \(state.outboxDepth)")
-        case .event(let code):
-            if state.events.contains(where: { $0.code == code }) { return nil }
+        let kill = self.kill
+        return judge.evaluate(check, in: state, step: step) { code in
             // Events are counted from each open: those raised before a kill were seen then, or are unobservable.
-            if let kill, kill.carriedEvents.contains(code) || kill.eventsUncertain { return nil }
-            return Failure(
-                ruleID: "CL-EVENT", message: "\(at): CL-EVENT no \(code) event was raised",
-                body: "expected: \(code)\nactual: \(state.events.map(\.code).joined(separator: ", "))")
-        case .noIntermediateCommit:
-            if state.cursor != committedCursor {
-                return Failure(
-                    ruleID: "CL-CHECKPOINT",
-                    message:
-                        "\(at): CL-CHECKPOINT the cursor \(state.cursor) was committed before its checkpoint closed (committed: \(committedCursor))",
-                    body: "expected: \(committedCursor)\nactual: \(state.cursor)")
-            }
-            for key in stagedKeys {
-                let before = snapshot?.row(key.table, key.pk)
-                let now = state.row(key.table, key.pk)
-                if before != now {
-                    return Failure(
-                        ruleID: "CL-CHECKPOINT",
-                        message: "\(at): CL-CHECKPOINT \(key.table)/\(key.pk) from a staged page is visible before its checkpoint closed",
-                        body:
-                            "expected: \(before.map { CanonicalJSON.compact(.object($0)) } ?? "absent")\nactual: \(now.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
-                    )
-                }
-            }
-            return nil
+            kill.map { $0.carriedEvents.contains(code) || $0.eventsUncertain } ?? false
         }
     }
 
@@ -86,11 +41,11 @@ extension ClientCasePlay {
         if raised != 1 {
             failures.append(
                 Failure(
-                    ruleID: "CL-SOFT-BLOCK", message: "\(name): CL-SOFT-BLOCK RESET_REQUIRED was raised \(raised) times, not once"))
+                    .softBlock, message: "\(name): \(ObligationID.softBlock) RESET_REQUIRED was raised \(raised) times, not once"))
         }
         for op in [DriverOp.push, .pull] {
             mock.expect(nil)
-            let answer = await call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
+            let answer = await session.call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
             if case .broken(let reason) = answer {
                 stop(name, reason)
                 return
@@ -98,9 +53,9 @@ extension ClientCasePlay {
             if let request = mock.take().first {
                 failures.append(
                     Failure(
-                        ruleID: "CL-SOFT-BLOCK",
+                        .softBlock,
                         message:
-                            "\(name): CL-SOFT-BLOCK after RESET_REQUIRED at step \(step.n) the client sent another RPC (\(op.rawValue))",
+                            "\(name): \(ObligationID.softBlock) after RESET_REQUIRED at step \(step.n) the client sent another RPC (\(op.rawValue))",
                         body: "actual: \(request.summary)"))
                 continue
             }
@@ -112,9 +67,9 @@ extension ClientCasePlay {
             default:
                 failures.append(
                     Failure(
-                        ruleID: "CL-SOFT-BLOCK",
+                        .softBlock,
                         message:
-                            "\(name): CL-SOFT-BLOCK a \(op.rawValue) after RESET_REQUIRED at step \(step.n) answers blocked, got \(describe(answer))"
+                            "\(name): \(ObligationID.softBlock) a \(op.rawValue) after RESET_REQUIRED at step \(step.n) answers blocked, got \(describe(answer))"
                     ))
             }
         }
@@ -128,12 +83,12 @@ extension ClientCasePlay {
     /// While a transfer is staged, rows the client itself changes (a write, a push's verdicts)
     /// may legitimately change; their snapshot is refreshed so only staged rows are judged.
     mutating func refreshSnapshot(keys: [(table: String, pk: String)], name: String) async {
-        guard var snapshot, !keys.isEmpty, let now = await state(name: name) else { return }
+        guard var snapshot = judge.snapshot, !keys.isEmpty, let now = await state(name: name) else { return }
         for key in keys {
             var table = snapshot.rows[key.table] ?? [:]
             table[key.pk] = now.row(key.table, key.pk)
             snapshot.rows[key.table] = table
         }
-        self.snapshot = snapshot
+        judge.snapshot = snapshot
     }
 }

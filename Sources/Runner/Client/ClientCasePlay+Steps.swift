@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
@@ -29,14 +30,14 @@ extension ClientCasePlay {
     mutating func playWrite(_ step: Step, local: LocalWrite, name: String) async {
         guard let request = plan.writes[step.n] else { return }
         guard let expected = local.expectError else {
-            let answer = await call(.write(request))
+            let answer = await session.call(.write(request))
             switch answer {
             case .result(.written(let result)):
                 if let depth, result.outboxDepth != depth + 1 {
                     cases.append(
                         fail(
-                            name, "CL-OUTCOME",
-                            "step \(step.n) local: CL-OUTCOME the outbox depth went from \(depth) to \(result.outboxDepth), not \(depth + 1)"
+                            name, .outcome,
+                            "step \(step.n) local: \(ObligationID.outcome) the outbox depth went from \(depth) to \(result.outboxDepth), not \(depth + 1)"
                         ))
                 } else {
                     cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
@@ -46,20 +47,21 @@ extension ClientCasePlay {
             case .broken(let reason):
                 stop(name, reason)
             default:
-                cases.append(fail(name, "CL-OUTCOME", "step \(step.n) local: CL-OUTCOME the write was not stored: \(describe(answer))"))
+                cases.append(
+                    fail(name, .outcome, "step \(step.n) local: \(ObligationID.outcome) the write was not stored: \(describe(answer))"))
             }
             return
         }
         guard let before = await state(name: name) else { return }
-        let answer = await call(.write(request))
+        let answer = await session.call(.write(request))
         switch answer {
         case .failure(let failure) where failure.code == expected:
             guard let after = await state(name: name) else { return }
             if after.outboxDepth != before.outboxDepth || after.rows != before.rows || after.cursor != before.cursor {
                 cases.append(
                     fail(
-                        name, "CL-EXPECT-ERROR",
-                        "step \(step.n) local: CL-EXPECT-ERROR the refused write changed the store (outbox depth \(before.outboxDepth) → \(after.outboxDepth), rows \(before.rows == after.rows ? "unchanged" : "changed"))"
+                        name, .expectError,
+                        "step \(step.n) local: \(ObligationID.expectError) the refused write changed the store (outbox depth \(before.outboxDepth) → \(after.outboxDepth), rows \(before.rows == after.rows ? "unchanged" : "changed"))"
                     ))
                 return
             }
@@ -70,23 +72,24 @@ extension ClientCasePlay {
             if case .result(.written(let result)) = answer { depth = result.outboxDepth }
             cases.append(
                 fail(
-                    name, "CL-EXPECT-ERROR",
-                    "step \(step.n) local: CL-EXPECT-ERROR expected the write to be refused with \(expected), got \(describe(answer))"))
+                    name, .expectError,
+                    "step \(step.n) local: \(ObligationID.expectError) expected the write to be refused with \(expected), got \(describe(answer))"
+                ))
         }
     }
 
     mutating func playRPC(_ step: Step, exchange: RPCExchange, name: String) async {
-        let startsTransfer = exchange.rpc == .pull && exchange.response["has_more"] == .bool(true) && snapshot == nil
+        let startsTransfer = exchange.rpc == .pull && exchange.response["has_more"] == .bool(true) && judge.snapshot == nil
         let before: StateResult?
         if startsTransfer || exchange.expectError != nil {
             guard let state = await state(name: name) else { return }
             before = state
-            if startsTransfer { snapshot = state }
+            if startsTransfer { judge.snapshot = state }
         } else {
             before = nil
         }
         mock.expect(.init(rpc: exchange.rpc, golden: exchange.request, answer: .reply(status: exchange.status, body: exchange.response)))
-        let answer = await call(exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1)))
+        let answer = await session.call(exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1)))
         if case .broken(let reason) = answer {
             stop(name, reason)
             return
@@ -100,15 +103,16 @@ extension ClientCasePlay {
                 ? "PERMANENT_TRANSPORT" : "REMOTE"
             if case .failure(let failure) = answer, failure.code == expected {
             } else {
-                failures.append(outcomeFailure(step, "expected the error \(expected) for HTTP \(exchange.status), got \(describe(answer))"))
+                failures.append(
+                    judge.outcomeFailure(step, "expected the error \(expected) for HTTP \(exchange.status), got \(describe(answer))"))
             }
         } else if exchange.rpc == .push {
-            failures += judgePush(step, exchange: exchange, answer: answer)
+            failures += judge.judgePush(step, exchange: exchange, answer: answer)
             if failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
         } else {
-            failures += judgePull(step, exchange: exchange, answer: answer)
+            failures += judge.judgePull(step, exchange: exchange, answer: answer)
         }
-        lastFault = nil
+        judge.lastFault = nil
         if exchange.rpc == .push {
             depth = nil
             let keys = (exchange.request["batch"]?["mutations"]?.arrayValue ?? []).compactMap { mutation -> (table: String, pk: String)? in
@@ -117,9 +121,10 @@ extension ClientCasePlay {
             }
             await refreshSnapshot(keys: keys, name: name)
         }
-        if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED") { softBlocked = true }
+        if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED") { judge.softBlocked = true }
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
-        if failures.contains(where: { $0.ruleID == "CL-REQUEST" || $0.ruleID == "CL-RESEND" || $0.ruleID == "CL-ATOMIC-RUN" }) {
+        let requestRules: Set<String> = [ObligationID.request.rawValue, ObligationID.resend.rawValue, ObligationID.atomicRun.rawValue]
+        if failures.contains(where: { requestRules.contains($0.ruleID) }) {
             stopped = "step \(step.n) sent another request than the golden one"
             return
         }
@@ -130,7 +135,7 @@ extension ClientCasePlay {
 
     mutating func playFault(_ step: Step, fault: TransportFault, name: String) async {
         mock.expect(.init(rpc: fault.target, golden: fault.request, answer: .drop))
-        let answer = await call(fault.target == .push ? .push : .pull(PullOptions(maxPages: 1)))
+        let answer = await session.call(fault.target == .push ? .push : .pull(PullOptions(maxPages: 1)))
         if case .broken(let reason) = answer {
             stop(name, reason)
             return
@@ -139,13 +144,14 @@ extension ClientCasePlay {
         var failures = requestFailures(step, rpc: fault.target, golden: fault.request, received: received)
         if case .failure(let failure) = answer, failure.code == "REMOTE" {
         } else {
-            failures.append(outcomeFailure(step, "a \(fault.fault.rawValue) answers REMOTE, got \(describe(answer))"))
+            failures.append(judge.outcomeFailure(step, "a \(fault.fault.rawValue) answers REMOTE, got \(describe(answer))"))
         }
-        if case .result(.pulled(let result)) = answer, result.cursor != committedCursor {
+        if case .result(.pulled(let result)) = answer, result.cursor != judge.committedCursor {
             failures.append(
-                checkpointFailure(step, "the cursor moved to \(result.cursor) on a failed pull; committed is \(committedCursor)"))
+                judge.checkpointFailure(
+                    step, "the cursor moved to \(result.cursor) on a failed pull; committed is \(judge.committedCursor)"))
         }
-        lastFault = (step.n, fault.target, fault.target == .push ? received.first?.body : nil)
+        judge.lastFault = (step.n, fault.target, fault.target == .push ? received.first?.body : nil)
         cases.append(
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
@@ -153,76 +159,21 @@ extension ClientCasePlay {
         if !failures.isEmpty { stopped = "step \(step.n) failed" }
     }
 
-    /// The requests the mock received for a step, judged against the golden request.
+    /// The requests the mock received for a step, judged against the golden request (and the kill matrix's ledger).
     func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure] {
-        guard let first = received.first else {
-            return [
-                Failure(
-                    ruleID: "CL-REQUEST", message: "step \(step.n) \(step.label): CL-REQUEST no \(rpc.rawValue) request reached the server")
-            ]
-        }
-        var failures: [Failure] = []
-        let resend = lastFault.flatMap { $0.target == rpc ? $0 : nil }
-        if let resend, let dropped = resend.body, let body = first.body, CanonicalJSON.compact(body) != CanonicalJSON.compact(dropped) {
-            let at = body.firstDifference(from: dropped) ?? .root
-            failures.append(
-                Failure(
-                    ruleID: "CL-RESEND",
-                    message:
-                        "step \(step.n) \(step.label): CL-RESEND the request after the lost answer at step \(resend.step) is not the same bytes, first at \(at.tokens.isEmpty ? "/" : at.description)",
-                    body:
-                        "expected: \(CanonicalJSON.compact(dropped.value(at: at) ?? .null))\nactual: \(CanonicalJSON.compact(body.value(at: at) ?? .null))"
-                ))
-        } else if let mismatch = first.mismatch {
-            let rule: String
-            if resend != nil && mismatch.pointer != nil {
-                rule = "CL-RESEND"
-            } else if Self.splitsAtomicRun(golden, first.body) {
-                rule = "CL-ATOMIC-RUN"
-            } else {
-                rule = "CL-REQUEST"
-            }
-            let after = resend.map { " (after the fault at step \($0.step))" } ?? ""
-            failures.append(
-                Failure(
-                    ruleID: rule, message: "step \(step.n) \(step.label): \(rule) \(mismatch.message)\(after)",
-                    body: "expected: \(mismatch.expected)\nactual: \(mismatch.actual)"))
-        }
-        if let kill {
-            failures += kill.doubleApplies(step, received: received)
-            if kill.restarted, rpc == .push, let outbox = KillState.outboxFailure(step, golden: golden, received: first.body) {
-                failures.append(outbox)
-            }
-        }
-        if received.count > 1 {
-            failures.append(
-                Failure(
-                    ruleID: "CL-REQUEST",
-                    message: "step \(step.n) \(step.label): CL-REQUEST \(received.count) requests for one \(rpc.rawValue)",
-                    body: received.map(\.summary).joined(separator: "\n")))
-        }
-        return failures
-    }
-
-    /// Whether a push differs from its golden atomic batch in what makes the run: the atomic flag or the mutation ids.
-    static func splitsAtomicRun(_ golden: JSONValue?, _ actual: JSONValue?) -> Bool {
-        guard let golden, golden["batch"]?["atomic"] == .bool(true) else { return false }
-        func ids(_ body: JSONValue?) -> [String] {
-            body?["batch"]?["mutations"]?.arrayValue?.compactMap { $0["mutation_id"]?.stringValue } ?? []
-        }
-        return actual?["batch"]?["atomic"] != .bool(true) || ids(actual) != ids(golden)
+        judge.requestFailures(step, rpc: rpc, golden: golden, received: received, kill: kill)
     }
 
     /// Requests that reached the mock while no step expected one fail the step they followed.
     mutating func reportStrays(before name: String) {
         let strays = mock.take()
         guard !strays.isEmpty else { return }
-        let rule = softBlocked ? "CL-SOFT-BLOCK" : "CL-REQUEST"
+        let rule: ObligationID = judge.softBlocked ? .softBlock : .request
         let when = lastStep.map { "after \($0)" } ?? "before the first step"
         cases.append(
             fail(
                 "\(lastStep ?? name) unexpected RPC", rule,
-                "\(lastStep ?? name): \(rule) \(strays.count) RPC(s) \(when) that no step asked for\(softBlocked ? " while soft-blocked" : "")",
+                "\(lastStep ?? name): \(rule) \(strays.count) RPC(s) \(when) that no step asked for\(judge.softBlocked ? " while soft-blocked" : "")",
                 body: strays.map(\.summary).joined(separator: "\n")))
     }
 }

@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import Foundation
 import KizunaWire
@@ -8,32 +9,19 @@ import Reports
 /// serves the golden responses from the mock, judging requests, results and client state.
 struct ClientCasePlay {
     /// A driver answer, or why there is none.
-    enum Answer {
-        case result(DriverResult)
-        case failure(DriverFailure)
-        case broken(String)
-    }
+    typealias Answer = DriverSession.Answer
 
     let loaded: LoadedTranscript
     let plan: ClientCasePlan
-    var channel: any DriverChannel
+    /// The driver I/O: channel, request ids, timeout.
+    var session: DriverSession
     let mock: PostgRESTMock
-    let timeout: Duration
     var cases: [CaseResult] = []
     var stopped: String?
-    var nextID = 1
-    /// The cursor the client has durably committed, as the golden pages say.
-    var committedCursor: String
     /// The outbox depth the driver last reported, when known.
     var depth: Int?
-    /// The state before the first staged page of a transfer, and the keys its staged pages carry.
-    var snapshot: StateResult?
-    var stagedKeys: [(table: String, pk: String)] = []
-    /// The fault step the previous RPC-making step was, if it was one: its number, its RPC, and
-    /// the body of the push whose answer was lost (the resend must be the same bytes).
-    var lastFault: (step: Int, target: RPCKind, body: JSONValue?)?
-    /// Whether a RESET_REQUIRED has been served: from then on any RPC breaks the soft block.
-    var softBlocked = false
+    /// What the golden pages say the client has committed, and the rest the judge keeps.
+    var judge: ClientJudge
     /// The last step played, for naming requests that arrive between steps.
     var lastStep: String?
     /// The kill matrix's point and what it knows across restarts, when the case is played under it.
@@ -45,67 +33,25 @@ struct ClientCasePlay {
     ) {
         self.loaded = loaded
         self.plan = plan
-        self.channel = channel
+        self.session = DriverSession(channel: channel, timeout: timeout)
         self.mock = mock
-        self.timeout = timeout
         self.kill = kill
-        self.committedCursor = plan.checkpoint ?? "0"
+        self.judge = ClientJudge(checkpoint: plan.checkpoint)
     }
 
     var transcript: Transcript { loaded.transcript }
+    var timeout: Duration { session.timeout }
     var classname: String { ClientLane.classname(of: transcript, kill: kill?.point) }
-
-    /// Sends one request and reads its answer; a timeout, crash or bad line is `.broken`.
-    mutating func call(_ body: DriverRequest.Body, timeout override: Duration? = nil) async -> Answer {
-        let request = DriverRequest(id: nextID, body)
-        nextID += 1
-        await channel.send(request.line, timeout: override ?? timeout)
-        switch await channel.nextLine(timeout: override ?? timeout) {
-        case .timedOut:
-            await channel.kill()
-            return .broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(override ?? timeout)\(tail)")
-        case .ended:
-            let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
-            return .broken("\(ending) while handling \(body.op.rawValue) id \(request.id)\(tail)")
-        case .line(let bytes):
-            return await decode(bytes, answering: request)
-        }
-    }
-
-    /// Decodes an answer line for a request; a line that breaks the protocol kills the driver.
-    func decode(_ bytes: [UInt8], answering request: DriverRequest) async -> Answer {
-        let op = request.body.op
-        do throws(DriverError) {
-            let response = try DriverResponse(line: bytes, answering: op)
-            guard response.id == request.id else {
-                await channel.kill()
-                return .broken("the answer to \(op.rawValue) id \(request.id) carries id \(response.id.map(String.init) ?? "null")")
-            }
-            if let result = response.result { return .result(result) }
-            if let failure = response.failure { return .failure(failure) }
-            return .broken("the answer to \(op.rawValue) id \(request.id) is empty")
-        } catch {
-            await channel.kill()
-            return .broken(
-                "DRIVER_BAD_RESPONSE to \(op.rawValue) id \(request.id): \(error); line: \(String(decoding: bytes.prefix(300), as: UTF8.self))"
-            )
-        }
-    }
-
-    var tail: String {
-        let text = channel.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "" : "; stderr tail: \(text.suffix(600))"
-    }
 
     /// Plays the whole case: hello, open, the steps, the postconditions, close.
     mutating func run(store: String, jwt: String, apikey: String) async {
-        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
+        switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello(let hello)):
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
             if !missing.isEmpty {
                 stopped = "unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))"
                 cases.append(CaseResult(name: "hello", classname: classname, outcome: .skipped(stopped ?? "")))
-                _ = await channel.finish(timeout: .seconds(5))
+                _ = await session.finish(timeout: .seconds(5))
                 return
             }
         case let other:
@@ -116,7 +62,7 @@ struct ClientCasePlay {
                 context: transcript.context, store: store, baseURL: mock.baseURL, apikey: apikey, jwt: jwt, checkpoint: plan.checkpoint,
                 pullLimit: plan.pullLimit)
             kill?.open = open
-            switch await call(.open(open)) {
+            switch await session.call(.open(open)) {
             case .result: break
             case let other: driverBroken(other, name: "open")
             }
@@ -144,17 +90,17 @@ struct ClientCasePlay {
         await killFinalChecks()
         cases.stamp(from: beforeKill, since: killStarted)
         if stopped == nil {
-            switch await call(.close) {
+            switch await session.call(.close) {
             case .result:
-                if let ending = await channel.finish(timeout: .seconds(5)) {
-                    cases.append(fail("close", "CL-DRIVER", "close: \(ending)\(tail)"))
+                if let ending = await session.finish(timeout: .seconds(5)) {
+                    cases.append(fail("close", .driver, "close: \(ending)\(session.tail)"))
                 }
                 reportStrays(before: "close")
             case let other:
                 driverBroken(other, name: "close")
             }
         } else {
-            await channel.kill()
+            await session.kill()
         }
     }
 
@@ -166,13 +112,13 @@ struct ClientCasePlay {
         case .failure(let failure): message = "\(name) failed: \(failure)"
         case .result(let result): message = "\(name) was answered as \(result.op.rawValue)"
         }
-        cases.append(fail(name, "CL-DRIVER", "\(name): CL-DRIVER \(message)"))
+        cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(message)"))
         stopped = "\(name) failed"
     }
 
     /// A failed case result with one failure.
-    func fail(_ name: String, _ rule: String, _ message: String, body: String = "") -> CaseResult {
-        CaseResult(name: name, classname: classname, outcome: .failed([Failure(ruleID: rule, message: message, body: body)]))
+    func fail(_ name: String, _ rule: ObligationID, _ message: String, body: String = "") -> CaseResult {
+        CaseResult(name: name, classname: classname, outcome: .failed([Failure(rule, message: message, body: body)]))
     }
 }
 

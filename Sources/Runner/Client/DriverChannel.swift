@@ -35,6 +35,9 @@ public protocol DriverChannel: Sendable {
 
     /// The last lines the driver wrote to standard error, for the report.
     var stderrTail: String { get }
+
+    /// How the driver ended, once it has; nil while it runs, and for an engine in this process.
+    var ending: DriverEnding? { get }
 }
 
 /// Starts a fresh driver for one case.

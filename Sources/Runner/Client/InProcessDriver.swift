@@ -63,4 +63,7 @@ public final class InProcessDriver: DriverChannel {
 
     /// In-process engines log nowhere the runner reads.
     public var stderrTail: String { "" }
+
+    /// An engine in this process has no exit status.
+    public var ending: DriverEnding? { nil }
 }

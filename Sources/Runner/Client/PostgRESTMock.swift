@@ -45,8 +45,39 @@ final class PostgRESTMock: Sendable {
         var matched = 0
         /// Answers handed to the server for writing, since the mock started.
         var answered = 0
-        /// Whether a held connection may be closed.
-        var released = false
+        /// Set when a held connection may be closed.
+        var release = Latch()
+        /// Tasks waiting for a counter to pass a value (the kill matrix's triggers).
+        var waiters: [Waiter] = []
+
+        /// The value of a counter.
+        func value(_ counter: Counter) -> Int { counter == .matched ? matched : answered }
+
+        /// Counts one more on `counter` and takes the waiters that are now satisfied.
+        mutating func bump(_ counter: Counter) -> [Latch] {
+            switch counter {
+            case .matched: matched += 1
+            case .answered: answered += 1
+            }
+            let value = value(counter)
+            let due = waiters.filter { $0.counter == counter && value > $0.beyond }
+            waiters.removeAll { $0.counter == counter && value > $0.beyond }
+            return due.map(\.latch)
+        }
+    }
+
+    /// A counter the kill matrix waits on.
+    enum Counter: Sendable {
+        /// Requests that reached an expectation.
+        case matched
+        /// Golden answers handed to the server for writing.
+        case answered
+    }
+
+    private struct Waiter {
+        var counter: Counter
+        var beyond: Int
+        var latch: Latch
     }
 
     private let state = Mutex(State())
@@ -89,7 +120,7 @@ final class PostgRESTMock: Sendable {
     func expect(_ expectation: Expectation?) {
         state.withLock {
             $0.expectation = expectation
-            $0.released = false
+            if $0.release.isSet { $0.release = Latch() }
         }
     }
 
@@ -108,7 +139,20 @@ final class PostgRESTMock: Sendable {
     var answeredCount: Int { state.withLock { $0.answered } }
 
     /// Lets a held connection close (without an answer); later holds close at once too, until `expect` arms the next.
-    func release() { state.withLock { $0.released = true } }
+    func release() { state.withLock { $0.release }.set() }
+
+    /// Waits until `counter` is past `count`, or the task is cancelled.
+    func wait(until counter: Counter, passes count: Int) async {
+        let latch = Latch()
+        let passed = state.withLock { state -> Bool in
+            if state.value(counter) > count { return true }
+            state.waiters.append(Waiter(counter: counter, beyond: count, latch: latch))
+            return false
+        }
+        guard !passed else { return }
+        await latch.wait()
+        state.withLock { $0.waiters.removeAll { $0.latch === latch } }
+    }
 
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let summary = "\(request.method) \(request.target) " + String(decoding: request.body.prefix(2048), as: UTF8.self)
@@ -123,24 +167,25 @@ final class PostgRESTMock: Sendable {
             return Self.postgrestError(status: 503, "accord: no request was expected at this step")
         }
         let mismatch = match.mismatch(request, rpc: expectation.rpc, golden: expectation.golden)
-        state.withLock {
+        let matched = state.withLock {
             $0.received.append(Received(summary: summary, mismatch: mismatch, unexpected: false, rpc: rpc, body: body))
-            $0.matched += 1
+            return $0.bump(.matched)
         }
+        for waiter in matched { waiter.set() }
         if mismatch != nil { return Self.postgrestError(status: 500, "accord: the request does not match the golden request") }
         switch expectation.answer {
         case .drop:
             return .drop
         case .hold:
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !state.withLock({ $0.released }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            // A connection thread of the server, not a pool thread: blocking here holds only this connection.
+            state.withLock { $0.release }.block(timeout: .seconds(30))
             return .drop
         case .reply(let status, let body):
             var response = HTTPResponse(
                 status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
             // No connection reuse: a client's HTTP library must not silently retry on a dropped one.
             response.headers.set("Connection", "close")
-            state.withLock { $0.answered += 1 }
+            for waiter in state.withLock({ $0.bump(.answered) }) { waiter.set() }
             return response
         }
     }

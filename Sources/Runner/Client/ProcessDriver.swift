@@ -9,7 +9,8 @@ public final class ProcessDriver: DriverChannel {
     private let input: FileHandle
     private let lines = LineQueue()
     private let errors = Mutex<[UInt8]>([])
-    private let stderrEnded = Flag()
+    private let stderrEnded = Latch()
+    private let exited = Latch()
     private static let tailLimit = 4096
 
     /// Starts the command.
@@ -31,6 +32,8 @@ public final class ProcessDriver: DriverChannel {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        let exited = self.exited
+        process.terminationHandler = { _ in exited.set() }
         do {
             try process.run()
         } catch {
@@ -73,7 +76,7 @@ public final class ProcessDriver: DriverChannel {
     /// answer does not come.
     public func send(_ line: [UInt8], timeout: Duration) async {
         let input = self.input
-        let written = Flag()
+        let written = Latch()
         let watchdog = Task { [self] in
             try? await Task.sleep(for: timeout)
             if !written.isSet { await kill() }
@@ -94,18 +97,14 @@ public final class ProcessDriver: DriverChannel {
     /// Closes the driver's standard input and waits for its exit, killing it after `timeout`.
     public func finish(timeout: Duration) async -> String? {
         try? input.close()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        if process.isRunning {
+        guard await exited.wait(timeout: timeout) else {
             await kill()
             return "the driver did not exit within \(timeout) of the end of its input"
         }
         // Whatever the driver left behind in its group goes with it.
         Foundation.kill(-process.processIdentifier, SIGKILL)
-        await errorsDrained(within: .seconds(1))
-        return Self.ending(process)
+        await stderrEnded.wait(timeout: .seconds(1))
+        return ending?.description
     }
 
     /// Sends SIGKILL to the driver's process group and waits for the driver to be gone.
@@ -113,25 +112,19 @@ public final class ProcessDriver: DriverChannel {
         Foundation.kill(-process.processIdentifier, SIGKILL)
         if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
         try? input.close()
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(2)) }
-    }
-
-    /// Waits a moment for the standard-error reader to reach the end, so the tail is complete.
-    private func errorsDrained(within limit: Duration) async {
-        let deadline = ContinuousClock.now + limit
-        while !stderrEnded.isSet && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(2)) }
+        await exited.wait()
     }
 
     /// The tail of the driver's standard error.
     public var stderrTail: String { String(decoding: errors.withLock { $0 }, as: UTF8.self) }
 
-    /// A description of an unclean ending, or nil for exit status 0.
-    static func ending(_ process: Process) -> String? {
+    /// How the process ended, once it has (from its termination reason and status).
+    public var ending: DriverEnding? {
+        guard exited.isSet else { return nil }
         switch process.terminationReason {
-        case .exit where process.terminationStatus == 0: nil
-        case .exit: "the driver exited with status \(process.terminationStatus)"
-        case .uncaughtSignal: "the driver died of signal \(process.terminationStatus)"
-        @unknown default: "the driver ended abnormally"
+        case .exit: return .exited(status: process.terminationStatus)
+        case .uncaughtSignal: return .signalled(process.terminationStatus)
+        @unknown default: return .abnormal
         }
     }
 
@@ -141,18 +134,7 @@ public final class ProcessDriver: DriverChannel {
     /// The exit status once the process has exited (not for a death by signal), else nil; 127 is
     /// the shell's "command not found".
     public var exitStatus: Int32? {
-        guard !process.isRunning, process.terminationReason == .exit else { return nil }
-        return process.terminationStatus
+        guard case .exited(let status) = ending else { return nil }
+        return status
     }
-}
-
-/// A flag one thread sets and another reads.
-final class Flag: Sendable {
-    private let value = Mutex(false)
-
-    /// Whether it was set.
-    var isSet: Bool { value.withLock { $0 } }
-
-    /// Sets it.
-    func set() { value.withLock { $0 = true } }
 }

@@ -1,20 +1,11 @@
 import AccordDriver
+import Checks
 import Corpus
 import Foundation
 import KizunaWire
 import Reports
 
 extension ClientCasePlay {
-    /// How a request sent with a kill armed ended.
-    enum KilledCall {
-        /// The runner killed the driver at the trigger, before it answered.
-        case killed
-        /// The driver died by itself before answering (its stderr tail and ending).
-        case died(String)
-        /// The driver answered first.
-        case answered(Answer)
-    }
-
     /// Plays the step the kill point applies to.
     mutating func playKilled(_ step: Step, name: String) async {
         guard let point = kill?.point else { return }
@@ -32,41 +23,16 @@ extension ClientCasePlay {
         }
     }
 
-    /// Sends a request and waits for its answer, killing the driver as soon as `trigger` holds.
-    mutating func callKilling(_ body: DriverRequest.Body, when trigger: () -> Bool) async -> KilledCall {
-        let request = DriverRequest(id: nextID, body)
-        nextID += 1
-        await channel.send(request.line, timeout: timeout)
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if trigger() {
-                await channel.kill()
-                return .killed
-            }
-            switch await channel.nextLine(timeout: .milliseconds(2)) {
-            case .timedOut:
-                continue
-            case .ended:
-                let ending = await channel.finish(timeout: .seconds(1)) ?? "the driver closed its output"
-                return .died("\(ending)\(tail)")
-            case .line(let bytes):
-                return .answered(await decode(bytes, answering: request))
-            }
-        }
-        await channel.kill()
-        return .answered(.broken("the driver timed out on \(body.op.rawValue) id \(request.id) after \(timeout)\(tail)"))
-    }
-
     /// Whether a driver that died by itself honoured the `ACCORD_KILL_AT` hook: it died of SIGKILL while armed (or its
-    /// shell wrapper exited with 128 + SIGKILL).
-    func diedAtHook(_ ending: String) -> Bool {
-        (kill?.hooked ?? false) && (ending.contains("signal \(SIGKILL)") || ending.contains("status \(128 + SIGKILL)"))
+    /// shell wrapper exited with 128 + SIGKILL), as its exit status says.
+    func diedAtHook(_ ending: DriverEnding?) -> Bool {
+        (kill?.hooked ?? false) && (ending?.isKill ?? false)
     }
 
     /// SIGKILLs the driver, starts a fresh one (no hook) and opens the same store while the mock
     /// answers nothing; false (the case stopped) when the new driver does not come up.
     mutating func restart(_ name: String) async -> Bool {
-        await channel.kill()
+        await session.kill()
         mock.release()
         guard var state = kill, let open = state.open else { return false }
         state.carryEvents()
@@ -74,90 +40,24 @@ extension ClientCasePlay {
         kill = state
         mock.expect(nil)
         do throws(RunError) {
-            channel = try state.relaunch()
+            session.replace(with: try state.relaunch())
         } catch {
             stop(name, "the driver did not restart after the kill: \(error)")
             return false
         }
-        switch await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
+        switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello): break
         case let other:
             stop(name, "hello after the restart: \(describe(other))")
             return false
         }
-        switch await call(.open(open)) {
+        switch await session.call(.open(open)) {
         case .result: return true
         case let other:
             stop(name, "open of the same store after the restart: \(describe(other))")
             return false
         }
     }
-
-    /// The KM findings of a restart: the recovered state must be the durable state before the kill.
-    func recoveryFailures(before: StateResult, after: StateResult, at label: String) -> [Failure] {
-        var failures: [Failure] = []
-        if after.cursor != before.cursor {
-            failures.append(
-                Failure(
-                    ruleID: "KM-CURSOR-AHEAD",
-                    message:
-                        "\(label): KM-CURSOR-AHEAD after the restart the cursor is \(after.cursor); durable before the kill: \(before.cursor)",
-                    body: "expected: \(before.cursor)\nactual: \(after.cursor)"))
-        }
-        if after.outboxDepth != before.outboxDepth {
-            failures.append(
-                Failure(
-                    ruleID: "KM-LOST-EDIT",
-                    message:
-                        "\(label): KM-LOST-EDIT after the restart the outbox holds \(after.outboxDepth) entries; durable before the kill: \(before.outboxDepth)",
-                    body: "expected: \(before.outboxDepth)\nactual: \(after.outboxDepth)"))
-        }
-        if let key = Self.firstRowDifference(before, after) {
-            failures.append(
-                Failure(
-                    ruleID: "KM-LOST-EDIT",
-                    message:
-                        "\(label): KM-LOST-EDIT after the restart \(key.table)/\(key.pk) is not the row that was durable before the kill",
-                    body: "expected: \(Self.rowText(before.row(key.table, key.pk)))\nactual: \(Self.rowText(after.row(key.table, key.pk)))")
-            )
-        }
-        let lost = Self.journalKeys(before).filter { !Self.journalKeys(after).contains($0) }
-        if !lost.isEmpty {
-            failures.append(
-                Failure(
-                    ruleID: "KM-JOURNAL-ONCE",
-                    message:
-                        "\(label): KM-JOURNAL-ONCE after the restart the journal lacks \(lost.count) entry(ies) that were durable before the kill",
-                    body: "expected: \(lost.joined(separator: ", "))"))
-        }
-        return failures + journalOnce(after, at: label)
-    }
-
-    /// KM-JOURNAL-ONCE: no rejection (mutation id and reason) is journaled twice.
-    func journalOnce(_ state: StateResult, at label: String) -> [Failure] {
-        var seen = Set<String>()
-        var twice: [String] = []
-        for key in Self.journalKeys(state) where !seen.insert(key).inserted { twice.append(key) }
-        guard !twice.isEmpty else { return [] }
-        return [
-            Failure(
-                ruleID: "KM-JOURNAL-ONCE", message: "\(label): KM-JOURNAL-ONCE journaled more than once: \(twice.joined(separator: ", "))")
-        ]
-    }
-
-    static func journalKeys(_ state: StateResult) -> [String] {
-        state.journal.compactMap { entry in entry.mutationID.map { "\($0) \(entry.reason)" } }
-    }
-
-    static func firstRowDifference(_ before: StateResult, _ after: StateResult) -> (table: String, pk: String)? {
-        for table in Set(before.rows.keys).union(after.rows.keys).sorted() {
-            let keys = Set((before.rows[table] ?? [:]).keys).union((after.rows[table] ?? [:]).keys)
-            for pk in keys.sorted() where before.row(table, pk) != after.row(table, pk) { return (table, pk) }
-        }
-        return nil
-    }
-
-    static func rowText(_ row: JSONObject?) -> String { row.map { CanonicalJSON.compact(.object($0)) } ?? "absent" }
 
     /// The kill's own test case: passed with a note, or failed with its findings.
     mutating func recordKill(_ step: Step, _ failures: [Failure], note: String) {
@@ -169,7 +69,7 @@ extension ClientCasePlay {
     /// After the postconditions of a killed case: the journal holds each rejection once.
     mutating func killFinalChecks() async {
         guard let kill, kill.fired, stopped == nil, let state = await state(name: "kill: journal") else { return }
-        let failures = journalOnce(state, at: "after the case")
+        let failures = KillJudge.journalOnce(state, at: "after the case")
         cases.append(
             CaseResult(
                 name: "kill @ \(kill.point.rawValue): journal once", classname: classname,

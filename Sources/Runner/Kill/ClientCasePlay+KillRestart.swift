@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import Foundation
 import HTTP
@@ -13,17 +14,19 @@ extension ClientCasePlay {
         await playRPC(step, exchange: exchange, name: name)
         guard stopped == nil, let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
         let label = "step \(step.n) \(step.label)"
-        var failures = recoveryFailures(before: seen, after: post, at: label)
+        var failures = KillJudge.recoveryFailures(before: seen, after: post, at: label)
         if kill?.point == .betweenPages, let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
             failures.append(
                 Failure(
-                    ruleID: "KM-CURSOR-AHEAD", message: staged.message.replacingOccurrences(of: "CL-CHECKPOINT", with: "KM-CURSOR-AHEAD"),
+                    .cursorAhead,
+                    message: staged.message.replacingOccurrences(
+                        of: ObligationID.checkpoint.rawValue, with: ObligationID.cursorAhead.rawValue),
                     body: staged.body))
         }
         if kill?.point == .softBlock {
             for op in [DriverOp.push, .pull] {
                 mock.expect(nil)
-                let answer = await call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
+                let answer = await session.call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
                 let sent = mock.take()
                 var blocked = false
                 switch answer {
@@ -38,9 +41,9 @@ extension ClientCasePlay {
                 if !sent.isEmpty || !blocked {
                     failures.append(
                         Failure(
-                            ruleID: "KM-SOFT-BLOCK",
+                            .killSoftBlock,
                             message:
-                                "\(label): KM-SOFT-BLOCK after the restart a \(op.rawValue) \(sent.isEmpty ? "" : "sent a request and ")answered \(describe(answer)), not blocked",
+                                "\(label): \(ObligationID.killSoftBlock) after the restart a \(op.rawValue) \(sent.isEmpty ? "" : "sent a request and ")answered \(describe(answer)), not blocked",
                             body: sent.map(\.summary).joined(separator: "\n")))
                 }
             }
@@ -70,49 +73,50 @@ extension ClientCasePlay {
             return
         }
         open.baseURL = other.baseURL
-        await channel.kill()
+        await session.kill()
         var failures: [Failure] = []
         var note = ""
         do throws(RunError) {
-            channel = try kill?.relaunch() ?? channel
+            if let relaunch = kill?.relaunch { session.replace(with: try relaunch()) }
         } catch {
             await other.stop()
             stop(name, "the driver did not restart after the kill: \(error)")
             return
         }
-        _ = await call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout)
-        switch await call(.open(open)) {
+        _ = await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout)
+        switch await session.call(.open(open)) {
         case .failure(let failure) where !failure.code.hasPrefix("DRIVER_"):
             note = "the driver refused the store under another identity with \(failure.code)"
         case .result:
             note = "the driver opened the store under another identity"
-            if case .result(.state(let state)) = await call(.state(StateOptions())), state.outboxDepth != 0 {
+            if case .result(.state(let state)) = await session.call(.state(StateOptions())), state.outboxDepth != 0 {
                 failures.append(
                     Failure(
-                        ruleID: "KM-IDENTITY",
+                        .identity,
                         message:
-                            "\(label): KM-IDENTITY another identity sees \(state.outboxDepth) pending outbox entries of the previous one"))
+                            "\(label): \(ObligationID.identity) another identity sees \(state.outboxDepth) pending outbox entries of the previous one"
+                    ))
             }
             other.expect(nil)
-            _ = await call(.push)
+            _ = await session.call(.push)
             let leaked = other.take().flatMap { request in
                 (request.body?["batch"]?["mutations"]?.arrayValue ?? []).compactMap { $0["mutation_id"]?.stringValue }
             }.filter(previous.contains)
             if !leaked.isEmpty {
                 failures.append(
                     Failure(
-                        ruleID: "KM-IDENTITY",
+                        .identity,
                         message:
-                            "\(label): KM-IDENTITY another identity pushed the previous identity's mutations \(leaked.joined(separator: ", "))"
+                            "\(label): \(ObligationID.identity) another identity pushed the previous identity's mutations \(leaked.joined(separator: ", "))"
                     ))
             }
         case let answer:
             failures.append(
-                Failure(ruleID: "KM-IDENTITY", message: "\(label): KM-IDENTITY open under another identity answered \(describe(answer))"))
+                Failure(.identity, message: "\(label): \(ObligationID.identity) open under another identity answered \(describe(answer))"))
         }
         await other.stop()
         guard await restart(name), let post = await state(name: name) else { return }
-        failures += recoveryFailures(before: seen, after: post, at: label + " (reopened under its own identity)")
+        failures += KillJudge.recoveryFailures(before: seen, after: post, at: label + " (reopened under its own identity)")
         recordKill(step, failures, note: note)
     }
 

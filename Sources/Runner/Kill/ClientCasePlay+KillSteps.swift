@@ -1,8 +1,8 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
-import Synchronization
 
 extension ClientCasePlay {
     /// after-local-write: SIGKILL after the write's answer; with the hook the driver dies at the
@@ -10,19 +10,19 @@ extension ClientCasePlay {
     mutating func killWrite(_ step: Step, local: LocalWrite, name: String) async {
         guard let request = plan.writes[step.n], let pre = await state(name: name) else { return }
         let label = "step \(step.n) \(step.label)"
-        switch await callKilling(.write(request), when: { false }) {
+        switch await session.callKilling(.write(request), when: .never, mock: mock) {
         case .answered(.result(.written(let result))):
             cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "outbox depth \(result.outboxDepth)"))
             guard let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
-            recordKill(step, recoveryFailures(before: seen, after: post, at: label), note: "killed after the write was answered")
-        case .died(let ending) where diedAtHook(ending):
+            recordKill(step, KillJudge.recoveryFailures(before: seen, after: post, at: label), note: "killed after the write was answered")
+        case .died(_, let ending) where diedAtHook(ending):
             guard await restart(name), let post = await state(name: name) else { return }
             let changed = post.rows != pre.rows
             let queued = post.outboxDepth == pre.outboxDepth + 1
-            var failures = journalOnce(post, at: label)
+            var failures = KillJudge.journalOnce(post, at: label)
             if post.cursor != pre.cursor {
                 failures.append(
-                    Failure(ruleID: "KM-CURSOR-AHEAD", message: "\(label): KM-CURSOR-AHEAD a write moved the cursor to \(post.cursor)"))
+                    Failure(.cursorAhead, message: "\(label): \(ObligationID.cursorAhead) a write moved the cursor to \(post.cursor)"))
             }
             // A queued write may leave its row as it was (e.g. an update to the same values); a changed row that is not
             // queued is an edit that will never reach the server.
@@ -33,8 +33,8 @@ extension ClientCasePlay {
                     : "the outbox changed by \(post.outboxDepth - pre.outboxDepth)"
                 failures.append(
                     Failure(
-                        ruleID: "KM-LOST-EDIT",
-                        message: "\(label): KM-LOST-EDIT killed inside the write of \(request.mutation.mutationID): \(what)",
+                        .lostEdit,
+                        message: "\(label): \(ObligationID.lostEdit) killed inside the write of \(request.mutation.mutationID): \(what)",
                         body: "outbox depth before: \(pre.outboxDepth)\noutbox depth after: \(post.outboxDepth)"))
             }
             recordKill(
@@ -45,10 +45,10 @@ extension ClientCasePlay {
             } else {
                 await playWrite(step, local: local, name: name)
             }
-        case .died(let reason), .answered(.broken(let reason)):
+        case .died(let reason, _), .answered(.broken(let reason)):
             stop(name, reason)
         case .answered(let other):
-            cases.append(fail(name, "CL-OUTCOME", "\(label): CL-OUTCOME the write was not stored: \(describe(other))"))
+            cases.append(fail(name, .outcome, "\(label): \(ObligationID.outcome) the write was not stored: \(describe(other))"))
         case .killed:
             stop(name, "killed before the write was answered")
         }
@@ -61,23 +61,22 @@ extension ClientCasePlay {
         guard let pre = await state(name: name) else { return }
         let matched = mock.matchedCount
         mock.expect(.init(rpc: .push, golden: exchange.request, answer: .hold))
-        let mock = self.mock
-        switch await callKilling(.push, when: { mock.matchedCount > matched }) {
+        switch await session.callKilling(.push, when: .mock(.matched, passes: matched, grace: .zero), mock: mock) {
         case .killed:
             let received = mock.take()
             var failures = requestFailures(step, rpc: .push, golden: exchange.request, received: received)
             guard await restart(name), let post = await state(name: name) else { return }
-            failures += recoveryFailures(before: pre, after: post, at: "step \(step.n) \(step.label)")
+            failures += KillJudge.recoveryFailures(before: pre, after: post, at: "step \(step.n) \(step.label)")
             recordKill(step, failures, note: "killed while the mock held the push request; its answer is lost")
             guard stopped == nil else { return }
-            lastFault = (step.n, .push, received.first?.body)
+            judge.lastFault = (step.n, .push, received.first?.body)
             await playRPC(step, exchange: exchange, name: name)
-        case .died(let reason), .answered(.broken(let reason)):
+        case .died(let reason, _), .answered(.broken(let reason)):
             stop(name, reason)
         case .answered(let other):
             mock.release()
             _ = mock.take()
-            cases.append(fail(name, "CL-OUTCOME", "step \(step.n) \(step.label): CL-OUTCOME no push was sent: \(describe(other))"))
+            cases.append(fail(name, .outcome, "step \(step.n) \(step.label): \(ObligationID.outcome) no push was sent: \(describe(other))"))
             stopped = "step \(step.n) failed"
         }
     }
@@ -91,24 +90,13 @@ extension ClientCasePlay {
         let label = "step \(step.n) \(step.label)"
         let answered = mock.answeredCount
         mock.expect(.init(rpc: exchange.rpc, golden: exchange.request, answer: .reply(status: exchange.status, body: exchange.response)))
-        let mock = self.mock
         let body: DriverRequest.Body = exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1))
         // A driver started with the hook gets a grace period to die at its own seam once the answer is handed over.
         let grace: Duration = kill?.hooked == true ? Self.hookGrace : .zero
-        let handedOver = Mutex<ContinuousClock.Instant?>(nil)
-        let outcome = await callKilling(
-            body,
-            when: {
-                guard mock.answeredCount > answered else { return false }
-                let since = handedOver.withLock { instant in
-                    if instant == nil { instant = .now }
-                    return instant ?? .now
-                }
-                return ContinuousClock.now - since >= grace
-            })
+        let outcome = await session.callKilling(body, when: .mock(.answered, passes: answered, grace: grace), mock: mock)
         switch outcome {
         case .killed, .died:
-            if case .died(let reason) = outcome, !diedAtHook(reason) {
+            if case .died(let reason, let ending) = outcome, !diedAtHook(ending) {
                 stop(name, reason)
                 return
             }
@@ -127,13 +115,13 @@ extension ClientCasePlay {
                 if exchange.rpc == .push {
                     kill?.noteConsumed(exchange, step: step.n)
                 } else {
-                    committedCursor = post.cursor
-                    snapshot = nil
-                    stagedKeys = []
+                    judge.committedCursor = post.cursor
+                    judge.snapshot = nil
+                    judge.stagedKeys = []
                 }
                 cases.append(CaseResult(name: name, classname: classname, outcome: .passed, note: "applied before the kill"))
             } else {
-                lastFault = exchange.rpc == .push ? (step.n, .push, received.first?.body) : nil
+                judge.lastFault = exchange.rpc == .push ? (step.n, .push, received.first?.body) : nil
                 await playRPC(step, exchange: exchange, name: name)
             }
         case .answered(.broken(let reason)):
@@ -143,13 +131,13 @@ extension ClientCasePlay {
             var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: mock.take())
             failures +=
                 exchange.rpc == .push
-                ? judgePush(step, exchange: exchange, answer: answer) : judgePull(step, exchange: exchange, answer: answer)
+                ? judge.judgePush(step, exchange: exchange, answer: answer) : judge.judgePull(step, exchange: exchange, answer: answer)
             if exchange.rpc == .push && failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
             cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
             guard failures.isEmpty, let seen = await state(name: name), await restart(name), let post = await state(name: name) else {
                 return
             }
-            recordKill(step, recoveryFailures(before: seen, after: post, at: label), note: "the driver answered before the kill")
+            recordKill(step, KillJudge.recoveryFailures(before: seen, after: post, at: label), note: "the driver answered before the kill")
         }
     }
 
@@ -161,27 +149,28 @@ extension ClientCasePlay {
         let label = "step \(step.n) \(step.label)"
         if exchange.rpc == .push {
             let count = exchange.request["batch"]?["mutations"]?.arrayValue?.count ?? 0
-            if post.outboxDepth == pre.outboxDepth { return (false, recoveryFailures(before: pre, after: post, at: label)) }
-            if post.outboxDepth == pre.outboxDepth - count { return (true, journalOnce(post, at: label)) }
+            if post.outboxDepth == pre.outboxDepth { return (false, KillJudge.recoveryFailures(before: pre, after: post, at: label)) }
+            if post.outboxDepth == pre.outboxDepth - count { return (true, KillJudge.journalOnce(post, at: label)) }
             return (
                 false,
                 [
                     Failure(
-                        ruleID: "KM-LOST-EDIT",
+                        .lostEdit,
                         message:
-                            "\(label): KM-LOST-EDIT after the restart the outbox holds \(post.outboxDepth) entries: neither before (\(pre.outboxDepth)) nor after (\(pre.outboxDepth - count)) the push's \(count) verdicts"
+                            "\(label): \(ObligationID.lostEdit) after the restart the outbox holds \(post.outboxDepth) entries: neither before (\(pre.outboxDepth)) nor after (\(pre.outboxDepth - count)) the push's \(count) verdicts"
                     )
                 ]
             )
         }
-        let closing = exchange.response["cursor"]?.stringValue ?? committedCursor
-        if post.cursor == committedCursor || closing == committedCursor {
-            var failures = recoveryFailures(before: pre, after: post, at: label)
+        let closing = exchange.response["cursor"]?.stringValue ?? judge.committedCursor
+        if post.cursor == judge.committedCursor || closing == judge.committedCursor {
+            var failures = KillJudge.recoveryFailures(before: pre, after: post, at: label)
             if let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
                 failures.append(
                     Failure(
-                        ruleID: "KM-CURSOR-AHEAD",
-                        message: staged.message.replacingOccurrences(of: "CL-CHECKPOINT", with: "KM-CURSOR-AHEAD"), body: staged.body))
+                        .cursorAhead,
+                        message: staged.message.replacingOccurrences(
+                            of: ObligationID.checkpoint.rawValue, with: ObligationID.cursorAhead.rawValue), body: staged.body))
             }
             return (false, failures)
         }
@@ -190,21 +179,21 @@ extension ClientCasePlay {
                 false,
                 [
                     Failure(
-                        ruleID: "KM-CURSOR-AHEAD",
+                        .cursorAhead,
                         message:
-                            "\(label): KM-CURSOR-AHEAD after the restart the cursor is \(post.cursor): neither \(committedCursor) nor \(closing)"
+                            "\(label): \(ObligationID.cursorAhead) after the restart the cursor is \(post.cursor): neither \(judge.committedCursor) nor \(closing)"
                     )
                 ]
             )
         }
-        var failures = journalOnce(post, at: label)
+        var failures = KillJudge.journalOnce(post, at: label)
         if let missing = missingTransferRow(upTo: step.n, in: post) {
             failures.append(
                 Failure(
-                    ruleID: "KM-CURSOR-AHEAD",
+                    .cursorAhead,
                     message:
-                        "\(label): KM-CURSOR-AHEAD after the restart the cursor \(closing) is committed but \(missing.table)/\(missing.pk) of its pages is not",
-                    body: "expected: \(Self.rowText(missing.row))\nactual: \(Self.rowText(post.row(missing.table, missing.pk)))"))
+                        "\(label): \(ObligationID.cursorAhead) after the restart the cursor \(closing) is committed but \(missing.table)/\(missing.pk) of its pages is not",
+                    body: "expected: \(KillJudge.rowText(missing.row))\nactual: \(KillJudge.rowText(post.row(missing.table, missing.pk)))"))
         }
         return (true, failures)
     }

@@ -102,7 +102,7 @@ public enum KillMatrixRun {
         return { index in
             let (loaded, point, target, properties) = units[index]
             let started = ContinuousClock.now
-            let hook = point.hasDriverHook ? ["ACCORD_KILL_AT": point.rawValue] : [:]
+            let hook = point.driverHook.map { [KillHook.environmentVariable: $0.rawValue] } ?? [:]
             let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
             var suite = await lane.run(loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, kill: kill)
             suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))

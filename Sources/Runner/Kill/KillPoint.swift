@@ -23,13 +23,19 @@ public enum KillPoint: String, Sendable, CaseIterable, Hashable {
     /// then under its own identity again.
     case identityChange = "identity-change"
 
-    /// Whether a cooperating driver can be asked to die at the exact seam (`ACCORD_KILL_AT`).
-    public var hasDriverHook: Bool {
+    /// The driver hook a cooperating driver can be asked to die at for this point (`ACCORD_KILL_AT`),
+    /// or nil when the runner kills from outside only.
+    public var driverHook: KillHook? {
         switch self {
-        case .afterLocalWrite, .afterPushAnswered, .beforeClosingCommit: true
-        default: false
+        case .afterLocalWrite: .afterLocalWrite
+        case .afterPushAnswered: .afterPushAnswered
+        case .beforeClosingCommit: .beforeClosingCommit
+        default: nil
         }
     }
+
+    /// Whether a cooperating driver can be asked to die at the exact seam (`ACCORD_KILL_AT`).
+    public var hasDriverHook: Bool { driverHook != nil }
 
     /// The step of a transcript this point kills at, or nil when the case never reaches it.
     /// - Parameter transcript: the case.

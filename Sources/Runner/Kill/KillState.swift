@@ -1,4 +1,5 @@
 import AccordDriver
+import Checks
 import Corpus
 import KizunaWire
 import Reports
@@ -63,37 +64,12 @@ struct KillState: Sendable {
                 guard let id = mutation["mutation_id"]?.stringValue, let answered = consumed[id] else { continue }
                 failures.append(
                     Failure(
-                        ruleID: "KM-DOUBLE-APPLY",
+                        .doubleApply,
                         message:
-                            "step \(step.n) \(step.label): KM-DOUBLE-APPLY mutation \(id) was pushed again after its answer at step \(answered) was applied",
+                            "step \(step.n) \(step.label): \(ObligationID.doubleApply) mutation \(id) was pushed again after its answer at step \(answered) was applied",
                         body: "actual: \(request.summary)"))
             }
         }
         return failures
-    }
-
-    /// After a restart, a push whose mutations differ from the golden ones is a lost edit (one is
-    /// missing) or a reordered outbox (the same ids in another order); nil when it is neither.
-    static func outboxFailure(_ step: Step, golden: JSONValue?, received: JSONValue?) -> Failure? {
-        func ids(_ body: JSONValue?) -> [String] {
-            body?["batch"]?["mutations"]?.arrayValue?.compactMap { $0["mutation_id"]?.stringValue } ?? []
-        }
-        let want = ids(golden)
-        let got = ids(received)
-        guard want != got, !want.isEmpty else { return nil }
-        let body = "expected: \(want.joined(separator: ","))\nactual: \(got.joined(separator: ","))"
-        if Set(want) == Set(got) {
-            return Failure(
-                ruleID: "KM-OUTBOX-ORDER",
-                message: "step \(step.n) \(step.label): KM-OUTBOX-ORDER after the restart the outbox is pushed in another order", body: body
-            )
-        }
-        let missing = want.filter { !got.contains($0) }
-        guard !missing.isEmpty else { return nil }
-        return Failure(
-            ruleID: "KM-LOST-EDIT",
-            message:
-                "step \(step.n) \(step.label): KM-LOST-EDIT after the restart the push lacks \(missing.count) queued mutation(s): \(missing.joined(separator: ", "))",
-            body: body)
     }
 }

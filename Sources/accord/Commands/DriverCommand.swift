@@ -1,6 +1,7 @@
 import AccordDriver
 import Foundation
 import ReferenceClient
+import ReferenceDriver
 
 /// `accord driver`: the reference client as an `accord-driver/1` driver on standard input and output.
 enum DriverCommand {

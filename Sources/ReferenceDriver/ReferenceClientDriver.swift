@@ -2,8 +2,10 @@ import AccordDriver
 import Corpus
 import Foundation
 import KizunaWire
+import ReferenceClient
 
-/// The reference client as an `accord-driver/1` engine: opens a `SyncEngine` per case and answers every operation.
+/// The reference client as an `accord-driver/1` engine: opens a `SyncEngine` per case and answers every operation,
+/// mapping the engine's own reports and errors onto the driver protocol (the engine knows nothing of it).
 public actor ReferenceClientDriver: SyncEngineDriver {
     /// The engine name announced by hello.
     public static let name = "accord-reference-client"
@@ -52,7 +54,7 @@ public actor ReferenceClientDriver: SyncEngineDriver {
             pullLimit: request.pullLimit, checkpoint: request.checkpoint ?? "0")
         let remote = try makeRemote(request)
         engine = try await Self.mapped { () async throws in
-            try SyncEngine.open(path: path, remote: remote, configuration: configuration, faults: faults)
+            try SyncEngine.open(path: path, remote: remote, configuration: configuration, faults: faults, reached: KillHook.reached)
         }
     }
 
@@ -73,7 +75,7 @@ public actor ReferenceClientDriver: SyncEngineDriver {
     /// - Throws: `EngineError` (e.g. REMOTE, PERMANENT_TRANSPORT, VERDICT_BIJECTION).
     public func push() async throws -> PushResult {
         let engine = try opened()
-        return try await Self.mapped { () async throws in try await engine.pushOnce() }
+        return PushResult(try await Self.mapped { () async throws in try await engine.pushOnce() })
     }
 
     /// Pulls until the checkpoint closes, a signal arrives, or `maxPages` pages were read.
@@ -82,7 +84,7 @@ public actor ReferenceClientDriver: SyncEngineDriver {
     /// - Throws: `EngineError` (e.g. REMOTE, JSON, UNKNOWN_SIGNAL).
     public func pull(_ request: PullOptions) async throws -> PullResult {
         let engine = try opened()
-        return try await Self.mapped { () async throws in try await engine.pull(maxPages: request.maxPages) }
+        return PullResult(try await Self.mapped { () async throws in try await engine.pull(maxPages: request.maxPages) })
     }
 
     /// Reports visible rows per requested table, the cursor, the outbox depth, events since open and the journal.

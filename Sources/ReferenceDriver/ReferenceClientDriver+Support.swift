@@ -1,6 +1,7 @@
 import AccordDriver
 import Foundation
 import KizunaWire
+import ReferenceClient
 
 extension ReferenceClientDriver {
     /// The SQLite file for a store path: the path itself, or `client.sqlite` inside it when it is a directory; parent
@@ -37,5 +38,32 @@ extension ReferenceClientDriver {
         } catch let error as WireError {
             throw EngineError(error)
         }
+    }
+}
+
+extension PushResult {
+    /// The driver protocol's push answer for an engine's pushOnce report.
+    init(_ report: PushReport) {
+        let outcome: PushOutcome =
+            switch report.outcome {
+            case .sent: .sent
+            case .nothing: .nothing
+            case .blocked: .blocked
+            }
+        self.init(outcome: outcome, mutations: report.mutations, signal: report.signal)
+    }
+}
+
+extension PullResult {
+    /// The driver protocol's pull answer for an engine's pull report.
+    init(_ report: PullReport) {
+        let outcome: PullOutcome =
+            switch report.outcome {
+            case .closed: .closed
+            case .staged: .staged
+            case .signal: .signal
+            case .blocked: .blocked
+            }
+        self.init(outcome: outcome, cursor: report.cursor, pages: report.pages, signal: report.signal)
     }
 }

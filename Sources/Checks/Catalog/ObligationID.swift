@@ -1,0 +1,47 @@
+/// The id of a client or kill-matrix obligation (`ClientObligation`): the one place the lane's
+/// `CL-…` and `KM-…` ids are spelled. Raw values are the stable ids reports carry.
+public enum ObligationID: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// Each RPC is the golden request.
+    case request = "CL-REQUEST"
+    /// After an uncertain ack the next RPC resends the same bytes.
+    case resend = "CL-RESEND"
+    /// An atomic run is pushed whole, as one atomic batch.
+    case atomicRun = "CL-ATOMIC-RUN"
+    /// The driver reports what happened.
+    case outcome = "CL-OUTCOME"
+    /// The durable cursor moves only when a closing page commits.
+    case checkpoint = "CL-CHECKPOINT"
+    /// After RESET_REQUIRED no further RPC.
+    case softBlock = "CL-SOFT-BLOCK"
+    /// A response that breaks the wire contract is refused and changes nothing.
+    case wireStrict = "CL-WIRE-STRICT"
+    /// A refused local write answers its engine code and changes nothing.
+    case expectError = "CL-EXPECT-ERROR"
+    /// The local row is the expected one.
+    case localRow = "CL-LOCAL-ROW"
+    /// The durable cursor is the expected one.
+    case cursor = "CL-CURSOR"
+    /// The outbox depth is the expected one.
+    case outboxDepth = "CL-OUTBOX-DEPTH"
+    /// The expected event was raised.
+    case event = "CL-EVENT"
+    /// The driver speaks accord-driver/1.
+    case driver = "CL-DRIVER"
+    /// Kill matrix: no write answered before a kill is lost.
+    case lostEdit = "KM-LOST-EDIT"
+    /// Kill matrix: no consumed answer is pushed again.
+    case doubleApply = "KM-DOUBLE-APPLY"
+    /// Kill matrix: the cursor is never ahead of its data.
+    case cursorAhead = "KM-CURSOR-AHEAD"
+    /// Kill matrix: the outbox is pushed in issue order.
+    case outboxOrder = "KM-OUTBOX-ORDER"
+    /// Kill matrix: each rejection is journaled once.
+    case journalOnce = "KM-JOURNAL-ONCE"
+    /// Kill matrix: a latched soft block survives a restart.
+    case killSoftBlock = "KM-SOFT-BLOCK"
+    /// Kill matrix: another identity never sees or sends the previous one's outbox.
+    case identity = "KM-IDENTITY"
+
+    /// The id as reports print it.
+    public var description: String { rawValue }
+}

@@ -1,0 +1,75 @@
+import AccordDriver
+import Corpus
+import KizunaWire
+import Testing
+
+@testable import Runner
+
+/// The client lane's pure judge: findings from a step, the driver's answer and its state, with no
+/// driver and no mock.
+@Suite("ClientJudge")
+struct ClientJudgeTests {
+    static func pull(_ n: Int, cursor: String, hasMore: Bool) -> (Step, RPCExchange) {
+        let exchange = RPCExchange(
+            rpc: .pull, request: ["cursor": "0"],
+            response: ["cursor": .string(cursor), "has_more": .bool(hasMore), "rows": [["table": "todos", "pk": "1"]], "tombstones": []])
+        return (Step(n: n, action: .rpc(exchange)), exchange)
+    }
+
+    @Test("a closing page commits its cursor; a pull that reports another durable cursor fails CL-CHECKPOINT")
+    func closingPageCommits() {
+        var judge = ClientJudge(checkpoint: nil)
+        let (step, exchange) = Self.pull(2, cursor: "5", hasMore: false)
+        let good = judge.judgePull(step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .closed, cursor: "5", pages: 1))))
+        #expect(good.isEmpty)
+        #expect(judge.committedCursor == "5")
+        var late = ClientJudge(checkpoint: "0")
+        let failures = late.judgePull(
+            step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .closed, cursor: "0", pages: 1))))
+        #expect(failures.map(\.ruleID) == ["CL-CHECKPOINT"])
+    }
+
+    @Test("a staged page keeps the committed cursor and remembers the keys it carries")
+    func stagedPage() {
+        var judge = ClientJudge(checkpoint: "3")
+        let (step, exchange) = Self.pull(4, cursor: "0:7", hasMore: true)
+        let failures = judge.judgePull(
+            step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .staged, cursor: "3", pages: 1))))
+        #expect(failures.isEmpty)
+        #expect(judge.committedCursor == "3")
+        #expect(judge.stagedKeys.map { "\($0.table)/\($0.pk)" } == ["todos/1"])
+    }
+
+    @Test("a push reported with another mutation count fails CL-OUTCOME")
+    func pushCount() {
+        let exchange = RPCExchange(
+            rpc: .push, request: ["batch": ["mutations": [["mutation_id": "m1"], ["mutation_id": "m2"]]]], response: ["verdicts": []])
+        let step = Step(n: 3, action: .rpc(exchange))
+        let judge = ClientJudge(checkpoint: nil)
+        #expect(judge.judgePush(step, exchange: exchange, answer: .result(.pushed(PushResult(outcome: .sent, mutations: 2)))).isEmpty)
+        let wrong = judge.judgePush(step, exchange: exchange, answer: .result(.pushed(PushResult(outcome: .sent, mutations: 1))))
+        #expect(wrong.map(\.ruleID) == ["CL-OUTCOME"])
+    }
+
+    @Test("state checks: a wrong cursor fails CL-CURSOR; a missing event is excused only when the caller says so")
+    func stateChecks() {
+        let judge = ClientJudge(checkpoint: nil)
+        let state = StateResult(rows: [:], cursor: "4", outboxDepth: 0)
+        #expect(judge.evaluate(.cursor("4"), in: state, step: nil) == nil)
+        #expect(judge.evaluate(.cursor("5"), in: state, step: nil)?.ruleID == "CL-CURSOR")
+        #expect(judge.evaluate(.event("LOCAL_CHANGED"), in: state, step: nil)?.ruleID == "CL-EVENT")
+        #expect(judge.evaluate(.event("LOCAL_CHANGED"), in: state, step: nil, excused: { $0 == "LOCAL_CHANGED" }) == nil)
+    }
+
+    @Test("no request for a step fails CL-REQUEST; a changed resend after a fault fails CL-RESEND")
+    func requests() {
+        var judge = ClientJudge(checkpoint: nil)
+        let step = Step(n: 5, action: .reap)
+        #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: [], kill: nil).map(\.ruleID) == ["CL-REQUEST"])
+        judge.lastFault = (4, .push, ["batch": ["mutations": [["mutation_id": "m1"]]]])
+        let resent = PostgRESTMock.Received(
+            summary: "POST /rest/v1/rpc/push", mismatch: nil, unexpected: false, rpc: .push,
+            body: ["batch": ["mutations": [["mutation_id": "m9"]]]])
+        #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: [resent], kill: nil).map(\.ruleID) == ["CL-RESEND"])
+    }
+}
