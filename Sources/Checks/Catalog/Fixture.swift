@@ -32,6 +32,12 @@ enum Fixture {
     }
 
     /// A push step.
+    /// Step 1 as a signal page: a pull from `cursor` answered with `signal` and the cursor
+    /// `next` (the request's own unless said), no data.
+    static func signalPage(_ signal: String, from cursor: String = "3", to next: String? = nil) -> String {
+        pull(1, from: cursor, to: next ?? cursor, signal: signal)
+    }
+
     static func push(_ n: Int, atomic: Bool = false, mutations: [String], response: String) -> String {
         #"{"kind":"rpc","n":\#(n),"rpc":"push","request":{"batch":{"atomic":\#(atomic),"mutations":[\#(mutations.joined(separator: ","))]},"client_id":"\#(client)","last_mutation_id":null,"schema_version":1},"response":\#(response)}"#
     }
@@ -52,5 +58,5 @@ enum Fixture {
         #"{"checks":[{"check":"cursor","value":"\#(value)"}],"kind":"assert","n":\#(n)}"#
     }
 
-    static func steps(_ items: String...) -> String { "[" + items.joined(separator: ",") + "]" }
+    static func steps(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
 }

@@ -22,26 +22,32 @@ public enum RuleCatalog {
                 "A corpus file is byte-canonical JSON: UTF-8, LF, 2-space indent, keys sorted byte-wise, integers only, one trailing newline, no duplicate keys.",
             source: "upstream invariant I-1 (harness canonical.ts, rules C-1..C-7, C-9)", evaluation: .bytes,
             passing: "{\n  \"a\": 1,\n  \"b\": [\n    \"x\"\n  ]\n}\n", violating: "{\"b\": [\"x\"], \"a\": 1}\n", violatingStep: nil),
-        RuleDescriptor(
-            id: "I-2", title: "message shape",
-            statement:
-                "Every request and response matches its pull/push schema: required keys present, no unknown keys, right JSON types, canonical cursor and seq text.",
-            source: "upstream invariant I-2 (schemas/pull-*.schema.json, push-*.schema.json)", evaluation: .decoding,
-            passing: Fixture.steps(Fixture.pull(1, from: "0", to: "1", rows: [(1, 1)])),
-            violating: Fixture.steps(Fixture.pull(1, from: "0", to: "01", rows: [(1, 1)])), violatingStep: 1),
-        RuleDescriptor(
-            id: "AC-OP", title: "closed set of ops",
-            statement: "A mutation's op is one of insert, update, delete (UNKNOWN_OP).",
-            source: "common.schema.json#/$defs/mutation/op; spec/engine-errors.json UNKNOWN_OP", evaluation: .decoding,
-            passing: Fixture.steps(Fixture.push(1, mutations: [Fixture.insert(1)], response: Fixture.verdicts(Fixture.applied(1)))),
-            violating: Fixture.steps(
-                Fixture.push(1, mutations: [Fixture.insert(1, op: "upsert")], response: Fixture.verdicts(Fixture.applied(1)))),
-            violatingStep: 1),
-        RuleDescriptor(
-            id: "AC-SIGNAL", title: "closed set of signals",
-            statement: "A signal is CHECKPOINT_EXPIRED or RESET_REQUIRED, and a push signal is RESET_REQUIRED (UNKNOWN_SIGNAL).",
-            source: "common.schema.json#/$defs/signal; D-schema-version-handshake; engine-errors UNKNOWN_SIGNAL", evaluation: .decoding,
-            passing: Fixture.steps(Fixture.pull(1, from: "3", to: "3", signal: "RESET_REQUIRED")),
-            violating: Fixture.steps(Fixture.pull(1, from: "3", to: "3", signal: "SLOW_DOWN")), violatingStep: 1),
+        transcriptRule(
+            "I-2", "message shape", .decoding,
+            "Every request and response matches its pull/push schema: required keys present, no unknown keys, right JSON types, canonical cursor and seq text.",
+            source: "upstream invariant I-2 (schemas/pull-*.schema.json, push-*.schema.json)",
+            passing: [Fixture.pull(1, from: "0", to: "1", rows: [(1, 1)])],
+            violating: [Fixture.pull(1, from: "0", to: "01", rows: [(1, 1)])]),
+        transcriptRule(
+            "AC-OP", "closed set of ops", .decoding, "A mutation's op is one of insert, update, delete (UNKNOWN_OP).",
+            source: "common.schema.json#/$defs/mutation/op; spec/engine-errors.json UNKNOWN_OP",
+            passing: [oneInsert(answered: Fixture.verdicts(Fixture.applied(1)))],
+            violating: [Fixture.push(1, mutations: [Fixture.insert(1, op: "upsert")], response: Fixture.verdicts(Fixture.applied(1)))]),
+        transcriptRule(
+            "AC-SIGNAL", "closed set of signals", .decoding,
+            "A signal is CHECKPOINT_EXPIRED or RESET_REQUIRED, and a push signal is RESET_REQUIRED (UNKNOWN_SIGNAL).",
+            source: "common.schema.json#/$defs/signal; D-schema-version-handshake; engine-errors UNKNOWN_SIGNAL",
+            passing: [Fixture.signalPage("RESET_REQUIRED")], violating: [Fixture.signalPage("SLOW_DOWN")]),
     ]
+
+    /// A rule whose fixtures are transcript steps (every rule but the file-level I-1); the
+    /// violating steps fail at step `failingAt`.
+    static func transcriptRule(
+        _ id: RuleID, _ title: String, _ evaluation: RuleEvaluation, _ statement: String, source: String, passing: [String],
+        violating: [String], failingAt: Int = 1
+    ) -> RuleDescriptor {
+        RuleDescriptor(
+            id: id, title: title, statement: statement, source: source, evaluation: evaluation, passing: Fixture.steps(passing),
+            violating: Fixture.steps(violating), violatingStep: failingAt)
+    }
 }

@@ -29,6 +29,14 @@ extension RecordedExchange {
         func optional(_ text: String?) {
             if let text { CanonicalJSON.appendString(text, to: &out) } else { literal("null") }
         }
+        /// A body given encoded stays a piece of its own; otherwise its tree is written here.
+        func body(_ encoded: [UInt8]?, else tree: JSONValue) {
+            guard let encoded else { return CanonicalJSON.writeCompact(tree, into: &out, sortingKeys: false) }
+            pieces.append(out)
+            pieces.append(encoded)
+            out = []
+            out.reserveCapacity(64)
+        }
         literal(#"{"at_ms":"#)
         Self.appendMilliseconds(atMilliseconds, to: &out)
         literal(#","duration_ms":"#)
@@ -48,23 +56,9 @@ extension RecordedExchange {
         literal(#","user":"#)
         optional(user)
         literal(#"},"request":"#)
-        if let encodedRequest {
-            pieces.append(out)
-            pieces.append(encodedRequest)
-            out = []
-            out.reserveCapacity(64)
-        } else {
-            CanonicalJSON.writeCompact(request, into: &out, sortingKeys: false)
-        }
+        body(encodedRequest, else: request)
         literal(#","response":"#)
-        if let encodedResponse {
-            pieces.append(out)
-            pieces.append(encodedResponse)
-            out = []
-            out.reserveCapacity(64)
-        } else {
-            CanonicalJSON.writeCompact(response, into: &out, sortingKeys: false)
-        }
+        body(encodedResponse, else: response)
         literal(#","rpc":"#)
         CanonicalJSON.appendString(rpc, to: &out)
         out.append(UInt8(ascii: "}"))

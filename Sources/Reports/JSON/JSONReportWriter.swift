@@ -1,3 +1,5 @@
+import KizunaWire
+
 /// A streaming JSON report: one document holding every suite written, then the overall tally.
 ///
 /// The shape is
@@ -24,7 +26,7 @@ public final class JSONReportWriter {
         self.out = SinkBuffer(sink: sink)
         out.bytes.reserveCapacity(Self.flushThreshold + 4096)
         out.bytes.append(contentsOf: #"{"accord_version":"#.utf8)
-        JSONText.appendString(accordVersion, to: &out.bytes)
+        CanonicalJSON.appendString(accordVersion, to: &out.bytes)
         out.bytes.append(contentsOf: #","suites":["#.utf8)
     }
 
@@ -41,20 +43,20 @@ public final class JSONReportWriter {
         let suiteTally = suite.tally
         tally.add(suiteTally)
 
-        out.bytes.append(contentsOf: #"{"name":"#.utf8)
-        JSONText.appendString(suite.name, to: &out.bytes)
-        out.bytes.append(contentsOf: #","file":"#.utf8)
-        if let file = suite.file { JSONText.appendString(file, to: &out.bytes) } else { appendNull() }
-        out.bytes.append(contentsOf: #","time":"#.utf8)
+        key("name", opening: true)
+        string(suite.name)
+        key("file")
+        string(suite.file)
+        key("time")
         DecimalText.appendSeconds(suite.time, to: &out.bytes)
         out.bytes.append(contentsOf: #","properties":{"#.utf8)
         var written: [String] = []
         for property in suite.properties where !written.contains(property.name) {
             if !written.isEmpty { out.bytes.append(UInt8(ascii: ",")) }
             written.append(property.name)
-            JSONText.appendString(property.name, to: &out.bytes)
+            CanonicalJSON.appendString(property.name, to: &out.bytes)
             out.bytes.append(UInt8(ascii: ":"))
-            JSONText.appendString(property.value, to: &out.bytes)
+            CanonicalJSON.appendString(property.value, to: &out.bytes)
         }
         out.bytes.append(contentsOf: #"},"tally":"#.utf8)
         append(suiteTally)
@@ -83,53 +85,62 @@ public final class JSONReportWriter {
 
     private func appendNull() { out.bytes.append(contentsOf: "null".utf8) }
 
+    /// Writes `{"name":` for the first member of an object, `,"name":` for the others.
+    private func key(_ name: String, opening: Bool = false) {
+        out.bytes.append(UInt8(ascii: opening ? "{" : ","))
+        CanonicalJSON.appendString(name, to: &out.bytes)
+        out.bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Writes a JSON string, or null for nil.
+    private func string(_ value: String?) {
+        if let value { CanonicalJSON.appendString(value, to: &out.bytes) } else { appendNull() }
+    }
+
     private func append(_ tally: Tally) {
-        out.bytes.append(contentsOf: #"{"tests":"#.utf8)
-        DecimalText.appendInteger(tally.tests, to: &out.bytes)
-        out.bytes.append(contentsOf: #","passed":"#.utf8)
-        DecimalText.appendInteger(tally.passed, to: &out.bytes)
-        out.bytes.append(contentsOf: #","failures":"#.utf8)
-        DecimalText.appendInteger(tally.failures, to: &out.bytes)
-        out.bytes.append(contentsOf: #","skipped":"#.utf8)
-        DecimalText.appendInteger(tally.skipped, to: &out.bytes)
-        out.bytes.append(contentsOf: #","errors":"#.utf8)
-        DecimalText.appendInteger(tally.errors, to: &out.bytes)
+        let counts = [
+            ("tests", tally.tests), ("passed", tally.passed), ("failures", tally.failures), ("skipped", tally.skipped),
+            ("errors", tally.errors),
+        ]
+        for (index, (name, count)) in counts.enumerated() {
+            key(name, opening: index == 0)
+            DecimalText.appendInteger(count, to: &out.bytes)
+        }
         out.bytes.append(UInt8(ascii: "}"))
     }
 
     private func append(_ result: CaseResult) {
-        out.bytes.append(contentsOf: #"{"name":"#.utf8)
-        JSONText.appendString(result.name, to: &out.bytes)
-        out.bytes.append(contentsOf: #","classname":"#.utf8)
-        JSONText.appendString(result.classname, to: &out.bytes)
-        out.bytes.append(contentsOf: #","outcome":"#.utf8)
-        let failures: [Failure]
-        let reason: String?
-        switch result.outcome {
-        case .passed: (failures, reason) = ([], nil); out.bytes.append(contentsOf: #""passed""#.utf8)
-        case .failed(let found):
-            (failures, reason) = (CaseFailure.rootCauseFirst(found), nil); out.bytes.append(contentsOf: #""failed""#.utf8)
-        case .skipped(let why): (failures, reason) = ([], why); out.bytes.append(contentsOf: #""skipped""#.utf8)
-        case .errored(let why): (failures, reason) = ([], why); out.bytes.append(contentsOf: #""errored""#.utf8)
-        }
-        out.bytes.append(contentsOf: #","time":"#.utf8)
+        key("name", opening: true)
+        string(result.name)
+        key("classname")
+        string(result.classname)
+        key("outcome")
+        let (outcome, failures, reason): (String, [Failure], String?) =
+            switch result.outcome {
+            case .passed: ("passed", [], nil)
+            case .failed(let found): ("failed", CaseFailure.rootCauseFirst(found), nil)
+            case .skipped(let why): ("skipped", [], why)
+            case .errored(let why): ("errored", [], why)
+            }
+        string(outcome)
+        key("time")
         DecimalText.appendSeconds(result.time, to: &out.bytes)
-        out.bytes.append(contentsOf: #","failures":["#.utf8)
+        key("failures")
+        out.bytes.append(UInt8(ascii: "["))
         for (index, failure) in failures.enumerated() {
             if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
-            out.bytes.append(contentsOf: #"{"rule":"#.utf8)
-            JSONText.appendString(failure.ruleID, to: &out.bytes)
-            out.bytes.append(contentsOf: #","message":"#.utf8)
-            JSONText.appendString(failure.message, to: &out.bytes)
-            out.bytes.append(contentsOf: #","body":"#.utf8)
-            JSONText.appendString(failure.body, to: &out.bytes)
+            for (member, (name, text)) in [("rule", failure.ruleID), ("message", failure.message), ("body", failure.body)].enumerated() {
+                key(name, opening: member == 0)
+                string(text)
+            }
             out.bytes.append(UInt8(ascii: "}"))
         }
-        out.bytes.append(contentsOf: #"],"reason":"#.utf8)
-        if let reason { JSONText.appendString(reason, to: &out.bytes) } else { appendNull() }
+        out.bytes.append(UInt8(ascii: "]"))
+        key("reason")
+        string(reason)
         if let note = result.note {
-            out.bytes.append(contentsOf: #","note":"#.utf8)
-            JSONText.appendString(note, to: &out.bytes)
+            key("note")
+            string(note)
         }
         out.bytes.append(UInt8(ascii: "}"))
     }
