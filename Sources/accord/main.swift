@@ -1,3 +1,4 @@
+import AccordVersion
 import Foundation
 import Runner
 
@@ -53,7 +54,7 @@ enum Accord {
             console.out(rootHelp, newline: false)
             return ExitCode.success
         case "--version":
-            console.out("accord \(CheckRun.accordVersion)")
+            console.out(AccordVersion.line)
             return ExitCode.success
         case "help":
             guard let topic = arguments.dropFirst().first else {
