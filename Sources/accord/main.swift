@@ -29,7 +29,7 @@ struct Console {
 enum Accord {
     static let commands: [CommandSpec] = [
         CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RecordCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec,
-        ConvertCommand.spec, SelftestCommand.spec, PostgresInitCommand.spec,
+        ConvertCommand.spec, SelftestCommand.spec, PostgresInitCommand.spec, JWTCommand.spec,
     ]
 
     static var rootHelp: String {
@@ -90,6 +90,7 @@ enum Accord {
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
             case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
             case PostgresInitCommand.spec.name: return try await PostgresInitCommand.run(parsed, console: console)
+            case JWTCommand.spec.name: return try JWTCommand.run(parsed, console: console)
             default: return try RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {
