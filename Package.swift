@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "Transport", dependencies: ["CCurl", "COpenSSL"], swiftSettings: strict),
         .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire", "CEpoll", "CLinux"], swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
+        .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
+        .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire", "CLinux"], swiftSettings: strict),
@@ -61,14 +63,16 @@ let package = Package(
         .target(name: "ReferenceDriver", dependencies: ["ReferenceClient", "AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
         .target(
             name: "Runner",
-            dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver"],
+            dependencies: [
+                "KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver",
+                "AccordVersion",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
                 "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver", "AccordDriver",
-                "Recorder",
-                "PostgresTarget", "Checks", "Corpus", "KizunaWire",
+                "Recorder", "PostgresTarget", "Checks", "Corpus", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),
         .target(

@@ -1,3 +1,4 @@
+import AccordVersion
 import Foundation
 import Runner
 
@@ -28,7 +29,7 @@ struct Console {
 enum Accord {
     static let commands: [CommandSpec] = [
         CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RecordCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec,
-        ConvertCommand.spec, SelftestCommand.spec, PostgresInitCommand.spec,
+        ConvertCommand.spec, SelftestCommand.spec, PostgresInitCommand.spec, JWTCommand.spec,
     ]
 
     static var rootHelp: String {
@@ -53,7 +54,7 @@ enum Accord {
             console.out(rootHelp, newline: false)
             return ExitCode.success
         case "--version":
-            console.out("accord \(CheckRun.accordVersion)")
+            console.out(AccordVersion.line)
             return ExitCode.success
         case "help":
             guard let topic = arguments.dropFirst().first else {
@@ -89,6 +90,7 @@ enum Accord {
             case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
             case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
             case PostgresInitCommand.spec.name: return try await PostgresInitCommand.run(parsed, console: console)
+            case JWTCommand.spec.name: return try JWTCommand.run(parsed, console: console)
             default: return try RulesCommand.run(parsed, console: console)
             }
         } catch let error as UsageError {

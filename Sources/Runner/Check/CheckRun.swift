@@ -1,3 +1,4 @@
+import AccordVersion
 import Checks
 import Corpus
 import Foundation
@@ -39,8 +40,8 @@ public struct CheckRun {
         }
     }
 
-    /// The version reported in properties and headers.
-    public static let accordVersion = "0.1.0"
+    /// The version reported in properties and headers: the VERSION file's, stamped at build time.
+    public static let accordVersion = AccordVersion.number
 
     /// Runs the check.
     /// - Parameters:
