@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "KizunaWire", targets: ["KizunaWire"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Corpus", targets: ["Corpus"]),
+        .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Checks", targets: ["Checks"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "ServerContract", targets: ["ServerContract"]),
@@ -44,11 +45,14 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "Transport", dependencies: ["CCurl", "COpenSSL"], swiftSettings: strict),
-        .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire", "CEpoll", "CLinux"], swiftSettings: strict),
+        .target(
+            name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "Capture", "KizunaWire", "CEpoll", "CLinux"],
+            swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Corpus", dependencies: ["KizunaWire", "CLinux"], swiftSettings: strict),
+        .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
@@ -59,13 +63,15 @@ let package = Package(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport", "AccordDriver"], swiftSettings: strict),
         .target(
             name: "Runner",
-            dependencies: ["KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver"],
+            dependencies: [
+                "KizunaWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
                 "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder",
-                "PostgresTarget", "Checks", "Corpus", "KizunaWire",
+                "PostgresTarget", "Checks", "Corpus", "Capture", "KizunaWire",
             ],
             swiftSettings: strict),
         .target(
@@ -75,10 +81,10 @@ let package = Package(
         .testTarget(
             name: "PostgresTargetTests", dependencies: ["PostgresTarget", "ServerContract", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "KizunaWire", "CLinux"],
+            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Checks", "KizunaWire"], swiftSettings: strict),
