@@ -53,9 +53,9 @@ public struct PostgRESTRouter: Sendable {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if request.asksForServerOptions { return .serverOptions(allowing: ["GET", "POST"]) }
         let path = request.path
-        if path.hasPrefix("/rest/v1/rpc/") {
-            let function = String(path.dropFirst("/rest/v1/rpc/".count))
-            guard function == "pull" || function == "push" else {
+        if path.hasPrefix(PostgRESTSurface.rpcPrefix) {
+            let function = String(path.dropFirst(PostgRESTSurface.rpcPrefix.count))
+            guard PostgRESTSurface.rpc(atPath: path) != nil else {
                 return PostgRESTReply.error(
                     status: 404, code: "PGRST202", "Could not find the function \(profile).\(function) in the schema cache")
             }

@@ -23,13 +23,7 @@ struct RequestMatch: Sendable {
     let expected: Expected
 
     /// Which RPC a request path names, or nil.
-    static func rpc(of path: String) -> RPCKind? {
-        switch path {
-        case "/rest/v1/rpc/pull": .pull
-        case "/rest/v1/rpc/push": .push
-        default: nil
-        }
-    }
+    static func rpc(of path: String) -> RPCKind? { PostgRESTSurface.rpc(atPath: path).flatMap(RPCKind.init(rawValue:)) }
 
     /// The first difference between a request and what the step expects, or nil when it matches.
     /// - Parameters:
@@ -39,8 +33,8 @@ struct RequestMatch: Sendable {
     func mismatch(_ request: HTTPRequest, rpc: RPCKind, golden: JSONValue?) -> Mismatch? {
         if request.method != "POST" || Self.rpc(of: request.path) != rpc {
             return Mismatch(
-                pointer: nil, message: "expected POST /rest/v1/rpc/\(rpc.rawValue), got \(request.method) \(request.target)",
-                expected: "POST /rest/v1/rpc/\(rpc.rawValue)", actual: "\(request.method) \(request.target)")
+                pointer: nil, message: "expected POST \(PostgRESTSurface.rpcPath(rpc.rawValue)), got \(request.method) \(request.target)",
+                expected: "POST \(PostgRESTSurface.rpcPath(rpc.rawValue))", actual: "\(request.method) \(request.target)")
         }
         if let problem = headerProblem(request.headers) { return problem }
         let body: JSONValue

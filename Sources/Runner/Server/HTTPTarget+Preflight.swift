@@ -35,7 +35,7 @@ extension HTTPTarget {
             let empty: JSONValue = [:]
             CanonicalJSON.writeCompact(empty, into: &body)
             pull = try await session.send(
-                "POST", base + "/rest/v1/rpc/pull", headers: rpcHeaders(Self.preflightCaller), body: body, timeout: 5)
+                "POST", base + PostgRESTSurface.rpcPath("pull"), headers: rpcHeaders(Self.preflightCaller), body: body, timeout: 5)
         } catch {
             throw RunError.setup("the server at \(base) stopped answering (\(error))", fix: "check that it is running")
         }

@@ -93,7 +93,7 @@ public actor HTTPTarget: ServerTarget {
     }
 
     private func rpc(_ name: String, _ body: JSONValue, _ identity: Identity) async throws(TargetError) -> RPCReply {
-        let response = try await send("/rest/v1/rpc/\(name)", rpcHeaders(identity), body)
+        let response = try await send(PostgRESTSurface.rpcPath(name), rpcHeaders(identity), body)
         do {
             return RPCReply(status: response.status, body: try JSONParser.parse(response.body))
         } catch {
