@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "ReferenceClient", targets: ["ReferenceClient"]),
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "PostgresTarget", targets: ["PostgresTarget"]),
+        .library(name: "PostgRESTTarget", targets: ["PostgRESTTarget"]),
     ],
     targets: [
         .systemLibrary(
@@ -62,16 +63,18 @@ let package = Package(
         .target(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport", "AccordDriver"], swiftSettings: strict),
         .target(
+            name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
+        .target(
             name: "Runner",
             dependencies: [
-                "KizunaWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver",
+                "KizunaWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
                 "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "AccordDriver", "Recorder",
-                "PostgresTarget", "Checks", "Corpus", "Capture", "KizunaWire",
+                "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire",
             ],
             swiftSettings: strict),
         .target(
@@ -111,7 +114,7 @@ let package = Package(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport", "Serve", "Checks",
+                "AccordTestSupport", "Serve", "Checks", "PostgRESTTarget",
             ],
             swiftSettings: strict),
     ],

@@ -18,6 +18,15 @@ extension PostgRESTSurface {
         public var user: String?
         /// The `session_id` claim, if it is a string.
         public var client: String?
+
+        /// Makes an identity.
+        /// - Parameters:
+        ///   - user: the `sub` claim.
+        ///   - client: the `session_id` claim.
+        public init(user: String? = nil, client: String? = nil) {
+            self.user = user
+            self.client = client
+        }
     }
 
     /// The unverified claims of an `Authorization: Bearer <jwt>` value: the JSON object of the
