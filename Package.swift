@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "PostgresTarget", targets: ["PostgresTarget"]),
         .library(name: "PostgRESTTarget", targets: ["PostgRESTTarget"]),
+        .library(name: "SQLite", targets: ["SQLite"]),
     ],
     targets: [
         .systemLibrary(
@@ -58,10 +59,11 @@ let package = Package(
         .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
-        .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "SQLite"], swiftSettings: strict),
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
-            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport", "AccordDriver"], swiftSettings: strict),
+            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "SQLite", "Transport", "AccordDriver"], swiftSettings: strict),
         .target(
             name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
         .target(
