@@ -56,13 +56,14 @@ struct RequestMatch: Sendable {
     }
 
     private func headerProblem(_ headers: HTTPHeaders) -> Mismatch? {
+        typealias H = PostgRESTSurface.Header
         let required: [(String, (String) -> Bool, String)] = [
-            ("Authorization", { $0 == "Bearer \(expected.jwt)" }, "Bearer <the jwt given at open>"),
-            ("apikey", { $0 == expected.apikey }, expected.apikey),
-            ("Content-Type", { $0.lowercased().hasPrefix("application/json") }, "application/json"),
-            ("Content-Profile", { $0 == "kizunasync" }, "kizunasync"),
+            (H.authorization, { $0 == "Bearer \(expected.jwt)" }, "Bearer <the jwt given at open>"),
+            (H.apikey, { $0 == expected.apikey }, expected.apikey),
+            (H.contentType, { $0.lowercased().hasPrefix("application/json") }, "application/json"),
+            (H.contentProfile, { $0 == PostgRESTSurface.profile }, PostgRESTSurface.profile),
             (
-                "Accept",
+                H.accept,
                 { value in
                     value.split(separator: ",").contains {
                         let type = $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
