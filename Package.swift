@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "KizunaWire", targets: ["KizunaWire"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Corpus", targets: ["Corpus"]),
+        .library(name: "Capture", targets: ["Capture"]),
         .library(name: "Checks", targets: ["Checks"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "ServerContract", targets: ["ServerContract"]),
@@ -25,6 +26,8 @@ let package = Package(
         .library(name: "ReferenceDriver", targets: ["ReferenceDriver"]),
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "PostgresTarget", targets: ["PostgresTarget"]),
+        .library(name: "PostgRESTTarget", targets: ["PostgRESTTarget"]),
+        .library(name: "SQLite", targets: ["SQLite"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,34 +48,39 @@ let package = Package(
         .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "Transport", dependencies: ["CCurl", "COpenSSL"], swiftSettings: strict),
-        .target(name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "KizunaWire", "CEpoll", "CLinux"], swiftSettings: strict),
+        .target(
+            name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "Capture", "KizunaWire", "CEpoll", "CLinux"],
+            swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Corpus", dependencies: ["KizunaWire", "CLinux"], swiftSettings: strict),
+        .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
-        .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CSQLite"], swiftSettings: strict),
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "SQLite"], swiftSettings: strict),
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
-            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "CSQLite", "Transport"], swiftSettings: strict),
+            name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "SQLite", "Transport"], swiftSettings: strict),
         .target(name: "ReferenceDriver", dependencies: ["ReferenceClient", "AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(
+            name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
         .target(
             name: "Runner",
             dependencies: [
-                "KizunaWire", "Corpus", "Checks", "Reports", "ServerContract", "Transport", "HTTP", "Serve", "AccordDriver",
-                "AccordVersion",
+                "KizunaWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver", "AccordVersion",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
                 "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver", "AccordDriver",
-                "Recorder", "PostgresTarget", "Checks", "Corpus", "KizunaWire", "AccordVersion",
+                "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),
         .target(
@@ -82,10 +90,10 @@ let package = Package(
         .testTarget(
             name: "PostgresTargetTests", dependencies: ["PostgresTarget", "ServerContract", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "KizunaWire", "CLinux"],
+            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Checks", "KizunaWire"], swiftSettings: strict),
@@ -112,7 +120,7 @@ let package = Package(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport", "Serve", "Checks",
+                "AccordTestSupport", "Serve", "Checks", "PostgRESTTarget",
             ],
             swiftSettings: strict),
     ],

@@ -170,6 +170,43 @@ class LayersTest(unittest.TestCase):
         self.assertNotIn("CorpusTests", out)
         self.assertIn("    CorpusTests --> Corpus\n", self.run_main("--root", root, "--graph", "--tests")[1])
 
+    def test_mermaid_is_the_graph(self):
+        root = self.tree()
+        self.assertEqual(self.run_main("--root", root, "--mermaid"), self.run_main("--root", root, "--graph"))
+
+    def test_polling_finds_a_sleep_inside_a_loop(self):
+        root = self.tree(Sources__Runner__Wait_swift="""\
+            func wait() async {
+                while !done { try? await Task.sleep(for: .milliseconds(2)) }
+                while !state.withLock({ $0.released }) && now < deadline {
+                    Thread.sleep(forTimeInterval: 0.001)
+                }
+                for _ in 0..<3 { Task { usleep(10) } }
+                repeat { nanosleep(&t, nil) } while busy
+            }
+            """)
+        code, out = self.run_main("--root", root, "--polling")
+        self.assertEqual(code, 1)
+        where = [line.rsplit("(", 1)[1] for line in out.splitlines()[:-1]]
+        self.assertEqual(where, ["Sources/Runner/Wait.swift:%d)" % n for n in (2, 4, 6, 7)])
+        self.assertIn("layers: polling: `Thread.sleep` inside a loop", out)
+        self.assertTrue(out.endswith("layers: 4 polling wait(s)\n"))
+
+    def test_polling_leaves_timeouts_allowed_lines_and_comments(self):
+        root = self.tree(Sources__Runner__Timeout_swift="""\
+            func race(timeout: Duration) async {
+                group.addTask { try? await Task.sleep(for: timeout) }   // a timeout, not a loop
+                while ticking {
+                    try? await Task.sleep(for: .seconds(1))  // polling-allowed: a status line once a second
+                    // Thread.sleep(forTimeInterval: 1) in a comment
+                    let s = "usleep(1)"
+                }
+                repeat { step() } while more
+                Task.sleep(for: .seconds(1))
+            }
+            """)
+        self.assertEqual(self.run_main("--root", root, "--polling"), (0, "layers: 0 polling wait(s)\n"))
+
 
 if __name__ == "__main__":
     unittest.main()

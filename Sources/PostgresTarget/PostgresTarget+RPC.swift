@@ -46,8 +46,8 @@ extension PostgresTarget {
         case .statement(let sql): statement = sql
         }
         var claims: [JSONObject.Member] = [.init(key: "role", value: .string(config.role))]
-        if let session = identity.session { claims.append(.init(key: "session_id", value: .string(session))) }
-        claims.append(.init(key: "sub", value: .string(identity.user)))
+        if let session = identity.session { claims.append(.init(key: PostgRESTSurface.Claim.session, value: .string(session))) }
+        claims.append(.init(key: PostgRESTSurface.Claim.user, value: .string(identity.user)))
         let rpc = connections.rpc
         let context = "rpc/\(name)"
         let text: String?

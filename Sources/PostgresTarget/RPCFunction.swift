@@ -37,13 +37,11 @@ struct RPCFunction: Sendable, Hashable {
             return .refused(
                 RPCReply(
                     status: 404,
-                    body: [
-                        "code": "PGRST202",
-                        "details": .string(
+                    body: PostgRESTSurface.errorBody(
+                        code: "PGRST202", message: "Could not find the function \(schema).\(name)(\(names)) in the schema cache",
+                        details:
                             "Searched for the function \(schema).\(name) with parameters \(names) or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache."
-                        ),
-                        "hint": .null, "message": .string("Could not find the function \(schema).\(name)(\(names)) in the schema cache"),
-                    ]))
+                    )))
         }
         let used = arguments.filter { given.contains($0.name) }
         let named = used.map { "\(Self.quoted($0.name)) := _.\(Self.quoted($0.name))" }.joined(separator: ", ")

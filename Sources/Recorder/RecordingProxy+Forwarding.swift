@@ -91,22 +91,19 @@ extension RecordingProxy {
 
     /// The PostgREST-shaped error body of a 502 or 504; names libcurl's reason, never the URL.
     static func gatewayError(_ error: TransportError) -> [UInt8] {
-        let object: JSONValue = [
-            "code": "ACCORD_UPSTREAM", "message": .string("the upstream did not answer: \(error)"), "details": nil,
-            "hint": .string(
-                error.isSilence
-                    ? "the upstream answered nothing in time; raise --upstream-timeout if it is slow on purpose"
-                    : "is the --upstream server running and reachable?"),
-        ]
+        let object = PostgRESTSurface.errorBody(
+            code: "ACCORD_UPSTREAM", message: "the upstream did not answer: \(error)",
+            hint: error.isSilence
+                ? "the upstream answered nothing in time; raise --upstream-timeout if it is slow on purpose"
+                : "is the --upstream server running and reachable?")
         return Array(CanonicalJSON.compact(object).utf8)
     }
 
     /// The PostgREST-shaped body of the 502 for an upstream answer with ambiguous framing.
     static func framingError(_ fault: String) -> [UInt8] {
-        let object: JSONValue = [
-            "code": "ACCORD_UPSTREAM", "message": .string("the upstream's answer was not relayed: \(fault)"), "details": nil,
-            "hint": "an answer whose length is ambiguous (RFC 9112 §6.3) is never relayed; fix the upstream or what is in front of it",
-        ]
+        let object = PostgRESTSurface.errorBody(
+            code: "ACCORD_UPSTREAM", message: "the upstream's answer was not relayed: \(fault)",
+            hint: "an answer whose length is ambiguous (RFC 9112 §6.3) is never relayed; fix the upstream or what is in front of it")
         return Array(CanonicalJSON.compact(object).utf8)
     }
 }

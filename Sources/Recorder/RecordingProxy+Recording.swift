@@ -8,13 +8,8 @@ extension RecordingProxy {
     /// exchange (an error, a truncated body) go in response header fields named `:accord-…`.
     func encodedExchange(_ capture: ExchangeCapture) -> (exchange: RecordedExchange, encoded: [[UInt8]]) {
         let request = capture.request
-        let rpc: String
-        switch request.path {
-        case "/rest/v1/rpc/pull": rpc = "pull"
-        case "/rest/v1/rpc/push": rpc = "push"
-        default: rpc = "http"
-        }
-        let identity = Self.identity(request.headers["Authorization"])
+        let rpc = PostgRESTSurface.rpc(atPath: request.path) ?? "http"
+        let identity = PostgRESTSurface.bearerIdentity(authorization: request.headers[PostgRESTSurface.Header.authorization])
         let (requestBody, clientID) = redactor.encodedBody(
             request.body, contentEncoding: request.headers["Content-Encoding"], complete: true,
             capturing: identity.client == nil ? "client_id" : nil)
@@ -38,18 +33,6 @@ extension RecordingProxy {
         if let note = capture.note { responseHeaders[":accord-error"] = .string(note) }
         exchange.responseHeaders = responseHeaders
         return (exchange, exchange.encodedPieces(request: requestBody, response: responseBody))
-    }
-
-    /// The user (`sub`) and client (`session_id`) of a bearer JWT, read without verifying it.
-    static func identity(_ authorization: String?) -> (user: String?, client: String?) {
-        guard let authorization, let space = authorization.firstIndex(of: " "),
-            authorization[..<space].lowercased() == "bearer"
-        else { return (nil, nil) }
-        let token = authorization[authorization.index(after: space)...].split(separator: ".", omittingEmptySubsequences: false)
-        guard token.count == 3, let payload = Base64URL.decode(token[1]), let claims = try? JSONParser.parse(payload),
-            let object = claims.objectValue
-        else { return (nil, nil) }
-        return (object["sub"]?.stringValue, object["session_id"]?.stringValue)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {

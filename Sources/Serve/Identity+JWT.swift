@@ -22,7 +22,7 @@ extension JWTKey {
     public func identity(_ token: String, now: Date = Date()) throws(JWTError) -> Identity {
         let claims = try verify(token, now: now)
         guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
-        if let session = claims.payload["session_id"], session.stringValue == nil, !session.isNull {
+        if let session = claims.payload[PostgRESTSurface.Claim.session], session.stringValue == nil, !session.isNull {
             throw .malformed("session_id is not a string")
         }
         return Identity(user: subject, session: claims.sessionID)

@@ -22,12 +22,7 @@ public enum PostgRESTReply {
     ///   - details: the details, or nil.
     /// - Returns: the response.
     public static func error(status: Int, code: String, _ message: String, details: String? = nil) -> HTTPResponse {
-        var reply = RPCReply.error(status: status, code: code, message: message)
-        if let details, case .object(var object) = reply.body {
-            object.members = object.members.map { $0.key == "details" ? .init(key: "details", value: .string(details)) : $0 }
-            reply.body = .object(object)
-        }
-        return response(reply)
+        response(RPCReply(status: status, body: PostgRESTSurface.errorBody(code: code, message: message, details: details)))
     }
 
     /// The PostgREST-shaped answer to a request the HTTP layer refused (`code` is `HTTP<status>`).

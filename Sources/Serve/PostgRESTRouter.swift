@@ -25,7 +25,7 @@ public struct PostgRESTRouter: Sendable {
     ///   - apiKey: when set, the `apikey` header must equal it.
     ///   - now: the clock `exp` is judged by.
     public init(
-        target: any ServerTarget, key: JWTKey, profile: String = "kizunasync", fixtures: Bool = false, apiKey: String? = nil,
+        target: any ServerTarget, key: JWTKey, profile: String = PostgRESTSurface.profile, fixtures: Bool = false, apiKey: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.target = target
@@ -53,9 +53,9 @@ public struct PostgRESTRouter: Sendable {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if request.asksForServerOptions { return .serverOptions(allowing: ["GET", "POST"]) }
         let path = request.path
-        if path.hasPrefix("/rest/v1/rpc/") {
-            let function = String(path.dropFirst("/rest/v1/rpc/".count))
-            guard function == "pull" || function == "push" else {
+        if path.hasPrefix(PostgRESTSurface.rpcPrefix) {
+            let function = String(path.dropFirst(PostgRESTSurface.rpcPrefix.count))
+            guard PostgRESTSurface.rpc(atPath: path) != nil else {
                 return PostgRESTReply.error(
                     status: 404, code: "PGRST202", "Could not find the function \(profile).\(function) in the schema cache")
             }
@@ -73,7 +73,7 @@ public struct PostgRESTRouter: Sendable {
             response.headers.add("Allow", "POST")
             return response
         }
-        if let apiKey, request.headers["apikey"] != apiKey {
+        if let apiKey, request.headers[PostgRESTSurface.Header.apikey] != apiKey {
             return PostgRESTReply.unauthorized(code: "PGRST302", "No API key found in request or it does not match")
         }
         let identity: Identity
@@ -96,7 +96,7 @@ public struct PostgRESTRouter: Sendable {
     }
 
     private func authenticate(_ request: HTTPRequest) -> Result<Identity, Refusal> {
-        guard let authorization = request.headers["Authorization"] else {
+        guard let authorization = request.headers[PostgRESTSurface.Header.authorization] else {
             return .failure(Refusal(PostgRESTReply.unauthorized(code: "PGRST302", "Anonymous access is disabled")))
         }
         let parts = authorization.split(separator: " ", maxSplits: 1)
@@ -113,10 +113,10 @@ public struct PostgRESTRouter: Sendable {
 
     /// Content-Profile, Content-Type and Accept.
     private func negotiate(_ request: HTTPRequest) -> HTTPResponse? {
-        if let requested = request.headers["Content-Profile"], requested != profile {
+        if let requested = request.headers[PostgRESTSurface.Header.contentProfile], requested != profile {
             return PostgRESTReply.error(status: 406, code: "PGRST106", "The schema must be one of the following: \(profile)")
         }
-        let mediaType = request.headers["Content-Type"]?.split(separator: ";").first.map {
+        let mediaType = request.headers[PostgRESTSurface.Header.contentType]?.split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
         guard mediaType == "application/json" else {
@@ -124,7 +124,7 @@ public struct PostgRESTRouter: Sendable {
                 status: 415, code: "PGRST107",
                 "The Content-Type must be application/json, found \(request.headers["Content-Type"] ?? "none")")
         }
-        if let accept = request.headers["Accept"] {
+        if let accept = request.headers[PostgRESTSurface.Header.accept] {
             let ranges = accept.split(separator: ",").compactMap {
                 $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             }

@@ -16,10 +16,7 @@ extension RPCReply {
     {
         RPCReply(
             status: postgRESTStatus(sqlState: sqlState, authenticated: authenticated),
-            body: [
-                "code": .string(sqlState), "details": details.map { .string($0) } ?? .null, "hint": hint.map { .string($0) } ?? .null,
-                "message": .string(message),
-            ])
+            body: PostgRESTSurface.errorBody(code: sqlState, message: message, details: details, hint: hint))
     }
 
     /// PostgREST's HTTP status for a SQLSTATE (docs.postgrest.org, "Errors": HTTP status codes).

@@ -92,7 +92,7 @@ public struct RPCReply: Sendable, Hashable {
     ///   - message: the message.
     /// - Returns: the reply.
     public static func error(status: Int, code: String, message: String) -> RPCReply {
-        RPCReply(status: status, body: ["code": .string(code), "details": .null, "hint": .null, "message": .string(message)])
+        RPCReply(status: status, body: PostgRESTSurface.errorBody(code: code, message: message))
     }
 }
 

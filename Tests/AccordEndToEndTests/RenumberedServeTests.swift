@@ -2,6 +2,7 @@ import AccordTestSupport
 import Corpus
 import Foundation
 import KizunaWire
+import PostgRESTTarget
 import Reports
 import Runner
 import ServerContract

@@ -1,3 +1,4 @@
+import Capture
 import Corpus
 import Foundation
 import KizunaWire

@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import Testing
 
+@testable import Capture
 @testable import Corpus
 
 @Suite("Recording writer: disk blocks reserved ahead")

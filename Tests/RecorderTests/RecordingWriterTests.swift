@@ -2,6 +2,7 @@ import Foundation
 import KizunaWire
 import Testing
 
+@testable import Capture
 @testable import Corpus
 
 @Suite("Recording writer")

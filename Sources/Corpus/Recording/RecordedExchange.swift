@@ -46,7 +46,7 @@ public struct RecordedExchange: Sendable, Hashable {
         self.client = nil
         self.rpc = rpc
         self.method = "POST"
-        self.path = rpc == "http" ? "/" : "/rest/v1/rpc/\(rpc)"
+        self.path = rpc == "http" ? "/" : PostgRESTSurface.rpcPath(rpc)
         self.status = status
         self.requestHeaders = JSONObject()
         self.responseHeaders = JSONObject()

@@ -17,9 +17,10 @@ public struct JWTClaims: Sendable, Hashable {
     ///   - extra: further claims; they override the ones above.
     public init(subject: String, sessionID: String?, expiresAt: Int? = nil, extra: JSONObject = JSONObject()) {
         var members: [JSONObject.Member] = [
-            .init(key: "sub", value: .string(subject)), .init(key: "role", value: .string("authenticated")),
+            .init(key: PostgRESTSurface.Claim.user, value: .string(subject)),
+            .init(key: PostgRESTSurface.Claim.role, value: .string("authenticated")),
         ]
-        if let sessionID { members.append(.init(key: "session_id", value: .string(sessionID))) }
+        if let sessionID { members.append(.init(key: PostgRESTSurface.Claim.session, value: .string(sessionID))) }
         if let expiresAt { members.append(.init(key: "exp", value: .number(JSONNumber(expiresAt)))) }
         for member in extra.members {
             members.removeAll { $0.key == member.key }
@@ -29,10 +30,10 @@ public struct JWTClaims: Sendable, Hashable {
     }
 
     /// The `sub` claim (the user id) when it is a string.
-    public var subject: String? { payload["sub"]?.stringValue }
+    public var subject: String? { payload[PostgRESTSurface.Claim.user]?.stringValue }
 
     /// The `session_id` claim (the client id) when it is a string.
-    public var sessionID: String? { payload["session_id"]?.stringValue }
+    public var sessionID: String? { payload[PostgRESTSurface.Claim.session]?.stringValue }
 
     /// The `exp` claim in seconds since 1970, when it is a number.
     public var expiresAt: Double? { payload["exp"]?.numberValue.flatMap { Double($0.literal) } }

@@ -191,7 +191,7 @@ final class PostgRESTMock: Sendable {
     }
 
     private static func postgrestError(status: Int, _ message: String) -> HTTPResponse {
-        let body: JSONValue = ["code": "XX000", "message": .string(message), "details": .null, "hint": .null]
+        let body = PostgRESTSurface.errorBody(code: "XX000", message: message)
         var response = HTTPResponse(
             status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
         response.headers.set("Connection", "close")

@@ -23,13 +23,7 @@ struct RequestMatch: Sendable {
     let expected: Expected
 
     /// Which RPC a request path names, or nil.
-    static func rpc(of path: String) -> RPCKind? {
-        switch path {
-        case "/rest/v1/rpc/pull": .pull
-        case "/rest/v1/rpc/push": .push
-        default: nil
-        }
-    }
+    static func rpc(of path: String) -> RPCKind? { PostgRESTSurface.rpc(atPath: path).flatMap(RPCKind.init(rawValue:)) }
 
     /// The first difference between a request and what the step expects, or nil when it matches.
     /// - Parameters:
@@ -39,8 +33,8 @@ struct RequestMatch: Sendable {
     func mismatch(_ request: HTTPRequest, rpc: RPCKind, golden: JSONValue?) -> Mismatch? {
         if request.method != "POST" || Self.rpc(of: request.path) != rpc {
             return Mismatch(
-                pointer: nil, message: "expected POST /rest/v1/rpc/\(rpc.rawValue), got \(request.method) \(request.target)",
-                expected: "POST /rest/v1/rpc/\(rpc.rawValue)", actual: "\(request.method) \(request.target)")
+                pointer: nil, message: "expected POST \(PostgRESTSurface.rpcPath(rpc.rawValue)), got \(request.method) \(request.target)",
+                expected: "POST \(PostgRESTSurface.rpcPath(rpc.rawValue))", actual: "\(request.method) \(request.target)")
         }
         if let problem = headerProblem(request.headers) { return problem }
         let body: JSONValue
@@ -62,13 +56,14 @@ struct RequestMatch: Sendable {
     }
 
     private func headerProblem(_ headers: HTTPHeaders) -> Mismatch? {
+        typealias H = PostgRESTSurface.Header
         let required: [(String, (String) -> Bool, String)] = [
-            ("Authorization", { $0 == "Bearer \(expected.jwt)" }, "Bearer <the jwt given at open>"),
-            ("apikey", { $0 == expected.apikey }, expected.apikey),
-            ("Content-Type", { $0.lowercased().hasPrefix("application/json") }, "application/json"),
-            ("Content-Profile", { $0 == "kizunasync" }, "kizunasync"),
+            (H.authorization, { $0 == "Bearer \(expected.jwt)" }, "Bearer <the jwt given at open>"),
+            (H.apikey, { $0 == expected.apikey }, expected.apikey),
+            (H.contentType, { $0.lowercased().hasPrefix("application/json") }, "application/json"),
+            (H.contentProfile, { $0 == PostgRESTSurface.profile }, PostgRESTSurface.profile),
             (
-                "Accept",
+                H.accept,
                 { value in
                     value.split(separator: ",").contains {
                         let type = $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()

@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import KizunaWire
+import PostgRESTTarget
 import PostgresTarget
 import ReferenceServer
 import Runner

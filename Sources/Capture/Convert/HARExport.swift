@@ -1,3 +1,4 @@
+import Corpus
 import Foundation
 import KizunaWire
 

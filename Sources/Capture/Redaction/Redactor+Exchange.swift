@@ -1,3 +1,4 @@
+import Corpus
 import KizunaWire
 
 /// Whole exchanges and recordings redacted, for what enters or leaves without passing the

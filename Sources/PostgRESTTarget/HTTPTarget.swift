@@ -93,7 +93,7 @@ public actor HTTPTarget: ServerTarget {
     }
 
     private func rpc(_ name: String, _ body: JSONValue, _ identity: Identity) async throws(TargetError) -> RPCReply {
-        let response = try await send("/rest/v1/rpc/\(name)", rpcHeaders(identity), body)
+        let response = try await send(PostgRESTSurface.rpcPath(name), rpcHeaders(identity), body)
         do {
             return RPCReply(status: response.status, body: try JSONParser.parse(response.body))
         } catch {
@@ -103,11 +103,12 @@ public actor HTTPTarget: ServerTarget {
 
     /// The headers of an RPC call as a caller: a minted JWT, the media types, the profile and the apikey.
     func rpcHeaders(_ identity: Identity) -> [(String, String)] {
+        typealias H = PostgRESTSurface.Header
         var headers = [
-            ("Authorization", "Bearer " + key.mint(for: identity)), ("Content-Type", "application/json"),
-            ("Accept", "application/json"), ("Content-Profile", "kizunasync"),
+            (H.authorization, "Bearer " + key.mint(for: identity)), (H.contentType, "application/json"),
+            (H.accept, "application/json"), (H.contentProfile, PostgRESTSurface.profile),
         ]
-        if let apiKey { headers.append(("apikey", apiKey)) }
+        if let apiKey { headers.append((H.apikey, apiKey)) }
         return headers
     }
 

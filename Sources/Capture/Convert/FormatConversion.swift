@@ -1,3 +1,4 @@
+import Corpus
 import KizunaWire
 
 /// `accord convert` as a pure function of bytes: recordings, transcripts and HAR 1.2 files turned

@@ -1,7 +1,7 @@
 import CSQLite
 
 /// A value bound to, or read from, a SQLite statement.
-enum SQLiteValue {
+public enum SQLiteValue: Sendable, Hashable {
     /// SQL NULL.
     case null
     /// A 64-bit integer.
@@ -10,14 +10,17 @@ enum SQLiteValue {
     case text(String)
 }
 
-/// A prepared statement owned by its connection's cache.
-final class SQLiteStatement {
+/// A prepared statement owned by its connection's cache; the row readers of a query see the
+/// current row through its column accessors.
+public final class SQLiteStatement<Failure: SQLiteFailure> {
     private let raw: OpaquePointer
-    private unowned let connection: SQLiteConnection
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private let sql: String
+    private unowned let connection: SQLiteConnection<Failure>
+    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
-    init(_ raw: OpaquePointer, connection: SQLiteConnection) {
+    init(_ raw: OpaquePointer, sql: String, connection: SQLiteConnection<Failure>) {
         self.raw = raw
+        self.sql = sql
         self.connection = connection
     }
 
@@ -29,7 +32,8 @@ final class SQLiteStatement {
     }
 
     /// Binds positional parameters 1...n.
-    func bind(_ values: [SQLiteValue]) throws(ReferenceServerError) {
+    /// - Parameter values: the values.
+    public func bind(_ values: [SQLiteValue]) throws(Failure) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
@@ -38,28 +42,35 @@ final class SQLiteStatement {
             case .integer(let number): status = sqlite3_bind_int64(raw, index, number)
             case .text(let text): status = sqlite3_bind_text(raw, index, text, -1, Self.transient)
             }
-            if status != SQLITE_OK { throw ReferenceServerError.sql("bind \(index): \(connection.errorMessage)") }
+            if status != SQLITE_OK { throw Failure.failed("bind \(index): \(connection.errorMessage)") }
         }
     }
 
     /// Advances; true while a row is available.
-    func step() throws(ReferenceServerError) -> Bool {
+    /// - Returns: whether a row is available.
+    public func step() throws(Failure) -> Bool {
         switch sqlite3_step(raw) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw ReferenceServerError.sql(connection.errorMessage)
+        default: throw Failure.stepFailed(connection.errorMessage, sql: sql)
         }
     }
 
     /// The integer in column `index` (0-based).
-    func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }
+    /// - Parameter index: the column.
+    /// - Returns: its integer value.
+    public func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }
 
     /// The text in column `index`, or nil for NULL.
-    func text(_ index: Int32) -> String? {
+    /// - Parameter index: the column.
+    /// - Returns: its text.
+    public func text(_ index: Int32) -> String? {
         guard sqlite3_column_type(raw, index) != SQLITE_NULL, let pointer = sqlite3_column_text(raw, index) else { return nil }
         return String(cString: pointer)
     }
 
     /// True when column `index` is NULL.
-    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
+    /// - Parameter index: the column.
+    /// - Returns: whether it is NULL.
+    public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
 }

@@ -4,7 +4,7 @@ import Serve
 import ServerContract
 import Transport
 
-extension HTTPTarget {
+extension HTTPTarget: TargetPreflight {
     /// The caller the preflight's RPC is made as; no case uses it.
     static let preflightCaller = Identity(user: "accord-preflight", session: "accord-preflight")
 
@@ -12,8 +12,8 @@ extension HTTPTarget {
     /// reads as one line rather than as a failure of every case: that it answers HTTP, that its
     /// fixture endpoint is on (`POST /accord/fixtures/step` is not a 404), and that it takes the
     /// JWT the runner mints (and the apikey, if one is sent) on `rpc/pull`.
-    /// - Throws: `RunError.setup` saying what is wrong and how to fix it.
-    public func preflight() async throws(RunError) {
+    /// - Throws: `SetupProblem` saying what is wrong and how to fix it.
+    public func preflight() async throws(SetupProblem) {
         let step: ClientResponse
         do {
             var body: [UInt8] = []
@@ -21,11 +21,11 @@ extension HTTPTarget {
             step = try await session.send(
                 "POST", base + "/accord/fixtures/step", headers: [("Content-Type", "application/json")], body: body, timeout: 5)
         } catch {
-            throw RunError.setup(
+            throw SetupProblem(
                 "the server at \(base) is not reachable (\(error))", fix: "start it, or pass the URL it listens on to --server")
         }
         if step.status == 404 {
-            throw RunError.setup(
+            throw SetupProblem(
                 "the fixture endpoint is off: POST \(base)/accord/fixtures/step answered HTTP 404",
                 fix: "start the server with its fixture endpoint on (accord serve --fixtures; docs/server-contract.md)")
         }
@@ -35,12 +35,12 @@ extension HTTPTarget {
             let empty: JSONValue = [:]
             CanonicalJSON.writeCompact(empty, into: &body)
             pull = try await session.send(
-                "POST", base + "/rest/v1/rpc/pull", headers: rpcHeaders(Self.preflightCaller), body: body, timeout: 5)
+                "POST", base + PostgRESTSurface.rpcPath("pull"), headers: rpcHeaders(Self.preflightCaller), body: body, timeout: 5)
         } catch {
-            throw RunError.setup("the server at \(base) stopped answering (\(error))", fix: "check that it is running")
+            throw SetupProblem("the server at \(base) stopped answering (\(error))", fix: "check that it is running")
         }
         if pull.status == 401 || pull.status == 403 {
-            throw RunError.setup(
+            throw SetupProblem(
                 "the server refused the runner's credentials: rpc/pull answered HTTP \(pull.status)\(Self.postgRESTError(pull.body))",
                 fix: apiKey == nil
                     ? "pass the secret it verifies JWTs with (--jwt-secret or $ACCORD_JWT_SECRET), and --apikey if it wants one"
@@ -59,23 +59,5 @@ extension HTTPTarget {
         case (nil, let message?): return " (\(message))"
         case (nil, nil): return ""
         }
-    }
-}
-
-extension ServerRun {
-    /// Checks the target before the first case: that one can be made, and for a URL target that
-    /// it answers, has its fixture endpoint on and takes the runner's JWT (`HTTPTarget.preflight()`).
-    /// - Parameters:
-    ///   - makeTarget: the run's target factory.
-    ///   - name: the target's name, for the message.
-    /// - Throws: `RunError.setup` for a target that cannot be tested as set up.
-    static func preflight(_ makeTarget: TargetFactory, name: String) async throws(RunError) {
-        let target: any ServerTarget
-        do throws(TargetError) {
-            target = try makeTarget()
-        } catch {
-            throw RunError.setup("the target \(name) cannot be made: \(error)", fix: "check --server and its options")
-        }
-        if let http = target as? HTTPTarget { try await http.preflight() }
     }
 }

@@ -1,3 +1,4 @@
+import Corpus
 import Foundation
 import KizunaWire
 
@@ -55,9 +56,9 @@ public enum HARImport {
                 exchange.user = identity["user"]?.stringValue
                 exchange.client = identity["client"]?.stringValue
             } else {
-                let claims = bearerClaims(request["headers"])
-                exchange.user = claims?["sub"]?.stringValue
-                exchange.client = body["client_id"]?.stringValue ?? claims?["session_id"]?.stringValue
+                let identity = bearerIdentity(request["headers"])
+                exchange.user = identity.user
+                exchange.client = body["client_id"]?.stringValue ?? identity.client
             }
             exchanges.append(exchange)
         }
@@ -106,16 +107,10 @@ public enum HARImport {
             })
     }
 
-    /// The unverified claims of an `Authorization: Bearer` JWT among HAR headers.
-    static func bearerClaims(_ headers: JSONValue?) -> JSONValue? {
+    /// The user and client of an `Authorization: Bearer` JWT among HAR headers, unverified.
+    static func bearerIdentity(_ headers: JSONValue?) -> PostgRESTSurface.BearerIdentity {
         let authorization = headers?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "authorization" }
-        guard let value = authorization?["value"]?.stringValue, value.lowercased().hasPrefix("bearer ") else { return nil }
-        let parts = value.dropFirst(7).split(separator: ".")
-        guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64.append("=") }
-        guard let data = Data(base64Encoded: base64) else { return nil }
-        return try? JSONParser.parse([UInt8](data))
+        return PostgRESTSurface.bearerIdentity(authorization: authorization?["value"]?.stringValue)
     }
 
     /// A response's `content.text`, decoded when HAR says it is base64 (`content.encoding`), as
@@ -147,10 +142,5 @@ public enum HARImport {
         return "\(url[..<scheme.upperBound])\(host)"
     }
 
-    static func rpcOf(_ path: String) -> String {
-        let bare = path.split(separator: "?").first.map(String.init) ?? path
-        if bare.hasSuffix("/rpc/pull") { return "pull" }
-        if bare.hasSuffix("/rpc/push") { return "push" }
-        return "http"
-    }
+    static func rpcOf(_ path: String) -> String { PostgRESTSurface.rpc(inCapturedPath: path) ?? "http" }
 }

@@ -1,4 +1,5 @@
 import CLinux
+import Corpus
 import Dispatch
 import Foundation
 import KizunaWire
