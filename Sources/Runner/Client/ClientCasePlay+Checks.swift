@@ -5,13 +5,10 @@ import KizunaWire
 import Reports
 
 extension ClientCasePlay {
-    /// Judges one transcript check against the driver's state; events raised before a kill are excused.
+    /// Judges one transcript check against the driver's state; events the wrapper excuses are not judged.
     func evaluate(_ check: Check, in state: StateResult, step: Step?) -> Failure? {
-        let kill = self.kill
-        return judge.evaluate(check, in: state, step: step) { code in
-            // Events are counted from each open: those raised before a kill were seen then, or are unobservable.
-            kill.map { $0.carriedEvents.contains(code) || $0.eventsUncertain } ?? false
-        }
+        let wrapper = self.wrapper
+        return judge.evaluate(check, in: state, step: step) { wrapper.excuses(event: $0) }
     }
 
     /// One state read, and a test case per postcondition.

@@ -43,7 +43,7 @@ extension ClientCasePlay {
         switch await session.call(.state(StateOptions())) {
         case .result(.state(let state)):
             depth = state.outboxDepth
-            kill?.observe(state)
+            wrapper.observed(state)
             return state
         case .broken(let reason):
             stop(name, reason)
