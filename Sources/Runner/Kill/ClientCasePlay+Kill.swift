@@ -9,7 +9,7 @@ extension ClientCasePlay where Wrapper == KillPlay {
     /// Plays the step the kill point applies to.
     mutating func playKilled(_ step: Step, name: String) async {
         let point = kill.point
-        kill.fired = true
+        kill.fire()
         switch (point, step.action) {
         case (.afterLocalWrite, .local(let local)): await killWrite(step, local: local, name: name)
         case (.identityChange, .local(let local)): await killIdentity(step, local: local, name: name)
@@ -35,8 +35,7 @@ extension ClientCasePlay where Wrapper == KillPlay {
         await session.kill()
         mock.release()
         guard let open = kill.open else { return false }
-        kill.carryEvents()
-        kill.restarted = true
+        kill.restart()
         mock.expect(nil)
         do throws(RunError) {
             session.replace(with: try kill.relaunch())

@@ -111,7 +111,7 @@ extension ClientCasePlay where Wrapper == KillPlay {
                     ? "the answer was applied before the kill" : "the answer was not applied before the kill; the step is played again")
             guard stopped == nil else { return }
             if applied {
-                kill.eventsUncertain = true
+                kill.interruptedStepApplied()
                 if exchange.rpc == .push {
                     kill.noteConsumed(exchange, step: step.n)
                 } else {
