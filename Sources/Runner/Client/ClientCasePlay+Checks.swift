@@ -74,7 +74,7 @@ extension ClientCasePlay {
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
                 note: "the event was raised once; a push and a pull after the signal made no request"))
-        if !failures.isEmpty { stopped = "the soft block did not hold after step \(step.n)" }
+        if !failures.isEmpty { progress = .stopped("the soft block did not hold after step \(step.n)") }
     }
 
     /// While a transfer is staged, rows the client itself changes (a write, a push's verdicts)

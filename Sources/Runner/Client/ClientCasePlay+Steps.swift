@@ -122,7 +122,7 @@ extension ClientCasePlay {
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
         let requestRules: Set<String> = [ObligationID.request.rawValue, ObligationID.resend.rawValue, ObligationID.atomicRun.rawValue]
         if failures.contains(where: { requestRules.contains($0.ruleID) }) {
-            stopped = "step \(step.n) sent another request than the golden one"
+            progress = .stopped("step \(step.n) sent another request than the golden one")
             return
         }
         if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED"), failures.isEmpty, exchange.expectError == nil {
@@ -153,7 +153,7 @@ extension ClientCasePlay {
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
                 note: "the mock read the request and closed the connection without an answer"))
-        if !failures.isEmpty { stopped = "step \(step.n) failed" }
+        if !failures.isEmpty { progress = .stopped("step \(step.n) failed") }
     }
 
     /// The requests the mock received for a step, judged against the golden request (and by the wrapper).

@@ -18,7 +18,8 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
     var session: DriverSession
     let mock: PostgRESTMock
     var cases: [CaseResult] = []
-    var stopped: String?
+    /// Whether the play goes on, or why the steps after are not run.
+    var progress = Progress.playing
     /// The outbox depth the driver last reported, when known.
     var depth: Int?
     /// What the golden pages say the client has committed, and the rest the judge keeps.
@@ -43,6 +44,16 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
         self.judge = ClientJudge(checkpoint: plan.checkpoint)
     }
 
+    /// Where a play stands: it plays its steps until something stops it, and then reports the
+    /// steps after as not run, with the reason (the last one given).
+    enum Progress: Sendable, Equatable {
+        case playing
+        case stopped(String)
+    }
+
+    /// Why the play stopped, or nil while it plays.
+    var stopped: String? { if case .stopped(let reason) = progress { reason } else { nil } }
+
     var transcript: Transcript { loaded.transcript }
     var timeout: Duration { session.timeout }
 
@@ -52,7 +63,7 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
         case .result(.hello(let hello)):
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
             if !missing.isEmpty {
-                stopped = "unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))"
+                progress = .stopped("unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))")
                 cases.append(CaseResult(name: "hello", classname: classname, outcome: .skipped(stopped ?? "")))
                 _ = await session.finish(timeout: .seconds(5))
                 return
@@ -116,7 +127,7 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
         case .result(let result): message = "\(name) was answered as \(result.op.rawValue)"
         }
         cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(message)"))
-        stopped = "\(name) failed"
+        progress = .stopped("\(name) failed")
     }
 
     /// A failed case result with one failure.

@@ -61,7 +61,7 @@ extension ClientCasePlay where Wrapper == KillPlay {
     mutating func recordKill(_ step: Step, _ failures: [Failure], note: String) {
         let name = kill.caseName(step: step.n)
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures), note: note))
-        if !failures.isEmpty { stopped = "the state after the kill at step \(step.n) is not the durable state" }
+        if !failures.isEmpty { progress = .stopped("the state after the kill at step \(step.n) is not the durable state") }
     }
 
     /// After the postconditions of a killed case: the journal holds each rejection once.

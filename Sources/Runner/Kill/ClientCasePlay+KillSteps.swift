@@ -77,7 +77,7 @@ extension ClientCasePlay where Wrapper == KillPlay {
             mock.release()
             _ = mock.take()
             cases.append(fail(name, .outcome, "step \(step.n) \(step.label): \(ObligationID.outcome) no push was sent: \(describe(other))"))
-            stopped = "step \(step.n) failed"
+            progress = .stopped("step \(step.n) failed")
         }
     }
 
