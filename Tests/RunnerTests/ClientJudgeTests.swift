@@ -65,11 +65,11 @@ struct ClientJudgeTests {
     func requests() {
         var judge = ClientJudge(checkpoint: nil)
         let step = Step(n: 5, action: .reap)
-        #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: [], kill: nil).map(\.ruleID) == ["CL-REQUEST"])
+        #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: []).map(\.ruleID) == ["CL-REQUEST"])
         judge.lastFault = (4, .push, ["batch": ["mutations": [["mutation_id": "m1"]]]])
         let resent = PostgRESTMock.Received(
             summary: "POST /rest/v1/rpc/push", mismatch: nil, unexpected: false, rpc: .push,
             body: ["batch": ["mutations": [["mutation_id": "m9"]]]])
-        #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: [resent], kill: nil).map(\.ruleID) == ["CL-RESEND"])
+        #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: [resent]).map(\.ruleID) == ["CL-RESEND"])
     }
 }

@@ -5,13 +5,10 @@ import KizunaWire
 import Reports
 
 extension ClientCasePlay {
-    /// Judges one transcript check against the driver's state; events raised before a kill are excused.
+    /// Judges one transcript check against the driver's state; events the wrapper excuses are not judged.
     func evaluate(_ check: Check, in state: StateResult, step: Step?) -> Failure? {
-        let kill = self.kill
-        return judge.evaluate(check, in: state, step: step) { code in
-            // Events are counted from each open: those raised before a kill were seen then, or are unobservable.
-            kill.map { $0.carriedEvents.contains(code) || $0.eventsUncertain } ?? false
-        }
+        let wrapper = self.wrapper
+        return judge.evaluate(check, in: state, step: step) { wrapper.excuses(event: $0) }
     }
 
     /// One state read, and a test case per postcondition.
@@ -77,7 +74,7 @@ extension ClientCasePlay {
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
                 note: "the event was raised once; a push and a pull after the signal made no request"))
-        if !failures.isEmpty { stopped = "the soft block did not hold after step \(step.n)" }
+        if !failures.isEmpty { progress = .stopped("the soft block did not hold after step \(step.n)") }
     }
 
     /// While a transfer is staged, rows the client itself changes (a write, a push's verdicts)

@@ -35,7 +35,7 @@ extension ClientCasePlay {
     /// Records a broken driver at a step and stops the case.
     mutating func stop(_ name: String, _ reason: String) {
         cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(reason)"))
-        stopped = "the driver failed at \(name)"
+        progress = .stopped("the driver failed at \(name)")
     }
 
     /// Asks the driver for its state; a failure is recorded against the step.
@@ -43,13 +43,13 @@ extension ClientCasePlay {
         switch await session.call(.state(StateOptions())) {
         case .result(.state(let state)):
             depth = state.outboxDepth
-            kill?.observe(state)
+            wrapper.observed(state)
             return state
         case .broken(let reason):
             stop(name, reason)
         case let other:
             cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) state failed: \(describe(other))"))
-            stopped = "state failed at \(name)"
+            progress = .stopped("state failed at \(name)")
         }
         return nil
     }

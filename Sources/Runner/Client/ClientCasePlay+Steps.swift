@@ -7,10 +7,7 @@ import Reports
 extension ClientCasePlay {
     mutating func play(_ step: Step, name: String) async {
         if step.isClientVisible { reportStrays(before: name) }
-        if let kill, !kill.fired, kill.target == step.n {
-            await playKilled(step, name: name)
-            return
-        }
+        if await Wrapper.play(step, name: name, in: &self) { return }
         switch step.action {
         case .server, .reap:
             return
@@ -108,7 +105,7 @@ extension ClientCasePlay {
             }
         } else if exchange.rpc == .push {
             failures += judge.judgePush(step, exchange: exchange, answer: answer)
-            if failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
+            if failures.isEmpty { wrapper.consumed(exchange, step: step.n) }
         } else {
             failures += judge.judgePull(step, exchange: exchange, answer: answer)
         }
@@ -125,7 +122,7 @@ extension ClientCasePlay {
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
         let requestRules: Set<String> = [ObligationID.request.rawValue, ObligationID.resend.rawValue, ObligationID.atomicRun.rawValue]
         if failures.contains(where: { requestRules.contains($0.ruleID) }) {
-            stopped = "step \(step.n) sent another request than the golden one"
+            progress = .stopped("step \(step.n) sent another request than the golden one")
             return
         }
         if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED"), failures.isEmpty, exchange.expectError == nil {
@@ -156,12 +153,13 @@ extension ClientCasePlay {
             CaseResult(
                 name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures),
                 note: "the mock read the request and closed the connection without an answer"))
-        if !failures.isEmpty { stopped = "step \(step.n) failed" }
+        if !failures.isEmpty { progress = .stopped("step \(step.n) failed") }
     }
 
-    /// The requests the mock received for a step, judged against the golden request (and the kill matrix's ledger).
+    /// The requests the mock received for a step, judged against the golden request (and by the wrapper).
     func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure] {
-        judge.requestFailures(step, rpc: rpc, golden: golden, received: received, kill: kill)
+        let wrapped = wrapper.requestFailures(step, rpc: rpc, golden: golden, received: received)
+        return judge.requestFailures(step, rpc: rpc, golden: golden, received: received, wrapped: wrapped)
     }
 
     /// Requests that reached the mock while no step expected one fail the step they followed.

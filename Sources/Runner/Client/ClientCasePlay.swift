@@ -6,8 +6,9 @@ import KizunaWire
 import Reports
 
 /// One case played in the client lane: the runner drives the client through its driver and
-/// serves the golden responses from the mock, judging requests, results and client state.
-struct ClientCasePlay {
+/// serves the golden responses from the mock, judging requests, results and client state. What
+/// a lane adds around the ordinary play (the kill matrix) is its `Wrapper`, called at its seams.
+struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
     /// A driver answer, or why there is none.
     typealias Answer = DriverSession.Answer
 
@@ -17,31 +18,44 @@ struct ClientCasePlay {
     var session: DriverSession
     let mock: PostgRESTMock
     var cases: [CaseResult] = []
-    var stopped: String?
+    /// Whether the play goes on, or why the steps after are not run.
+    var progress = Progress.playing
     /// The outbox depth the driver last reported, when known.
     var depth: Int?
     /// What the golden pages say the client has committed, and the rest the judge keeps.
     var judge: ClientJudge
     /// The last step played, for naming requests that arrive between steps.
     var lastStep: String?
-    /// The kill matrix's point and what it knows across restarts, when the case is played under it.
-    var kill: KillState?
+    /// What wraps this play (`Unwrapped` in the ordinary lane), called at its seams.
+    var wrapper: Wrapper
+    /// The JUnit classname of the case's test cases, as the wrapper names them.
+    let classname: String
 
     init(
         loaded: LoadedTranscript, plan: ClientCasePlan, channel: any DriverChannel, mock: PostgRESTMock, timeout: Duration,
-        kill: KillState? = nil
+        wrapper: Wrapper
     ) {
         self.loaded = loaded
         self.plan = plan
         self.session = DriverSession(channel: channel, timeout: timeout)
         self.mock = mock
-        self.kill = kill
+        self.wrapper = wrapper
+        self.classname = wrapper.classname(of: loaded.transcript)
         self.judge = ClientJudge(checkpoint: plan.checkpoint)
     }
 
+    /// Where a play stands: it plays its steps until something stops it, and then reports the
+    /// steps after as not run, with the reason (the last one given).
+    enum Progress: Sendable, Equatable {
+        case playing
+        case stopped(String)
+    }
+
+    /// Why the play stopped, or nil while it plays.
+    var stopped: String? { if case .stopped(let reason) = progress { reason } else { nil } }
+
     var transcript: Transcript { loaded.transcript }
     var timeout: Duration { session.timeout }
-    var classname: String { ClientLane.classname(of: transcript, kill: kill?.point) }
 
     /// Plays the whole case: hello, open, the steps, the postconditions, close.
     mutating func run(store: String, jwt: String, apikey: String) async {
@@ -49,7 +63,7 @@ struct ClientCasePlay {
         case .result(.hello(let hello)):
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
             if !missing.isEmpty {
-                stopped = "unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))"
+                progress = .stopped("unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))")
                 cases.append(CaseResult(name: "hello", classname: classname, outcome: .skipped(stopped ?? "")))
                 _ = await session.finish(timeout: .seconds(5))
                 return
@@ -61,7 +75,7 @@ struct ClientCasePlay {
             let open = OpenRequest(
                 context: transcript.context, store: store, baseURL: mock.baseURL, apikey: apikey, jwt: jwt, checkpoint: plan.checkpoint,
                 pullLimit: plan.pullLimit)
-            kill?.open = open
+            wrapper.opened(open)
             switch await session.call(.open(open)) {
             case .result: break
             case let other: driverBroken(other, name: "open")
@@ -85,10 +99,10 @@ struct ClientCasePlay {
         let before = cases.count
         await postconditions()
         cases.stamp(from: before, since: started)
-        let killStarted = ContinuousClock.now
-        let beforeKill = cases.count
-        await killFinalChecks()
-        cases.stamp(from: beforeKill, since: killStarted)
+        let finishStarted = ContinuousClock.now
+        let beforeFinish = cases.count
+        await Wrapper.finish(&self)
+        cases.stamp(from: beforeFinish, since: finishStarted)
         if stopped == nil {
             switch await session.call(.close) {
             case .result:
@@ -113,7 +127,7 @@ struct ClientCasePlay {
         case .result(let result): message = "\(name) was answered as \(result.op.rawValue)"
         }
         cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(message)"))
-        stopped = "\(name) failed"
+        progress = .stopped("\(name) failed")
     }
 
     /// A failed case result with one failure.

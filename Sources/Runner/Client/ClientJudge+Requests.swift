@@ -6,8 +6,10 @@ import Reports
 
 extension ClientJudge {
     /// The requests the mock received for a step, judged against the golden request.
+    /// - Parameter wrapped: a play wrapper's own findings on the same requests, reported after the
+    ///   request's and before a count of extra requests (dropped when no request arrived).
     func requestFailures(
-        _ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received], kill: KillState?
+        _ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received], wrapped: [Failure] = []
     ) -> [Failure] {
         guard let first = received.first else {
             return [
@@ -43,12 +45,7 @@ extension ClientJudge {
                     rule, message: "step \(step.n) \(step.label): \(rule) \(mismatch.message)\(after)",
                     body: "expected: \(mismatch.expected)\nactual: \(mismatch.actual)"))
         }
-        if let kill {
-            failures += kill.doubleApplies(step, received: received)
-            if kill.restarted, rpc == .push, let outbox = KillJudge.outboxFailure(step, golden: golden, received: first.body) {
-                failures.append(outbox)
-            }
-        }
+        failures += wrapped
         if received.count > 1 {
             failures.append(
                 Failure(

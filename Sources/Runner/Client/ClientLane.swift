@@ -27,17 +27,18 @@ public struct ClientLane: Sendable {
     ///   - properties: the suite's properties.
     /// - Returns: the suite result.
     public func run(_ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property]) async -> SuiteResult {
-        await run(loaded, launch: launch, properties: properties, kill: nil)
+        await run(loaded, launch: launch, properties: properties, wrapper: Unwrapped())
     }
 
-    /// Runs one case, under a kill point when `kill` is given (the suite is then named `<case> @ <point>`).
+    /// Runs one case, its play wrapped in `wrapper` (which names the suite and its test cases).
     /// Server-side steps (changes, reaps) are the server lane's: the mock plays them, and the suite
     /// counts them in its `left_to_server_lane` property; they are not test cases here.
-    func run(_ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property], kill: KillState?) async -> SuiteResult
-    {
+    func run<Wrapper: ClientPlayWrapper>(
+        _ loaded: LoadedTranscript, launch: DriverLauncher, properties: [SuiteResult.Property], wrapper: Wrapper
+    ) async -> SuiteResult {
         let transcript = loaded.transcript
-        let classname = Self.classname(of: transcript, kill: kill?.point)
-        let suiteName = kill.map { "\(transcript.caseID) @ \($0.point.rawValue)" } ?? transcript.caseID
+        let classname = wrapper.classname(of: transcript)
+        let suiteName = wrapper.suiteName(of: transcript)
         let leftToServer = transcript.steps.count { !$0.isClientVisible }
         let laneProperties = properties + [SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(leftToServer)")]
         func suite(_ cases: [CaseResult]) -> SuiteResult {
@@ -66,22 +67,11 @@ public struct ClientLane: Sendable {
         } catch {
             return suite([CaseResult(name: "driver", classname: classname, outcome: .errored("\(error)"))])
         }
-        var play = ClientCasePlay(loaded: loaded, plan: plan, channel: channel, mock: mock, timeout: requestTimeout, kill: kill)
+        var play = ClientCasePlay(loaded: loaded, plan: plan, channel: channel, mock: mock, timeout: requestTimeout, wrapper: wrapper)
         await play.run(store: folder.appendingPathComponent("store").path, jwt: jwt, apikey: Self.apikey)
         mock.release()
         await mock.stop()
         return suite(play.cases)
-    }
-
-    /// The JUnit classname of a case's test cases in this lane: `kizuna.client.<case id>`, or
-    /// `kizuna.kill.<case id>@<point>` under the kill matrix, where one case is played once per point.
-    /// - Parameters:
-    ///   - transcript: the case.
-    ///   - kill: the kill point, under the kill matrix.
-    /// - Returns: the classname.
-    static func classname(of transcript: Transcript, kill: KillPoint?) -> String {
-        guard let kill else { return CaseResult.classname(lane: "client", caseID: transcript.caseID) }
-        return CaseResult.classname(lane: "kill", caseID: transcript.caseID, variant: kill.rawValue)
     }
 }
 

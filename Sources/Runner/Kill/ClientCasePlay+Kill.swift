@@ -5,11 +5,14 @@ import Foundation
 import KizunaWire
 import Reports
 
-extension ClientCasePlay {
+// The kill matrix's steps, restart and final check. They are written against the play they wrap
+// (its session, mock and judge) but exist only on a play wrapped in `KillPlay`: the ordinary
+// `ClientCasePlay<Unwrapped>` has none of them, and `KillPlay.play`/`finish` are their entries.
+extension ClientCasePlay where Wrapper == KillPlay {
     /// Plays the step the kill point applies to.
     mutating func playKilled(_ step: Step, name: String) async {
-        guard let point = kill?.point else { return }
-        kill?.fired = true
+        let point = kill.point
+        kill.fire()
         switch (point, step.action) {
         case (.afterLocalWrite, .local(let local)): await killWrite(step, local: local, name: name)
         case (.identityChange, .local(let local)): await killIdentity(step, local: local, name: name)
@@ -26,7 +29,7 @@ extension ClientCasePlay {
     /// Whether a driver that died by itself honoured the `ACCORD_KILL_AT` hook: it died of SIGKILL while armed (or its
     /// shell wrapper exited with 128 + SIGKILL), as its exit status says.
     func diedAtHook(_ ending: DriverEnding?) -> Bool {
-        (kill?.hooked ?? false) && (ending?.isKill ?? false)
+        kill.hooked && (ending?.isKill ?? false)
     }
 
     /// SIGKILLs the driver, starts a fresh one (no hook) and opens the same store while the mock
@@ -34,13 +37,11 @@ extension ClientCasePlay {
     mutating func restart(_ name: String) async -> Bool {
         await session.kill()
         mock.release()
-        guard var state = kill, let open = state.open else { return false }
-        state.carryEvents()
-        state.restarted = true
-        kill = state
+        guard let open = kill.open else { return false }
+        kill.restart()
         mock.expect(nil)
         do throws(RunError) {
-            session.replace(with: try state.relaunch())
+            session.replace(with: try kill.relaunch())
         } catch {
             stop(name, "the driver did not restart after the kill: \(error)")
             return false
@@ -61,14 +62,14 @@ extension ClientCasePlay {
 
     /// The kill's own test case: passed with a note, or failed with its findings.
     mutating func recordKill(_ step: Step, _ failures: [Failure], note: String) {
-        let name = kill?.caseName(step: step.n) ?? "step \(step.n) kill"
+        let name = kill.caseName(step: step.n)
         cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures), note: note))
-        if !failures.isEmpty { stopped = "the state after the kill at step \(step.n) is not the durable state" }
+        if !failures.isEmpty { progress = .stopped("the state after the kill at step \(step.n) is not the durable state") }
     }
 
     /// After the postconditions of a killed case: the journal holds each rejection once.
     mutating func killFinalChecks() async {
-        guard let kill, kill.fired, stopped == nil, let state = await state(name: "kill: journal") else { return }
+        guard kill.fired, stopped == nil, let state = await state(name: "kill: journal") else { return }
         let failures = KillJudge.journalOnce(state, at: "after the case")
         cases.append(
             CaseResult(

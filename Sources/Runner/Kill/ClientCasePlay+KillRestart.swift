@@ -6,7 +6,7 @@ import HTTP
 import KizunaWire
 import Reports
 
-extension ClientCasePlay {
+extension ClientCasePlay where Wrapper == KillPlay {
     /// between-pages and soft-block: the step is played as usual, then the driver is killed and
     /// restarted: a staged page stays invisible and the cursor stays committed; a latched soft
     /// block stays latched (push and pull make no request and answer blocked).
@@ -15,7 +15,7 @@ extension ClientCasePlay {
         guard stopped == nil, let seen = await state(name: name), await restart(name), let post = await state(name: name) else { return }
         let label = "step \(step.n) \(step.label)"
         var failures = KillJudge.recoveryFailures(before: seen, after: post, at: label)
-        if kill?.point == .betweenPages, let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
+        if kill.point == .betweenPages, let staged = evaluate(.noIntermediateCommit, in: post, step: step) {
             failures.append(
                 Failure(
                     .cursorAhead,
@@ -23,7 +23,7 @@ extension ClientCasePlay {
                         of: ObligationID.checkpoint.rawValue, with: ObligationID.cursorAhead.rawValue),
                     body: staged.body))
         }
-        if kill?.point == .softBlock {
+        if kill.point == .softBlock {
             for op in [DriverOp.push, .pull] {
                 mock.expect(nil)
                 let answer = await session.call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
@@ -57,17 +57,17 @@ extension ClientCasePlay {
     /// must show the state that was durable before.
     mutating func killIdentity(_ step: Step, local: LocalWrite, name: String) async {
         await playWrite(step, local: local, name: name)
-        guard stopped == nil, var open = kill?.open, let seen = await state(name: name) else { return }
+        guard stopped == nil, var open = kill.open, let seen = await state(name: name) else { return }
         let label = "step \(step.n) \(step.label)"
         let previous = Set(
             transcript.steps.filter { $0.n <= step.n }.compactMap { plan.writes[$0.n]?.mutation.mutationID })
-        open.userID = Self.otherUser
-        open.clientID = Self.otherClient
-        open.jwt = ClientLane.jwtKey.mint(JWTClaims(subject: Self.otherUser, sessionID: Self.otherClient))
+        open.userID = KillPlay.otherUser
+        open.clientID = KillPlay.otherClient
+        open.jwt = ClientLane.jwtKey.mint(JWTClaims(subject: KillPlay.otherUser, sessionID: KillPlay.otherClient))
         let other: PostgRESTMock
         do throws(RunError) {
             other = try await PostgRESTMock.start(
-                expecting: RequestMatch.Expected(jwt: open.jwt, apikey: open.apikey, clientID: Self.otherClient))
+                expecting: RequestMatch.Expected(jwt: open.jwt, apikey: open.apikey, clientID: KillPlay.otherClient))
         } catch {
             stop(name, "\(error)")
             return
@@ -77,7 +77,7 @@ extension ClientCasePlay {
         var failures: [Failure] = []
         var note = ""
         do throws(RunError) {
-            if let relaunch = kill?.relaunch { session.replace(with: try relaunch()) }
+            session.replace(with: try kill.relaunch())
         } catch {
             await other.stop()
             stop(name, "the driver did not restart after the kill: \(error)")
@@ -119,10 +119,6 @@ extension ClientCasePlay {
         failures += KillJudge.recoveryFailures(before: seen, after: post, at: label + " (reopened under its own identity)")
         recordKill(step, failures, note: note)
     }
-
-    /// The other identity of identity-change.
-    static let otherUser = "00000000-0000-4000-8000-a100000000ff"
-    static let otherClient = "00000000-0000-4000-8000-c100000000ff"
 
     /// The first row of a transfer's pages (up to and including `step`) that a committed state does
     /// not show; keys the case writes locally are left out (a pending write may be rebased over them).

@@ -4,7 +4,7 @@ import Corpus
 import KizunaWire
 import Reports
 
-extension ClientCasePlay {
+extension ClientCasePlay where Wrapper == KillPlay {
     /// after-local-write: SIGKILL after the write's answer; with the hook the driver dies at the
     /// seam instead, and the write must be durable whole (row and outbox entry) or not at all.
     mutating func killWrite(_ step: Step, local: LocalWrite, name: String) async {
@@ -77,7 +77,7 @@ extension ClientCasePlay {
             mock.release()
             _ = mock.take()
             cases.append(fail(name, .outcome, "step \(step.n) \(step.label): \(ObligationID.outcome) no push was sent: \(describe(other))"))
-            stopped = "step \(step.n) failed"
+            progress = .stopped("step \(step.n) failed")
         }
     }
 
@@ -92,7 +92,7 @@ extension ClientCasePlay {
         mock.expect(.init(rpc: exchange.rpc, golden: exchange.request, answer: .reply(status: exchange.status, body: exchange.response)))
         let body: DriverRequest.Body = exchange.rpc == .push ? .push : .pull(PullOptions(maxPages: 1))
         // A driver started with the hook gets a grace period to die at its own seam once the answer is handed over.
-        let grace: Duration = kill?.hooked == true ? Self.hookGrace : .zero
+        let grace: Duration = kill.hooked ? KillPlay.hookGrace : .zero
         let outcome = await session.callKilling(body, when: .mock(.answered, passes: answered, grace: grace), mock: mock)
         switch outcome {
         case .killed, .died:
@@ -111,9 +111,9 @@ extension ClientCasePlay {
                     ? "the answer was applied before the kill" : "the answer was not applied before the kill; the step is played again")
             guard stopped == nil else { return }
             if applied {
-                kill?.eventsUncertain = true
+                kill.interruptedStepApplied()
                 if exchange.rpc == .push {
-                    kill?.noteConsumed(exchange, step: step.n)
+                    kill.noteConsumed(exchange, step: step.n)
                 } else {
                     judge.committedCursor = post.cursor
                     judge.snapshot = nil
@@ -132,7 +132,7 @@ extension ClientCasePlay {
             failures +=
                 exchange.rpc == .push
                 ? judge.judgePush(step, exchange: exchange, answer: answer) : judge.judgePull(step, exchange: exchange, answer: answer)
-            if exchange.rpc == .push && failures.isEmpty { kill?.noteConsumed(exchange, step: step.n) }
+            if exchange.rpc == .push && failures.isEmpty { kill.noteConsumed(exchange, step: step.n) }
             cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
             guard failures.isEmpty, let seen = await state(name: name), await restart(name), let post = await state(name: name) else {
                 return
@@ -140,9 +140,6 @@ extension ClientCasePlay {
             recordKill(step, KillJudge.recoveryFailures(before: seen, after: post, at: label), note: "the driver answered before the kill")
         }
     }
-
-    /// How long a hooked driver may take, after the mock handed over an answer, to die at its seam before the runner kills it.
-    static let hookGrace: Duration = .milliseconds(300)
 
     /// Whether the interrupted step's answer was applied before the kill, and what is wrong with the recovered state.
     func settled(_ step: Step, exchange: RPCExchange, pre: StateResult, post: StateResult) -> (Bool, [Failure]) {

@@ -104,7 +104,8 @@ public enum KillMatrixRun {
             let started = ContinuousClock.now
             let hook = point.driverHook.map { [KillHook.environmentVariable: $0.rawValue] } ?? [:]
             let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
-            var suite = await lane.run(loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, kill: kill)
+            var suite = await lane.run(
+                loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, wrapper: KillPlay(kill))
             suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
             suite = suite.drawing(
                 SequenceTimeline(transcript: loaded.transcript).killing(

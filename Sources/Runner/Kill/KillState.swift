@@ -19,20 +19,49 @@ struct KillState: Sendable {
     let relaunch: @Sendable () throws(RunError) -> any DriverChannel
     /// Whether the first driver was started with `ACCORD_KILL_AT`.
     let hooked: Bool
-    /// Whether the kill happened already.
-    var fired = false
-    /// Whether the driver has been restarted (judging after it names KM rules).
-    var restarted = false
+    /// Where the kill stands in the case.
+    private(set) var phase = Phase.armed
     /// The open request, to reopen the same store.
     var open: OpenRequest?
     /// Event codes raised before the last kill (events are counted from each `open`).
     var carriedEvents: Set<String> = []
     /// The events of the latest state read.
     var lastEvents: [String] = []
-    /// Whether a step interrupted by the kill was found already applied, so its events are unobservable.
-    var eventsUncertain = false
     /// The ledger: each mutation id whose push answer the client consumed, with the step that answered it.
     var consumed: [String: Int] = [:]
+
+    /// Where the kill stands: each phase follows the one before, once.
+    enum Phase: Sendable, Equatable {
+        /// Before the point's step.
+        case armed
+        /// The point's step is played under the kill; the driver has not been restarted.
+        case fired
+        /// The driver was restarted on the same store (judging after it names KM rules);
+        /// `eventsUncertain` when the step interrupted by the kill was found applied, so the
+        /// events it raised cannot be observed.
+        case restarted(eventsUncertain: Bool)
+    }
+
+    /// Whether the kill happened already.
+    var fired: Bool { phase != .armed }
+    /// Whether the driver has been restarted.
+    var restarted: Bool { if case .restarted = phase { true } else { false } }
+    /// Whether the step interrupted by the kill was found applied, so its events are unobservable.
+    var eventsUncertain: Bool { phase == .restarted(eventsUncertain: true) }
+
+    /// The point's step is reached: the kill fires.
+    mutating func fire() {
+        if phase == .armed { phase = .fired }
+    }
+
+    /// The driver was restarted on the same store: the events seen so far are carried over.
+    mutating func restart() {
+        carryEvents()
+        if !restarted { phase = .restarted(eventsUncertain: false) }
+    }
+
+    /// After the restart, the interrupted step was found applied: its events cannot be observed.
+    mutating func interruptedStepApplied() { phase = .restarted(eventsUncertain: true) }
 
     /// The classname-free test name of the kill's own test case.
     func caseName(step: Int) -> String { "step \(step) kill @ \(point.rawValue)" }
