@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
-        .target(name: "HTTP", dependencies: ["COpenSSL", "KizunaWire"], swiftSettings: strict),
+        .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
         .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "CLinux"], swiftSettings: strict),

@@ -13,3 +13,21 @@ int fallocate(int fd, int mode, off_t offset, off_t len);
 static inline int accord_reserve_beyond_end(int fd, off_t offset, off_t length) {
     return fallocate(fd, FALLOC_FL_KEEP_SIZE, offset, length);
 }
+
+#include <sys/uio.h>
+
+/* Drops `sent` bytes from the front of vectors[first..<count] after a gather write (writev(2),
+ * sendmsg(2)) that took only part of them, and returns the index of the first vector with bytes
+ * left (count when none are). The one place a partial gather write is stepped past, for the
+ * recording writer and the HTTP response stream. */
+static inline int accord_iov_consume(struct iovec *vectors, int count, int first, size_t sent) {
+    while (first < count && sent >= vectors[first].iov_len) {
+        sent -= vectors[first].iov_len;
+        first += 1;
+    }
+    if (first < count && sent > 0) {
+        vectors[first].iov_base = (char *)vectors[first].iov_base + sent;
+        vectors[first].iov_len -= sent;
+    }
+    return first;
+}

@@ -1,4 +1,5 @@
 import Foundation
+import CLinux
 
 /// How a line is laid out for `writev(2)` and written whole.
 extension RecordingWriter {
@@ -63,15 +64,7 @@ extension RecordingWriter {
             let count = writev(fd, vectors.baseAddress.map { $0 + first }, Int32(vectors.count - first))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return count == 0 ? "write returned 0" : String(cString: strerror(errno)) }
-            var left = count
-            while first < vectors.count, left >= vectors[first].iov_len {
-                left -= vectors[first].iov_len
-                first += 1
-            }
-            if left > 0, first < vectors.count {
-                vectors[first].iov_base = vectors[first].iov_base.map { $0 + left }
-                vectors[first].iov_len -= left
-            }
+            first = Int(accord_iov_consume(vectors.baseAddress, Int32(vectors.count), Int32(first), count))
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Writes one response on a connection as it is produced: the head, then body pieces, then the
@@ -236,14 +237,8 @@ public final class HTTPResponseStream {
                 failed = true
                 return false
             }
-            var left = sent
-            while first < vectors.count, left >= vectors[first].iov_len {
-                left -= vectors[first].iov_len
-                first += 1
-            }
-            if left > 0, first < vectors.count {
-                vectors[first].iov_base = vectors[first].iov_base.map { $0 + left }
-                vectors[first].iov_len -= left
+            first = vectors.withUnsafeMutableBufferPointer { buffer in
+                Int(accord_iov_consume(buffer.baseAddress, Int32(buffer.count), Int32(first), sent))
             }
         }
         return true
