@@ -1,5 +1,5 @@
-import Foundation
 import CLinux
+import Foundation
 
 /// How a line is laid out for `writev(2)` and written whole.
 extension RecordingWriter {
