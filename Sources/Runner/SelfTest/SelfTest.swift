@@ -133,17 +133,7 @@ public struct SelfTest: Sendable {
         let lane = ServerLane(scenarios: options.scenarios)
         let replay = RecordingReplay()
         return try await laneRun(paths).collect { loaded, properties in
-            do throws(TargetError) {
-                return await lane.run(loaded, on: try makeTarget(), properties: properties)
-            } catch {
-                return SuiteResult(
-                    name: loaded.transcript.caseID, file: loaded.file, properties: properties,
-                    cases: [
-                        CaseResult(
-                            name: "target", classname: CaseResult.classname(lane: "server", caseID: loaded.transcript.caseID),
-                            outcome: .errored("\(error)"))
-                    ])
-            }
+            await lane.run(loaded, makeTarget: makeTarget, properties: properties)
         } replay: { contents, file, properties in
             await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
         }.0

@@ -49,17 +49,7 @@ public struct ServerRun: Sendable {
             preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) })
         let replay = RecordingReplay(requiredTier: options.requiredTier)
         return try await run.run(output: output) { loaded, properties in
-            do throws(TargetError) {
-                return await lane.run(loaded, on: try makeTarget(), properties: properties)
-            } catch {
-                return SuiteResult(
-                    name: loaded.transcript.caseID, file: loaded.file, properties: properties,
-                    cases: [
-                        CaseResult(
-                            name: "target", classname: CaseResult.classname(lane: "server", caseID: loaded.transcript.caseID),
-                            outcome: .errored("\(error)"))
-                    ])
-            }
+            await lane.run(loaded, makeTarget: makeTarget, properties: properties)
         } replay: { contents, file, properties in
             await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
         }
