@@ -2,13 +2,15 @@ import Corpus
 
 /// A run that cannot proceed: bad input, an unwritable report, or a target that is not set up to
 /// be tested. Protocol violations are findings, never a `RunError`. The CLI prints it on one
-/// line and exits 64, or 78 (EX_CONFIG) for a setup problem (`isSetup`).
+/// line and exits 64, 78 (EX_CONFIG) for a setup problem (`isSetup`), or 69 (EX_UNAVAILABLE)
+/// for a runtime failure of something the command needs (`isUnavailable`).
 public struct RunError: Error, CustomStringConvertible, Sendable {
     private enum Code: Sendable {
         case input(CorpusError)
         case usage(String)
         case output(path: String, reason: String)
         case setup(problem: String, fix: String)
+        case unavailable(String)
     }
 
     private let code: Code
@@ -40,6 +42,19 @@ public struct RunError: Error, CustomStringConvertible, Sendable {
     /// - Returns: the run error.
     public static func setup(_ problem: String, fix: String) -> RunError { RunError(code: .setup(problem: problem, fix: fix)) }
 
+    /// Something the command needs failed while it ran: an address it cannot listen on, a
+    /// database it cannot reach, a server that did not start. Not the user's typing, so not a
+    /// usage error.
+    /// - Parameter problem: what failed, e.g. "cannot listen on 127.0.0.1:80: permission denied".
+    /// - Returns: the run error.
+    public static func unavailable(_ problem: String) -> RunError { RunError(code: .unavailable(problem)) }
+
+    /// True for a runtime failure (`unavailable(_:)`): the CLI exits 69 rather than 64.
+    public var isUnavailable: Bool {
+        if case .unavailable = code { return true }
+        return false
+    }
+
     /// True for a setup problem (`setup(_:fix:)`): the CLI exits 78 rather than 64.
     public var isSetup: Bool {
         if case .setup = code { return true }
@@ -53,6 +68,7 @@ public struct RunError: Error, CustomStringConvertible, Sendable {
         case .usage(let message): message
         case .output(let path, let reason): "\(path): cannot write report: \(reason)"
         case .setup(let problem, let fix): "setup: \(problem): \(fix)"
+        case .unavailable(let problem): problem
         }
     }
 }

@@ -2,15 +2,6 @@ import AccordVersion
 import Foundation
 import Runner
 
-/// Process exit codes: 0 pass, 1 failures, 64 usage or input error (EX_USAGE), 78 a target that
-/// is not set up to be tested, or a run in which no check ran (EX_CONFIG).
-enum ExitCode {
-    static let success: Int32 = 0
-    static let failure: Int32 = 1
-    static let usage: Int32 = 64
-    static let setup: Int32 = 78
-}
-
 /// Standard output and error.
 struct Console {
     func out(_ text: String, newline: Bool = true) {
@@ -27,18 +18,27 @@ struct Console {
 }
 
 enum Accord {
-    static let commands: [CommandSpec] = [
-        CheckCommand.spec, RunCommand.spec, ServeCommand.spec, RecordCommand.spec, RulesCommand.spec, DriverCommand.spec, DiffCommand.spec,
-        ConvertCommand.spec, SelftestCommand.spec, PostgresInitCommand.spec, JWTCommand.spec,
-    ]
+    /// Every subcommand, in the order help lists them.
+    static var commands: [any Command.Type] {
+        [
+            CheckCommand.self, RunCommand.self, ServeCommand.self, RecordCommand.self, RulesCommand.self, DriverCommand.self,
+            DiffCommand.self, ConvertCommand.self, SelftestCommand.self, PostgresInitCommand.self, JWTCommand.self,
+            ManCommand.self, CompletionsCommand.self,
+        ]
+    }
+
+    /// Every subcommand's spec.
+    static var specs: [CommandSpec] { commands.map { $0.spec } }
+
+    /// The one-line overview of the root help and the man page's NAME.
+    static let overview = "Accord checks that a client or server speaks the KizunaSync row-sync protocol correctly."
 
     static var rootHelp: String {
         var lines = [
-            "OVERVIEW: Accord checks that a client or server speaks the KizunaSync row-sync protocol correctly.", "",
-            "USAGE: accord <subcommand>", "", "OPTIONS:", HelpText.row("--version", "Show the version."),
+            "OVERVIEW: \(overview)", "", "USAGE: accord <subcommand>", "", "OPTIONS:", HelpText.row("--version", "Show the version."),
             HelpText.row("-h, --help", "Show help information."), "", "SUBCOMMANDS:",
         ]
-        lines += commands.map { HelpText.row($0.name, $0.abstract) }
+        lines += specs.map { HelpText.row($0.name, $0.abstract) }
         lines.append(HelpText.row("help", "Show subcommand help information."))
         lines += ["", "  See 'accord help <subcommand>' for detailed help."]
         return lines.joined(separator: "\n") + "\n"
@@ -61,47 +61,42 @@ enum Accord {
                 console.out(rootHelp, newline: false)
                 return ExitCode.success
             }
-            guard let spec = commands.first(where: { $0.name == topic }) else {
+            guard let command = commands.first(where: { $0.spec.name == topic }) else {
                 console.error(UsageError("unknown subcommand '\(topic)'", command: nil).description)
                 return ExitCode.usage
             }
-            console.out(spec.help, newline: false)
+            console.out(command.spec.help, newline: false)
             return ExitCode.success
         default:
             break
         }
-        guard let spec = commands.first(where: { $0.name == name }) else {
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
             console.error(UsageError("unknown subcommand '\(name)'", command: nil).description)
             return ExitCode.usage
         }
         do {
-            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), for: spec)
+            let parsed = try ParsedArguments.parse(Array(arguments.dropFirst()), for: command.spec)
             if parsed.wantsHelp {
-                console.out(spec.help, newline: false)
+                console.out(command.spec.help, newline: false)
                 return ExitCode.success
             }
-            switch spec.name {
-            case CheckCommand.spec.name: return try CheckCommand.run(parsed, console: console)
-            case RunCommand.spec.name: return try await RunCommand.run(parsed, console: console)
-            case ServeCommand.spec.name: return try await ServeCommand.run(parsed, console: console)
-            case RecordCommand.spec.name: return try await RecordCommand.run(parsed, console: console)
-            case DriverCommand.spec.name: return try await DriverCommand.run(parsed, console: console)
-            case DiffCommand.spec.name: return try await DiffCommand.run(parsed, console: console)
-            case ConvertCommand.spec.name: return try ConvertCommand.run(parsed, console: console)
-            case SelftestCommand.spec.name: return try await SelftestCommand.run(parsed, console: console)
-            case PostgresInitCommand.spec.name: return try await PostgresInitCommand.run(parsed, console: console)
-            case JWTCommand.spec.name: return try JWTCommand.run(parsed, console: console)
-            default: return try RulesCommand.run(parsed, console: console)
-            }
-        } catch let error as UsageError {
-            console.error(error.description)
-            return ExitCode.usage
-        } catch let error as RunError where error.isSetup {
-            console.error(error.description)
-            return ExitCode.setup
+            return try await command.run(parsed, console: console)
         } catch {
             console.error("\(error)")
-            return ExitCode.usage
+            return status(of: error)
+        }
+    }
+
+    /// The exit status an error ends the process with.
+    /// - Parameter error: what a command threw.
+    /// - Returns: 64, 69, 78, or 70 for an error no command documents.
+    static func status(of error: any Error) -> Int32 {
+        switch error {
+        case is UsageError: ExitCode.usage
+        case let error as RunError where error.isSetup: ExitCode.setup
+        case let error as RunError where error.isUnavailable: ExitCode.unavailable
+        case is RunError: ExitCode.usage
+        default: ExitCode.software
         }
     }
 }

@@ -48,14 +48,14 @@ struct KillPointTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let junit = folder.appendingPathComponent("kill.xml").path
         var options = ClientRun.Options(paths: [RunnerFixtures.sharedCorpus], clientName: "toy")
-        options.filter = "push/00*"
-        options.junitPath = junit
+        options.run.selection.filter = "push/00*"
+        options.run.reports.junit = junit
         var text = ""
         // Nothing is checked, so the run is a setup error unless --allow-empty.
         await #expect(throws: RunError.self) {
             try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { _ in }
         }
-        options.allowEmpty = true
+        options.run.console.allowEmpty = true
         let passed = try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { text += $0 }
         #expect(passed, "\(text)")
         #expect(text.contains("0 passed, 0 failed"), "\(text)")

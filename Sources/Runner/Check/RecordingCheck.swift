@@ -53,7 +53,7 @@ public struct RecordingCheck {
             }
             tally.add(outcome)
             if keepPassing || outcome != .passed {
-                cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: CheckRun.seconds(since: started)))
+                cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: RunClock.seconds(since: started)))
             }
         }
     }

@@ -34,13 +34,13 @@ public enum TranscriptCheck {
             transcript.steps.indices.contains(index)
                 ? StepLocation(number: transcript.steps[index].n, label: transcript.steps[index].label) : nil
         }
-        let bytesSeconds = CheckRun.seconds(since: bytesStarted)
+        let bytesSeconds = RunClock.seconds(since: bytesStarted)
         var checker = TraceChecker(settings: .of(transcript))
         var seconds: [Int: Double] = [:]
         for event in TraceEvent.events(of: transcript) {
             let started = ContinuousClock.now
             findings += checker.observe(event)
-            seconds[event.location.number, default: 0] += CheckRun.seconds(since: started)
+            seconds[event.location.number, default: 0] += RunClock.seconds(since: started)
         }
         var byStep: [Int: [Finding]] = [:]
         var fileLevel: [Finding] = []

@@ -1,4 +1,5 @@
 import AccordDriver
+import AccordVersion
 import Corpus
 import Foundation
 import Reports
@@ -17,16 +18,17 @@ public enum KillMatrixRun {
     public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
         -> Bool
     {
-        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths, html: options.htmlPath)
+        try options.run.reports.check(inputs: options.run.inputs.paths)
         let cases = try selected(options)
         let hello = try await DriverPreflight.hello(
             { () throws(RunError) in try launch([:]) }, command: options.clientName, timeout: options.requestTimeout)
         let killSafe = hello.capabilities.contains(DriverCapability.killSafe) ? nil : notKillSafe
         let (units, skipped) = plan(cases, killSafe: killSafe)
-        var report = try LaneReport(
-            junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord run --client \(options.clientName) --kill-matrix",
-            console: options.console, total: units.count + skipped.count, htmlPath: options.htmlPath)
-        await CaseSchedule.stream(count: units.count, jobs: options.jobs, play(units, options, launch: launch)) { index, suite in
+        var report = try ReportSession(
+            options.run.reports, name: "accord run --client \(options.clientName) --kill-matrix", console: options.run.console,
+            total: units.count + skipped.count)
+        await CaseSchedule.stream(count: units.count, jobs: options.run.selection.jobs, play(units, options, launch: launch)) {
+            index, suite in
             report.ended(index, suite, output: output)
         }
         for suite in skipped { report.add(suite, output: output) }
@@ -38,7 +40,7 @@ public enum KillMatrixRun {
         let cases = try selected(options)
         let killSafe = await probe(launch, timeout: options.requestTimeout)
         let (units, skipped) = plan(cases, killSafe: killSafe)
-        return await CaseSchedule.run(count: units.count, jobs: options.jobs, play(units, options, launch: launch)) + skipped
+        return await CaseSchedule.run(count: units.count, jobs: options.run.selection.jobs, play(units, options, launch: launch)) + skipped
     }
 
     /// The skip reason of a driver that does not announce `kill-safe`.
@@ -49,21 +51,18 @@ public enum KillMatrixRun {
         [
             SuiteResult.Property(name: "lane", value: "client-kill-matrix"),
             SuiteResult.Property(name: "target", value: options.clientName),
-            SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
+            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
     }
 
     /// The cases of this shard after the filter.
-    private static func selected(_ options: ClientRun.Options) throws(RunError) -> [(ServerRun.LaneCase, [SuiteResult.Property])] {
-        let all = try ServerRun.loadCases(options.paths, maxLine: options.maxLine)
-        let filtered = all.filter { CheckRun.matches($0.id, options.filter) }
-        if filtered.isEmpty, let filter = options.filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+    private static func selected(_ options: ClientRun.Options) throws(RunError) -> [(CaseSource.Case, [SuiteResult.Property])] {
         let properties = properties(options)
-        return filtered.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map { ($0.element, properties) }
+        return try options.run.source.selected().cases.map { ($0, properties) }
     }
 
     /// The (case, kill point, target step) units to play, and the suites of what is not played.
-    private static func plan(_ cases: [(ServerRun.LaneCase, [SuiteResult.Property])], killSafe: String?) -> (
+    private static func plan(_ cases: [(CaseSource.Case, [SuiteResult.Property])], killSafe: String?) -> (
         [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])], [SuiteResult]
     ) {
         var suites: [SuiteResult] = []
@@ -110,7 +109,7 @@ public enum KillMatrixRun {
             suite = suite.drawing(
                 SequenceTimeline(transcript: loaded.transcript).killing(
                     at: point.rawValue, step: target, beforeAnswer: point == .afterPushSent))
-            suite.time = CheckRun.seconds(since: started)
+            suite.time = RunClock.seconds(since: started)
             return suite
         }
     }

@@ -9,7 +9,7 @@ extension Array where Element == CaseResult {
     ///   - started: when the work started.
     mutating func stamp(from index: Int, since started: ContinuousClock.Instant) {
         guard index < count else { return }
-        let share = CheckRun.seconds(since: started) / Double(count - index)
+        let share = RunClock.seconds(since: started) / Double(count - index)
         for position in index..<count where self[position].time == 0 { self[position].time = share }
     }
 }

@@ -16,19 +16,8 @@ struct LaneRun: Sendable {
         case recording(RecordingContents, file: String)
     }
 
-    var paths: [String]
-    var filter: String?
-    var shard: (index: Int, count: Int)
-    var jobs: Int
-    var knownFailing: Expectations
-    var junitPath: String?
-    var jsonPath: String?
-    /// Where to write the HTML page (`--html`).
-    var htmlPath: String?
-    /// How the run talks while it runs (colour, `--quiet`, the progress line, `--allow-empty`).
-    var console = LaneReport.Console()
-    /// The longest recording line, and the largest transcript, read.
-    var maxLine = RecordingReader.defaultMaxLine
+    /// The inputs, the selection, the reports and the console.
+    var options: RunOptions
     /// The report's name, e.g. "accord run --server embedded".
     var reportName: String
     /// The properties every suite carries.
@@ -38,15 +27,14 @@ struct LaneRun: Sendable {
 
     /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
     func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
-        try CheckRun.checkReportPaths(junit: junitPath, json: jsonPath, inputs: paths, html: htmlPath)
-        let (cases, ids) = try selected()
+        try options.reports.check(inputs: options.inputs.paths)
+        let (cases, ids) = try options.source.selected()
         try await preflight()
         let (runnable, blocked) = split(cases)
-        var report = try LaneReport(
-            junitPath: junitPath, jsonPath: jsonPath, name: reportName, console: console, total: runnable.count + blocked.count,
-            htmlPath: htmlPath)
-        let knownFailing = self.knownFailing
-        await CaseSchedule.stream(count: runnable.count, jobs: jobs, unit(runnable, play: play, replay: replay)) { index, suite in
+        var report = try ReportSession(options.reports, name: reportName, console: options.console, total: runnable.count + blocked.count)
+        let knownFailing = options.selection.knownFailing
+        await CaseSchedule.stream(count: runnable.count, jobs: options.selection.jobs, unit(runnable, play: play, replay: replay)) {
+            index, suite in
             report.ended(index, knownFailing.apply(to: suite), output: output)
         }
         for suite in blocked { report.add(knownFailing.apply(to: suite), output: output) }
@@ -57,23 +45,16 @@ struct LaneRun: Sendable {
     /// Plays the cases quietly: their suites (known-failing applied, blocked entries last) and
     /// every case id of the inputs.
     func collect(play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> ([SuiteResult], Set<String>) {
-        let (cases, ids) = try selected()
+        let (cases, ids) = try options.source.selected()
         let (runnable, blocked) = split(cases)
-        let results = await CaseSchedule.run(count: runnable.count, jobs: jobs, unit(runnable, play: play, replay: replay))
+        let results = await CaseSchedule.run(
+            count: runnable.count, jobs: options.selection.jobs, unit(runnable, play: play, replay: replay))
+        let knownFailing = options.selection.knownFailing
         return ((results + blocked).map { knownFailing.apply(to: $0) }, ids)
     }
 
-    /// The cases of this shard after the filter, and every case id of the inputs.
-    private func selected() throws(RunError) -> ([ServerRun.LaneCase], Set<String>) {
-        let all = try ServerRun.loadCases(paths, maxLine: maxLine)
-        let filtered = all.filter { CheckRun.matches($0.id, filter) }
-        if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
-        let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
-        return (cases, Set(all.map(\.id)))
-    }
-
     /// The work to play, and the blocked entries' suites.
-    private func split(_ cases: [ServerRun.LaneCase]) -> ([Work], [SuiteResult]) {
+    private func split(_ cases: [CaseSource.Case]) -> ([Work], [SuiteResult]) {
         let properties = self.properties
         let blocked = cases.compactMap { item -> SuiteResult? in
             guard case .blocked(let entry) = item.kind else { return nil }
@@ -100,7 +81,7 @@ struct LaneRun: Sendable {
             case .recording(let contents, let file):
                 suite = await replay(contents, file, properties).drawing(RecordingTimeline(exchanges: contents.exchanges).timeline)
             }
-            suite.time = CheckRun.seconds(since: started)
+            suite.time = RunClock.seconds(since: started)
             return suite
         }
     }

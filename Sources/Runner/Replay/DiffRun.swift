@@ -1,3 +1,4 @@
+import AccordVersion
 import Corpus
 import Foundation
 import KizunaWire
@@ -12,28 +13,20 @@ import ServerContract
 public struct DiffRun: Sendable {
     /// What to compare and where to report.
     public struct Options: Sendable {
-        /// Recording files.
-        public var paths: [String]
+        /// The recordings, the reports and the console (diff uses no filter, shard or jobs).
+        public var run: RunOptions
         /// The two targets' names for reports.
         public var targetNames: (String, String)
         /// `.pass`: any byte difference counts (default); `.bound`: differences only in
         /// server-made values that bind consistently are accepted.
         public var requiredTier = ResponseTier.pass
-        /// Where to write JUnit XML.
-        public var junitPath: String?
-        /// Where to write the JSON report.
-        public var jsonPath: String?
-        /// Whether the console summary uses colour.
-        public var color = false
-        /// The longest recording line read (`--max-line`).
-        public var maxLine = RecordingReader.defaultMaxLine
 
         /// Makes options.
         /// - Parameters:
         ///   - paths: the recordings.
         ///   - targetNames: the two targets' names.
         public init(paths: [String], targetNames: (String, String)) {
-            self.paths = paths
+            self.run = RunOptions(paths: paths)
             self.targetNames = targetNames
         }
     }
@@ -52,21 +45,23 @@ public struct DiffRun: Sendable {
     public static func run(
         _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory, output: (String) -> Void
     ) async throws(RunError) -> Bool {
-        if options.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
-        try CheckRun.checkReportPaths(junit: options.junitPath, json: options.jsonPath, inputs: options.paths)
+        if options.run.inputs.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
+        try options.run.reports.check(inputs: options.run.inputs.paths)
         var recordings: [(RecordingContents, String)] = []
-        for path in options.paths {
+        for path in options.run.inputs.paths {
             guard case .recording(let file) = try CheckInput.classify(path) else {
                 throw RunError.usage(
                     "\(path) is not a recording: accord diff replays recordings (convert a transcript with accord convert)")
             }
-            recordings.append((try RecordingFile.load(file, maxLine: options.maxLine), file))
+            recordings.append((try RecordingFile.load(file, maxLine: options.run.inputs.maxLine), file))
         }
         let (nameA, nameB) = options.targetNames
-        var reports = try ReportFanout(junitPath: options.junitPath, jsonPath: options.jsonPath, name: "accord diff \(nameA) \(nameB)")
+        var reports = try ReportSession(
+            options.run.reports, name: "accord diff \(nameA) \(nameB)",
+            console: ReportSession.Console(color: options.run.console.color, quiet: true, allowEmpty: true), total: recordings.count)
         let properties = [
             SuiteResult.Property(name: "lane", value: "diff"), SuiteResult.Property(name: "target", value: "\(nameA) vs \(nameB)"),
-            SuiteResult.Property(name: "accord_version", value: CheckRun.accordVersion),
+            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
         for (recording, file) in recordings {
             let started = ContinuousClock.now
@@ -90,12 +85,10 @@ public struct DiffRun: Sendable {
                         named.classname = classname
                         return named
                     })
-            suite.time = CheckRun.seconds(since: started)
+            suite.time = RunClock.seconds(since: started)
             try reports.add(suite)
         }
-        try reports.finish()
-        output(reports.summary.render(color: options.color))
-        return reports.summary.isPassing
+        return try reports.finish(output: output)
     }
 
     /// Compares one exchange as two targets answered it; `across` binds the first target's

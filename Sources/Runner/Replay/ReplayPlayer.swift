@@ -58,7 +58,7 @@ enum ReplayPlayer {
             let started = ContinuousClock.now
             func record(_ outcome: LiveExchange.Outcome) {
                 results.append(
-                    LiveExchange(exchange: exchange, session: session, outcome: outcome, seconds: CheckRun.seconds(since: started)))
+                    LiveExchange(exchange: exchange, session: session, outcome: outcome, seconds: RunClock.seconds(since: started)))
             }
             if exchange.rpc == "http" {
                 record(.skipped("not a pull or push exchange (\(exchange.method) \(exchange.path)): plain HTTP is recorded, not replayed"))

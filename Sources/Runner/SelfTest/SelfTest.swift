@@ -68,7 +68,7 @@ public struct SelfTest: Sendable {
     ///   - filter: a glob over mutant names.
     /// - Returns: the matching mutants, in catalogue order.
     public static func select(_ mutants: [Mutant], filter: String?) -> [Mutant] {
-        mutants.filter { CheckRun.matches($0.name, filter) }
+        mutants.filter { CaseSource.matches($0.name, filter) }
     }
 
     /// Runs the baselines and then every mutant.
@@ -95,14 +95,14 @@ public struct SelfTest: Sendable {
                 baseline.append((component, kill))
             }
             progress(
-                "baseline \(component.rawValue): \(baseline.contains { $0.component == component } ? "FAILED" : "passed") (\(CheckRun.seconds(since: started))s)"
+                "baseline \(component.rawValue): \(baseline.contains { $0.component == component } ? "FAILED" : "passed") (\(RunClock.seconds(since: started))s)"
             )
         }
         var results: [MutantResult] = []
         for mutant in mutants {
             let started = ContinuousClock.now
             let kill = try await play(mutant.component, fault: mutant.name, server: serverPaths, client: clientPaths)
-            let result = MutantResult(mutant: mutant, kill: kill, seconds: CheckRun.seconds(since: started))
+            let result = MutantResult(mutant: mutant, kill: kill, seconds: RunClock.seconds(since: started))
             progress("\(mutant.name): \(kill.map { "killed by \($0.ruleID)" } ?? "SURVIVED") (\(result.seconds)s)")
             results.append(result)
         }
@@ -124,26 +124,16 @@ public struct SelfTest: Sendable {
     }
 
     private func laneRun(_ paths: [String]) -> LaneRun {
-        LaneRun(
-            paths: paths, filter: nil, shard: (1, 1), jobs: options.jobs, knownFailing: Expectations(), junitPath: nil, jsonPath: nil,
-            reportName: "accord selftest", properties: [])
+        var run = RunOptions(paths: paths)
+        run.selection.jobs = options.jobs
+        return LaneRun(options: run, reportName: "accord selftest", properties: [])
     }
 
     private func serverSuites(_ paths: [String], makeTarget: @escaping ServerRun.TargetFactory) async throws(RunError) -> [SuiteResult] {
         let lane = ServerLane(scenarios: options.scenarios)
         let replay = RecordingReplay()
         return try await laneRun(paths).collect { loaded, properties in
-            do throws(TargetError) {
-                return await lane.run(loaded, on: try makeTarget(), properties: properties)
-            } catch {
-                return SuiteResult(
-                    name: loaded.transcript.caseID, file: loaded.file, properties: properties,
-                    cases: [
-                        CaseResult(
-                            name: "target", classname: CaseResult.classname(lane: "server", caseID: loaded.transcript.caseID),
-                            outcome: .errored("\(error)"))
-                    ])
-            }
+            await lane.run(loaded, makeTarget: makeTarget, properties: properties)
         } replay: { contents, file, properties in
             await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
         }.0
@@ -162,7 +152,7 @@ public struct SelfTest: Sendable {
 
     private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
         var run = ClientRun.Options(paths: paths, clientName: command)
-        run.jobs = options.jobs
+        run.run.selection.jobs = options.jobs
         run.requestTimeout = options.requestTimeout
         return try await KillMatrixRun.collect(run) { (environment: [String: String]) throws(RunError) in
             try ProcessDriver(command: command, environment: environment)

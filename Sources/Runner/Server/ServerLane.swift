@@ -48,6 +48,27 @@ public struct ServerLane: Sendable {
         if let capabilities = play.capabilities { all.append(SuiteResult.Property(name: "capabilities", value: capabilities.description)) }
         return SuiteResult(name: loaded.transcript.caseID, file: loaded.file, properties: all, cases: play.cases)
     }
+
+    /// Runs one case against a target made for it; a target that cannot be made is the suite's
+    /// one errored test case, `target`.
+    /// - Parameters:
+    ///   - loaded: the transcript.
+    ///   - makeTarget: makes a target no other case uses.
+    ///   - properties: the suite's properties.
+    /// - Returns: the suite result.
+    func run(_ loaded: LoadedTranscript, makeTarget: ServerRun.TargetFactory, properties: [SuiteResult.Property]) async -> SuiteResult {
+        do throws(TargetError) {
+            return await run(loaded, on: try makeTarget(), properties: properties)
+        } catch {
+            return SuiteResult(
+                name: loaded.transcript.caseID, file: loaded.file, properties: properties,
+                cases: [
+                    CaseResult(
+                        name: "target", classname: CaseResult.classname(lane: "server", caseID: loaded.transcript.caseID),
+                        outcome: .errored("\(error)"))
+                ])
+        }
+    }
 }
 
 /// One case being played: its results so far and the state the steps share.

@@ -1,8 +1,9 @@
+import AccordVersion
 import Capture
 import Corpus
 import Runner
 
-enum ConvertCommand {
+enum ConvertCommand: Command {
     static let spec = CommandSpec(
         name: "convert",
         abstract: "Convert between recordings, transcripts and HAR 1.2 files.",
@@ -14,33 +15,33 @@ enum ConvertCommand {
             JSON bodies as text; credentials in HAR headers are redacted on the way in and never added.
             docs/replay.md has the details. Exit status: 0 on success, 64 for a usage or input error.
             """,
-        arguments: [("in", "The input file."), ("out", "The output file (written whole, then renamed into place).")],
-        options: [
-            OptionSpec(long: "from", valueName: "format", help: "The input format: recording, transcript or har."),
-            OptionSpec(long: "to", valueName: "format", help: "The output format: recording, transcript or har."),
-            OptionSpec(
-                long: "case", valueName: "id",
-                help: "The case id of a transcript written (default: lifecycle/001-recording-<name of out>)."),
-            MaxLineOption.spec,
+        arguments: [
+            CommandSpec.Argument(name: "in", help: "The input file."),
+            CommandSpec.Argument(name: "out", help: "The output file (written whole, then renamed into place)."),
         ],
-        usage: "<in> <out> [--from <format>] [--to <format>] [--case <id>] [--max-line <bytes>]")
+        options: [
+            OptionSpec(.from, value: "format", help: "The input format: recording, transcript or har."),
+            OptionSpec(.to, value: "format", help: "The output format: recording, transcript or har."),
+            OptionSpec(.caseID, value: "id", help: "The case id of a transcript written (default: lifecycle/001-recording-<name of out>)."),
+            SharedOptions.maxLine,
+        ])
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(RunError) -> Int32 {
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
         guard arguments.positionals.count == 2 else {
             throw RunError.usage(
                 "accord convert takes <in> and <out>, found \(arguments.positionals.count) path(s)\nSee 'accord help convert'.")
         }
         let input = arguments.positionals[0]
         let output = arguments.positionals[1]
-        let from = try format(arguments.values["from"], path: input, option: "from")
-        let to = try format(arguments.values["to"], path: output, option: "to")
+        let from = try format(arguments, .from, path: input)
+        let to = try format(arguments, .to, path: output)
         if FileSink.resolved(input) == FileSink.resolved(output) {
             throw RunError.usage("<in> and <out> name the same file \(input); convert never overwrites its input")
         }
-        let caseID = arguments.values["case"] ?? RecordingToTranscript.caseID(for: output)
+        let caseID = arguments.value(.caseID) ?? RecordingToTranscript.caseID(for: output)
         if !Transcript.isCaseID(caseID) { throw RunError.usage("--case takes <flow>/<NNN>-<slug>, found '\(caseID)'") }
-        let maxLine = try MaxLineOption.value(arguments)
-        let tool = "accord \(CheckRun.accordVersion)"
+        let maxLine = try SharedOptions.maxLine(arguments)
+        let tool = "accord \(AccordVersion.number)"
         let converted: FormatConversion.Output
         // A recording is read line by line (each under --max-line); a transcript or HAR file is
         // one JSON document, read whole up to --max-line.
@@ -61,15 +62,10 @@ enum ConvertCommand {
         return ExitCode.success
     }
 
-    static func format(_ name: String?, path: String, option: String) throws(RunError) -> FormatConversion.Format {
-        if let name {
-            guard let format = FormatConversion.Format(rawValue: name) else {
-                throw RunError.usage("--\(option) takes recording, transcript or har, found '\(name)'")
-            }
-            return format
-        }
+    static func format(_ arguments: ParsedArguments, _ option: OptionKey, path: String) throws -> FormatConversion.Format {
+        if let format = try arguments.value(option, as: OptionConversion<FormatConversion.Format>.choice()) { return format }
         guard let format = FormatConversion.Format.of(path: path) else {
-            throw RunError.usage("\(path): cannot tell the format from the extension; pass --\(option) recording|transcript|har")
+            throw RunError.usage("\(path): cannot tell the format from the extension; pass \(option) recording|transcript|har")
         }
         return format
     }

@@ -1,6 +1,6 @@
 import Runner
 
-enum DiffCommand {
+enum DiffCommand: Command {
     static let spec = CommandSpec(
         name: "diff",
         abstract: "Replay recordings against two servers and report where their responses differ.",
@@ -14,44 +14,36 @@ enum DiffCommand {
             docs/replay.md has the details.
             Exit status: 0 when every response is identical, 1 on differences, 64 for a usage or input error.
             """,
-        arguments: [("recording", "A recording (.jsonl); one or more.")],
+        arguments: [CommandSpec.Argument(name: "recording", help: "A recording (.jsonl); one or more.", isRepeatable: true)],
         options: [
             OptionSpec(
-                long: "server", valueName: "target",
-                help: "A server to compare: 'embedded' or a URL with the fixture endpoint; give exactly two."),
-            OptionSpec(
-                long: "jwt-secret", valueName: "secret",
-                help: "The HS256 secret URL targets verify JWTs with (default: $ACCORD_JWT_SECRET)."),
-            OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to URL targets."),
-            OptionSpec(
-                long: "tier", valueName: "tier",
-                help:
-                    "'pass' (default): any byte difference counts; 'bound' ('semantic' is its old name): accept server-made values that bind consistently."
-            ),
-            OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
-            OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
-            OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
-            MaxLineOption.spec,
-        ],
-        usage: "--server <a> --server <b> <recording> ... [--tier <tier>] [--junit <file>] [--json <file>] [--max-line <bytes>]")
+                .server, value: "target", help: "A server to compare: 'embedded' or a URL with the fixture endpoint; give exactly two.",
+                required: true, repeatable: true)
+        ]
+            + SharedOptions.urlTarget(
+                "The HS256 secret URL targets verify JWTs with (default: $ACCORD_JWT_SECRET).",
+                apikeyHelp: "The apikey header to send to URL targets.")
+            + [
+                OptionSpec(
+                    .tier, value: "tier",
+                    help:
+                        "'pass' (default): any byte difference counts; 'bound' ('semantic' is its old name): accept server-made values that bind consistently."
+                )
+            ] + SharedOptions.reports.filter { $0.key != .html } + [SharedOptions.color, SharedOptions.maxLine])
 
-    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        let servers = arguments.repeated["server"] ?? []
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let servers = arguments.values(.server)
         guard servers.count == 2 else {
             throw RunError.usage("accord diff takes exactly two --server options, found \(servers.count)\nSee 'accord help diff'.")
         }
         if arguments.positionals.isEmpty { throw RunError.usage("missing <recording>\nSee 'accord help diff'.") }
         var options = DiffRun.Options(paths: arguments.positionals, targetNames: (servers[0], servers[1]))
-        options.junitPath = arguments.values["junit"]
-        options.jsonPath = arguments.values["json"]
-        options.color = arguments.flags.contains("color")
-        options.maxLine = try MaxLineOption.value(arguments)
-        if let name = arguments.values["tier"] {
-            guard let tier = ResponseTier.named(name) else { throw RunError.usage("--tier takes pass or bound, found '\(name)'") }
-            options.requiredTier = tier
-        }
-        let secret = arguments.values["jwt-secret"]
-        let apiKey = arguments.values["apikey"]
+        options.run.reports = ReportPaths(junit: arguments.value(.junit), json: arguments.value(.json))
+        options.run.console.color = arguments.has(.color)
+        options.run.inputs.maxLine = try SharedOptions.maxLine(arguments)
+        if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
+        let secret = arguments.value(.jwtSecret)
+        let apiKey = arguments.value(.apikey)
         let makeA = try await TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
         let makeB = try await TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
         let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB) { console.out($0) }

@@ -4,7 +4,7 @@ import ReferenceClient
 import ReferenceDriver
 
 /// `accord driver`: the reference client as an `accord-driver/1` driver on standard input and output.
-enum DriverCommand {
+enum DriverCommand: Command {
     static let spec = CommandSpec(
         name: "driver",
         abstract: "Run the reference client as an accord-driver/1 driver over standard input and output.",
@@ -16,11 +16,8 @@ enum DriverCommand {
             """ + ClientFault.allCases.map { HelpText.row($0.rawValue, $0.summary) }.joined(separator: "\n"),
         arguments: [],
         options: [
-            OptionSpec(
-                long: "fault", valueName: "name",
-                help: "Seed the named fault (repeatable; the names are listed above).")
-        ],
-        usage: "[--fault <name>]...")
+            OptionSpec(.fault, value: "name", help: "Seed the named fault (repeatable; the names are listed above).", repeatable: true)
+        ])
 
     /// Runs the driver loop until close, end of input or a broken output.
     /// - Parameters:
@@ -30,7 +27,7 @@ enum DriverCommand {
     /// - Throws: `UsageError` for an unknown fault name.
     static func run(_ arguments: ParsedArguments, console: Console) async throws(UsageError) -> Int32 {
         var faults: Set<ClientFault> = []
-        for name in arguments.repeated["fault"] ?? [] {
+        for name in arguments.values(.fault) {
             guard let fault = ClientFault(rawValue: name) else {
                 let known = ClientFault.allCases.map(\.rawValue).joined(separator: ", ")
                 throw UsageError("unknown fault '\(name)' (known: \(known))", command: spec.name)

@@ -2,9 +2,17 @@ import Foundation
 import HTTP
 import KizunaWire
 
+extension OptionKey {
+    static let secret = OptionKey("secret")
+    static let sub = OptionKey("sub")
+    static let session = OptionKey("session")
+    static let role = OptionKey("role")
+    static let expiresIn = OptionKey("expires-in")
+}
+
 /// `accord jwt`: mints an HS256 token with the claims `accord serve` and PostgREST (a local
 /// Supabase project) read, so an app can be pointed at `accord serve` or `accord record` in one line.
-enum JWTCommand {
+enum JWTCommand: Command {
     static let spec = CommandSpec(
         name: "jwt",
         abstract: "Mint an HS256 JWT for 'accord serve' or a local Supabase project.",
@@ -19,41 +27,45 @@ enum JWTCommand {
             """,
         arguments: [],
         options: [
-            OptionSpec(long: "secret", valueName: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
-            OptionSpec(long: "sub", valueName: "user", help: "The sub claim: the user id (required)."),
-            OptionSpec(long: "session", valueName: "id", help: "The session_id claim: the client id (default: none)."),
-            OptionSpec(long: "role", valueName: "role", help: "The role claim (default: authenticated)."),
-            OptionSpec(long: "expires-in", valueName: "duration", help: "Lifetime: 30s, 15m, 1h, 7d, -1s or never (default 1h)."),
-        ],
-        usage: "--sub <user> [--session <id>] [--role <role>] [--expires-in <duration>] [--secret <secret>]")
+            OptionSpec(.secret, value: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
+            OptionSpec(.sub, value: "user", help: "The sub claim: the user id (required)."),
+            OptionSpec(.session, value: "id", help: "The session_id claim: the client id (default: none)."),
+            OptionSpec(.role, value: "role", help: "The role claim (default: authenticated)."),
+            OptionSpec(.expiresIn, value: "duration", help: "Lifetime: 30s, 15m, 1h, 7d, -1s or never (default 1h)."),
+        ])
 
-    static func run(_ arguments: ParsedArguments, console: Console, now: Date = Date()) throws(UsageError) -> Int32 {
-        guard let secret = arguments.values["secret"] ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
+    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+        try run(arguments, console: console, now: Date())
+    }
+
+    /// Mints the token as of `now`.
+    static func run(_ arguments: ParsedArguments, console: Console, now: Date) throws(UsageError) -> Int32 {
+        guard let secret = arguments.value(.secret) ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
         else {
             throw UsageError("no JWT secret: pass --secret or set ACCORD_JWT_SECRET", command: spec.name)
         }
-        guard let subject = arguments.values["sub"], !subject.isEmpty else {
+        guard let subject = arguments.value(.sub), !subject.isEmpty else {
             throw UsageError("--sub is required: the user id the token is for", command: spec.name)
         }
-        let text = arguments.values["expires-in"] ?? "1h"
-        guard let lifetime = Lifetime(text) else {
-            throw UsageError("--expires-in takes 30s, 15m, 1h, 7d, a negative one or never, found '\(text)'", command: spec.name)
-        }
+        let lifetime = try arguments.value(.expiresIn, as: Lifetime.conversion) ?? .seconds(3600)
         var extra = JSONObject()
-        if let role = arguments.values["role"] {
+        if let role = arguments.value(.role) {
             guard !role.isEmpty else { throw UsageError("--role is empty", command: spec.name) }
             extra = JSONObject([.init(key: "role", value: .string(role))])
         }
         let expiresAt = lifetime.expiry(from: now)
-        let claims = JWTClaims(subject: subject, sessionID: arguments.values["session"], expiresAt: expiresAt, extra: extra)
+        let claims = JWTClaims(subject: subject, sessionID: arguments.value(.session), expiresAt: expiresAt, extra: extra)
         console.out(JWTKey(secret: secret).mint(claims))
         return ExitCode.success
     }
 
     /// How long a token lives: `exp` = now + seconds (negative: already expired), or no `exp`.
-    enum Lifetime: Equatable {
+    enum Lifetime: Equatable, Sendable {
         case seconds(Int)
         case never
+
+        /// `--expires-in`'s typed conversion.
+        static let conversion = OptionConversion(expected: "30s, 15m, 1h, 7d, a negative one or never") { Lifetime($0) }
 
         /// Reads `never`, or an optionally negative count of seconds with an optional unit
         /// (s, m, h, d); nil for anything else.

@@ -1,6 +1,6 @@
 import Checks
 
-enum RulesCommand {
+enum RulesCommand: Command {
     static let spec = CommandSpec(
         name: "rules",
         abstract: "List the rule catalog: every rule's id, statement and source.",
@@ -11,21 +11,20 @@ enum RulesCommand {
             With --markdown, print docs/rules.md (CI checks that the checked-in copy is current).
             Exit status: 0, or 64 for an id that is not in the catalog.
             """,
-        arguments: [("id", "A rule id, e.g. I-5 or AC-GOLDEN (optional).")],
-        options: [OptionSpec(long: "markdown", valueName: nil, help: "Print the catalog as Markdown (docs/rules.md).")],
-        usage: "[<id>] [--markdown]")
+        arguments: [CommandSpec.Argument(name: "id", help: "A rule id, e.g. I-5 or AC-GOLDEN (optional).", isOptional: true)],
+        options: [OptionSpec(flag: .markdown, help: "Print the catalog as Markdown (docs/rules.md).")])
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(UsageError) -> Int32 {
         if arguments.positionals.count > 1 {
             throw UsageError("unexpected argument '\(arguments.positionals[1])'", command: spec.name)
         }
         if let id = arguments.positionals.first {
-            if arguments.flags.contains("markdown") { throw UsageError("give an id or --markdown, not both", command: spec.name) }
+            if arguments.has(.markdown) { throw UsageError("give an id or --markdown, not both", command: spec.name) }
             guard let entry = RuleCatalog.entry(id) else {
                 throw UsageError("no rule '\(id)' in the catalog; 'accord rules' lists them", command: spec.name)
             }
             console.out(entry.text)
-        } else if arguments.flags.contains("markdown") {
+        } else if arguments.has(.markdown) {
             console.out(RuleCatalog.markdown, newline: false)
         } else {
             for entry in RuleCatalog.entries {

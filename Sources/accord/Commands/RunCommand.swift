@@ -4,7 +4,7 @@ import KizunaWire
 import Runner
 import ServerContract
 
-enum RunCommand {
+enum RunCommand: Command {
     static let spec = CommandSpec(
         name: "run",
         abstract: "Replay corpus cases against a server build or a client build and check every rule.",
@@ -32,64 +32,62 @@ enum RunCommand {
             setup problem (a target that cannot be tested as given, said in one line with how to fix it) or a
             run in which no check ran (every testcase skipped; --allow-empty accepts it).
             """,
-        arguments: [("path", "A corpus folder, transcript file or recording (.jsonl); one or more.")],
+        arguments: [
+            CommandSpec.Argument(
+                name: "path", help: "A corpus folder, transcript file or recording (.jsonl); one or more.", isRepeatable: true)
+        ],
         options: [
             OptionSpec(
-                long: "server", valueName: "target",
+                .server, value: "target",
                 help:
                     "The server under test: 'embedded', the URL of a server with the fixture endpoint, or a postgres:// URL of a database with the KizunaSync pack (docs/postgres.md)."
             ),
             OptionSpec(
-                long: "postgres-config", valueName: "file",
+                .postgresConfig, value: "file",
                 help: "For a postgres:// target: its schema, role and synced tables (default: Accord's corpus domain)."),
+            OptionSpec(.client, value: "command", help: "The client under test: a driver command line, e.g. 'accord driver'."),
             OptionSpec(
-                long: "client", valueName: "command",
-                help: "The client under test: a driver command line, e.g. 'accord driver'."),
-            OptionSpec(
-                long: "kill-matrix", valueName: nil,
+                flag: .killMatrix,
                 help:
                     "Client lane: play each case once per kill point it reaches, SIGKILL the driver there, restart it on the same store and check recovery (docs/kill-matrix.md)."
             ),
             OptionSpec(
-                long: "timeout", valueName: "seconds",
+                .timeout, value: "seconds",
                 help: "Client lane: how long the driver may take to answer one request, hello included (default 10)."),
-            OptionSpec(
-                long: "jwt-secret", valueName: "secret",
-                help: "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET)."),
-            OptionSpec(long: "apikey", valueName: "key", help: "The apikey header to send to a URL target."),
-            OptionSpec(long: "scenarios", valueName: "file", help: "Per-case setup (first seq, history, held transactions); repeatable."),
-            OptionSpec(long: "known-failing", valueName: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
-            OptionSpec(
-                long: "expect", valueName: "file",
-                help:
-                    "Every case's expected outcome (pass, bound, not-applicable, skipped, known-failing with a reason); any difference fails the run."
-            ),
-            OptionSpec(
-                long: "tier", valueName: "tier",
-                help: "The tier a step must reach: 'bound' (default; 'semantic' is its old name) or 'pass' (byte-equal)."),
-            OptionSpec(long: "filter", valueName: "glob", help: "Run only cases whose id matches <glob>."),
-            OptionSpec(long: "shard", valueName: "i/n", help: "Run the i-th of n shards of the cases (1-based)."),
-            OptionSpec(long: "jobs", valueName: "n", help: "Cases run at once (default: the number of cores)."),
-            OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report to <file>."),
-            OptionSpec(long: "json", valueName: "file", help: "Write a JSON report to <file>."),
-            OptionSpec(
-                long: "html", valueName: "file",
-                help: "Write a self-contained HTML page to <file>: a summary, a sequence picture per case, each failure's rule and diff."),
-            OptionSpec(long: "color", valueName: nil, help: "Colour the console summary."),
-            OptionSpec(long: "quiet", valueName: nil, help: "Print the summary only: no line per failing case, no progress line."),
-            OptionSpec(
-                long: "allow-empty", valueName: nil, help: "Exit 0 for a run in which no check ran (every testcase skipped), not 78."),
-            MaxLineOption.spec,
-        ],
-        usage:
-            "(--server <target> | --client <command> [--kill-matrix]) <path> ... [--scenarios <file>] [--known-failing <file> | --expect <file>] [--filter <glob>] [--shard <i/n>] [--jobs <n>] [--junit <file>] [--json <file>] [--html <file>] [--quiet] [--allow-empty] [--max-line <bytes>]"
+        ]
+            + SharedOptions.urlTarget(
+                "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET).",
+                apikeyHelp: "The apikey header to send to a URL target.")
+            + [
+                OptionSpec(
+                    .scenarios, value: "file", help: "Per-case setup (first seq, history, held transactions); repeatable.", repeatable: true
+                ),
+                OptionSpec(.knownFailing, value: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
+                OptionSpec(
+                    .expect, value: "file",
+                    help:
+                        "Every case's expected outcome (pass, bound, not-applicable, skipped, known-failing with a reason); any difference fails the run."
+                ),
+                OptionSpec(
+                    .tier, value: "tier",
+                    help: "The tier a step must reach: 'bound' (default; 'semantic' is its old name) or 'pass' (byte-equal)."),
+                OptionSpec(.filter, value: "glob", help: "Run only cases whose id matches <glob>."),
+                OptionSpec(.shard, value: "i/n", help: "Run the i-th of n shards of the cases (1-based)."),
+                OptionSpec(.jobs, value: "n", help: "Cases run at once (default: the number of cores)."),
+            ] + SharedOptions.reports
+            + [
+                SharedOptions.color,
+                OptionSpec(flag: .quiet, help: "Print the summary only: no line per failing case, no progress line."),
+                OptionSpec(flag: .allowEmpty, help: "Exit 0 for a run in which no check ran (every testcase skipped), not 78."),
+                SharedOptions.maxLine,
+            ]
     )
 
-    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         if arguments.positionals.isEmpty {
             throw RunError.usage("missing <path>: give a corpus folder, transcript or recording\nSee 'accord help run'.")
         }
-        switch (arguments.values["server"], arguments.values["client"]) {
+        switch (arguments.value(.server), arguments.value(.client)) {
         case (nil, nil): throw RunError.usage("missing --server <target> or --client <command>\nSee 'accord help run'.")
         case (_?, _?): throw RunError.usage("give one of --server and --client, not both\nSee 'accord help run'.")
         case (nil, let command?): return try await client(command, arguments, console: console)
@@ -97,26 +95,13 @@ enum RunCommand {
         }
     }
 
-    static func server(_ server: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        if arguments.values["timeout"] != nil { throw RunError.usage("--timeout applies to the client lane only") }
-        if arguments.flags.contains("kill-matrix") { throw RunError.usage("--kill-matrix applies to the client lane only") }
+    static func server(_ server: String, _ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        if arguments.has(.timeout) { throw RunError.usage("--timeout applies to the client lane only") }
+        if arguments.has(.killMatrix) { throw RunError.usage("--kill-matrix applies to the client lane only") }
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
-        options.filter = arguments.values["filter"]
-        options.junitPath = arguments.values["junit"]
-        options.jsonPath = arguments.values["json"]
-        options.htmlPath = arguments.values["html"]
-        options.color = arguments.flags.contains("color")
-        options.quiet = arguments.flags.contains("quiet")
-        options.allowEmpty = arguments.flags.contains("allow-empty")
-        options.progress = !options.quiet && isatty(STDERR_FILENO) != 0
-        options.maxLine = try MaxLineOption.value(arguments)
-        options.jobs = try jobs(arguments.values["jobs"])
-        options.shard = try shard(arguments.values["shard"])
-        if let name = arguments.values["tier"] {
-            guard let tier = ResponseTier.named(name) else { throw RunError.usage("--tier takes pass or bound, found '\(name)'") }
-            options.requiredTier = tier
-        }
-        for path in arguments.repeated["scenarios"] ?? [] {
+        options.run = try runOptions(arguments)
+        if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
+        for path in arguments.values(.scenarios) {
             do throws(CorpusError) {
                 let bytes = try FileBytes.read(path)
                 let json: JSONValue
@@ -126,15 +111,15 @@ enum RunCommand {
                 throw RunError.input(error)
             }
         }
-        if let known = try knownFailing(arguments) { options.knownFailing = known }
+        if let known = try knownFailing(arguments) { options.run.selection.knownFailing = known }
         let factory = try await TargetChoice.factory(
-            for: server, jwtSecret: arguments.values["jwt-secret"], apiKey: arguments.values["apikey"],
-            postgresConfig: arguments.values["postgres-config"])
-        if TargetChoice.isShared(server) && options.jobs > 1 {
+            for: server, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
+            postgresConfig: arguments.value(.postgresConfig))
+        if TargetChoice.isShared(server) && options.run.selection.jobs > 1 {
             // One server behind one URL: a seed resets it for everyone, so cases take turns; said
             // only to a user who asked for more, so a setup error stays the run's one line.
-            options.jobs = 1
-            if arguments.values["jobs"] != nil {
+            options.run.selection.jobs = 1
+            if arguments.has(.jobs) {
                 console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
             }
         }
@@ -142,35 +127,21 @@ enum RunCommand {
         return passed ? ExitCode.success : ExitCode.failure
     }
 
-    static func client(_ command: String, _ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        for option in ["tier", "scenarios", "jwt-secret", "apikey", "postgres-config"] where arguments.values[option] != nil {
-            throw RunError.usage("--\(option) applies to the server lane only; the client lane serves the golden responses itself")
+    static func client(_ command: String, _ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        for option in [OptionKey.tier, .scenarios, .jwtSecret, .apikey, .postgresConfig] where arguments.has(option) {
+            throw RunError.usage("\(option) applies to the server lane only; the client lane serves the golden responses itself")
         }
         var options = ClientRun.Options(paths: arguments.positionals, clientName: command)
-        options.filter = arguments.values["filter"]
-        options.junitPath = arguments.values["junit"]
-        options.jsonPath = arguments.values["json"]
-        options.htmlPath = arguments.values["html"]
-        options.color = arguments.flags.contains("color")
-        options.quiet = arguments.flags.contains("quiet")
-        options.allowEmpty = arguments.flags.contains("allow-empty")
-        options.progress = !options.quiet && isatty(STDERR_FILENO) != 0
-        options.maxLine = try MaxLineOption.value(arguments)
-        options.jobs = try jobs(arguments.values["jobs"])
-        options.shard = try shard(arguments.values["shard"])
-        if let text = arguments.values["timeout"] {
-            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
-                throw RunError.usage("--timeout takes seconds between 0 and 3600, found '\(text)'")
-            }
-            options.requestTimeout = .seconds(seconds)
-        }
-        if let known = try knownFailing(arguments) { options.knownFailing = known }
+        options.run = try runOptions(arguments)
+        let timeout = OptionConversion<Double>.seconds(in: Double.leastNonzeroMagnitude...3600, expected: "seconds between 0 and 3600")
+        if let seconds = try arguments.value(.timeout, as: timeout) { options.requestTimeout = .seconds(seconds) }
+        if let known = try knownFailing(arguments) { options.run.selection.knownFailing = known }
         let resolved = DriverCommandLine.resolve(command)
         guard !resolved.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw RunError.usage("--client takes a command line, found ''")
         }
-        if arguments.flags.contains("kill-matrix") {
-            if options.knownFailing != Expectations() {
+        if arguments.has(.killMatrix) {
+            if options.run.selection.knownFailing != Expectations() {
                 throw RunError.usage("--known-failing and --expect do not apply with --kill-matrix")
             }
             let killed = try await KillMatrixRun.run(
@@ -186,9 +157,28 @@ enum RunCommand {
         return passed ? ExitCode.success : ExitCode.failure
     }
 
+    /// The values both lanes share: inputs, selection, reports, console.
+    /// - Parameter arguments: the parsed command line.
+    /// - Returns: the run's shared options.
+    /// - Throws: `UsageError` for a value that does not convert.
+    static func runOptions(_ arguments: ParsedArguments) throws(UsageError) -> RunOptions {
+        var run = RunOptions(paths: arguments.positionals)
+        run.inputs.maxLine = try SharedOptions.maxLine(arguments)
+        run.selection.filter = arguments.value(.filter)
+        let shard = try arguments.value(.shard, as: .shard) ?? Shard(index: 1, count: 1)
+        run.selection.shard = (shard.index, shard.count)
+        run.selection.jobs = try SharedOptions.jobs(arguments)
+        run.reports = ReportPaths(junit: arguments.value(.junit), json: arguments.value(.json), html: arguments.value(.html))
+        let quiet = arguments.has(.quiet)
+        run.console = RunOptions.Console(
+            color: arguments.has(.color), quiet: quiet, progress: !quiet && isatty(STDERR_FILENO) != 0,
+            allowEmpty: arguments.has(.allowEmpty))
+        return run
+    }
+
     /// The `--known-failing` list or the `--expect` file, if one was given.
     static func knownFailing(_ arguments: ParsedArguments) throws(RunError) -> Expectations? {
-        switch (arguments.values["known-failing"], arguments.values["expect"]) {
+        switch (arguments.value(.knownFailing), arguments.value(.expect)) {
         case (nil, nil): return nil
         case (_?, _?): throw RunError.usage("give one of --known-failing and --expect, not both")
         case (let path?, nil):
@@ -204,20 +194,5 @@ enum RunCommand {
                 throw RunError.input(error)
             }
         }
-    }
-
-    static func jobs(_ text: String?) throws(RunError) -> Int {
-        guard let text else { return max(1, ProcessInfo.processInfo.activeProcessorCount) }
-        guard let jobs = Int(text), jobs >= 1 else { throw RunError.usage("--jobs takes a positive number, found '\(text)'") }
-        return jobs
-    }
-
-    static func shard(_ text: String?) throws(RunError) -> (index: Int, count: Int) {
-        guard let text else { return (1, 1) }
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (1...count).contains(index) else {
-            throw RunError.usage("--shard takes i/n with 1 ≤ i ≤ n, found '\(text)'")
-        }
-        return (index, count)
     }
 }

@@ -8,7 +8,7 @@ import ServerContract
 
 /// `accord selftest`: the mutation score of Accord's own rules over seeded faults in the
 /// reference server and client.
-enum SelftestCommand {
+enum SelftestCommand: Command {
     static let spec = CommandSpec(
         name: "selftest",
         abstract: "Score Accord's rules against seeded faults in the reference server and client.",
@@ -23,15 +23,18 @@ enum SelftestCommand {
             Exit status: 0 when the baselines pass and every mutant is killed, 1 otherwise, 64 for a
             usage or input error.
             """,
-        arguments: [("path", "Inputs played besides the corpus (default: Conformance Recordings).")],
-        options: [
-            OptionSpec(long: "corpus", valueName: "folder", help: "The shared corpus (default: ../shared/kizunasync-protocol)."),
-            OptionSpec(long: "scenarios", valueName: "file", help: "Server-lane setup (default: ../shared/corpus-scenarios.json)."),
-            OptionSpec(long: "filter", valueName: "glob", help: "Play only the mutants whose name matches <glob>."),
-            OptionSpec(long: "jobs", valueName: "n", help: "Cases run at once inside each lane (default: the number of cores)."),
-            OptionSpec(long: "junit", valueName: "file", help: "Write a JUnit XML report, one suite per mutant, to <file>."),
+        arguments: [
+            CommandSpec.Argument(
+                name: "path", help: "Inputs played besides the corpus (default: Conformance Recordings).", isRepeatable: true,
+                isOptional: true)
         ],
-        usage: "[<path> ...] [--corpus <folder>] [--scenarios <file>] [--filter <glob>] [--jobs <n>] [--junit <file>]")
+        options: [
+            OptionSpec(.corpus, value: "folder", help: "The shared corpus (default: ../shared/kizunasync-protocol)."),
+            OptionSpec(.scenarios, value: "file", help: "Server-lane setup (default: ../shared/corpus-scenarios.json)."),
+            OptionSpec(.filter, value: "glob", help: "Play only the mutants whose name matches <glob>."),
+            OptionSpec(.jobs, value: "n", help: "Cases run at once inside each lane (default: the number of cores)."),
+            OptionSpec(.junit, value: "file", help: "Write a JUnit XML report, one suite per mutant, to <file>."),
+        ])
 
     /// Every mutant of the catalogue: the server's faults, then the client's.
     static var catalogue: [Mutant] {
@@ -39,15 +42,15 @@ enum SelftestCommand {
             + ClientFault.allCases.map { Mutant(name: $0.rawValue, component: .client, rule: $0.summary) }
     }
 
-    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        let mutants = SelfTest.select(catalogue, filter: arguments.values["filter"])
-        if mutants.isEmpty, let filter = arguments.values["filter"] {
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let mutants = SelfTest.select(catalogue, filter: arguments.value(.filter))
+        if mutants.isEmpty, let filter = arguments.value(.filter) {
             throw RunError.usage("--filter '\(filter)' matches no mutant\nSee 'accord help selftest'.")
         }
-        let corpus = arguments.values["corpus"] ?? "../shared/kizunasync-protocol"
+        let corpus = arguments.value(.corpus) ?? "../shared/kizunasync-protocol"
         var options = SelfTest.Options(corpus: corpus, extraPaths: arguments.positionals.isEmpty ? defaultInputs : arguments.positionals)
-        options.jobs = try RunCommand.jobs(arguments.values["jobs"])
-        options.scenarios = try scenarios(arguments.values["scenarios"] ?? "../shared/corpus-scenarios.json")
+        options.jobs = try SharedOptions.jobs(arguments)
+        options.scenarios = try scenarios(arguments.value(.scenarios) ?? "../shared/corpus-scenarios.json")
         let own = DriverCommandLine.resolve("accord driver")
         let selftest = SelfTest(
             options: options,
@@ -64,7 +67,7 @@ enum SelftestCommand {
             clientCommand: { name in name.map { own + " --fault " + $0 } ?? own })
         let outcome = try await selftest.run(mutants) { console.help("accord: selftest: " + $0 + "\n") }
         let report = SelfTestReport(outcome: outcome)
-        if let junit = arguments.values["junit"] { try report.writeJUnit(to: junit) }
+        if let junit = arguments.value(.junit) { try report.writeJUnit(to: junit) }
         console.out(report.markdown)
         return report.isPassing ? ExitCode.success : ExitCode.failure
     }

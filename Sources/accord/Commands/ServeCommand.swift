@@ -6,7 +6,7 @@ import ReferenceServer
 import Runner
 import Serve
 
-enum ServeCommand {
+enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
         abstract: "Serve the reference server over the PostgREST surface (rpc/pull, rpc/push).",
@@ -18,30 +18,28 @@ enum ServeCommand {
             """,
         arguments: [],
         options: [
-            OptionSpec(long: "listen", valueName: "host:port", help: "The address to bind (default 127.0.0.1:54321; port 0 picks one)."),
-            OptionSpec(long: "db", valueName: "file", help: "The SQLite database file (default: in memory)."),
-            OptionSpec(long: "jwt-secret", valueName: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
-            OptionSpec(long: "fixtures", valueName: nil, help: "Open the fixture endpoint (loopback only)."),
-            OptionSpec(
-                long: "domain", valueName: "file", help: "Tables to serve, in the fixtures/domain.json shape (default: the corpus domain)."),
-        ],
-        usage: "[--listen <host:port>] [--db <file>] [--jwt-secret <secret>] [--fixtures] [--domain <file>]")
+            OptionSpec(.listen, value: "host:port", help: "The address to bind (default 127.0.0.1:54321; port 0 picks one)."),
+            OptionSpec(.db, value: "file", help: "The SQLite database file (default: in memory)."),
+            OptionSpec(.jwtSecret, value: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
+            OptionSpec(flag: .fixtures, help: "Open the fixture endpoint (loopback only)."),
+            OptionSpec(.domain, value: "file", help: "Tables to serve, in the fixtures/domain.json shape (default: the corpus domain)."),
+        ])
 
-    static func run(_ arguments: ParsedArguments, console: Console) async throws(RunError) -> Int32 {
-        let listen = arguments.values["listen"] ?? "127.0.0.1:54321"
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let listen = arguments.value(.listen) ?? "127.0.0.1:54321"
         guard let endpoint = HTTPEndpoint(listen: listen) else {
             throw RunError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:0), found '\(listen)'")
         }
-        guard let secret = arguments.values["jwt-secret"] ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
+        guard let secret = arguments.value(.jwtSecret) ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
         else {
             throw RunError.usage("no JWT secret: pass --jwt-secret or set ACCORD_JWT_SECRET")
         }
-        let fixtures = arguments.flags.contains("fixtures")
+        let fixtures = arguments.has(.fixtures)
         if fixtures && !endpoint.isLoopback {
             throw RunError.usage("--fixtures opens the fixture endpoint on loopback listeners only; \(endpoint) is not one")
         }
         var domain = ReferenceDomain.corpus
-        if let path = arguments.values["domain"] {
+        if let path = arguments.value(.domain) {
             do {
                 domain = try ReferenceDomain(json: try JSONParser.parse(try FileBytes.read(path)))
             } catch {
@@ -49,8 +47,8 @@ enum ServeCommand {
             }
         }
         let server: ReferenceServer
-        do { server = try ReferenceServer(path: arguments.values["db"], domain: domain) } catch {
-            throw RunError.usage("the reference server did not start: \(error)")
+        do { server = try ReferenceServer(path: arguments.value(.db), domain: domain) } catch {
+            throw RunError.unavailable("the reference server did not start: \(error)")
         }
         var configuration = HTTPServerConfiguration()
         configuration.host = endpoint.host
@@ -61,25 +59,13 @@ enum ServeCommand {
         do {
             listener = try PostgRESTRouter(target: server, key: JWTKey(secret: secret), fixtures: fixtures).serve(configuration)
         } catch {
-            throw RunError.usage("cannot listen on \(endpoint): \(error)")
+            throw RunError.unavailable("cannot listen on \(endpoint): \(error)")
         }
+        let interrupt = Interrupt.arm()
         console.out("accord serve: listening on http://\(listener.endpoint)\(fixtures ? " (fixture endpoint open)" : "")")
-        await SignalWait.untilInterrupted()
+        await interrupt.wait()
         await listener.stop()
         console.out("accord serve: stopped")
         return ExitCode.success
-    }
-}
-
-/// Waits for SIGINT or SIGTERM.
-enum SignalWait {
-    static func untilInterrupted() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stream = AsyncStream<Int32> { continuation in
-            let sources = SignalSources([SIGINT, SIGTERM]) { continuation.yield($0) }
-            continuation.onTermination = { _ in sources.cancel() }
-        }
-        for await _ in stream { break }
     }
 }

@@ -1,22 +1,14 @@
 import Foundation
 import Reports
 
-/// The reports of a live run, fed as cases end: each suite goes through `ReportFanout` (redacted,
-/// then JUnit, JSON and the console summary) in input order, so files and console read the same
-/// every run; a failing case's lines are printed as soon as it and the cases before it have ended,
-/// a progress line is kept on a terminal, and the verdict comes at the end.
-struct LaneReport {
+/// The reports of a run, for every lane, fed as cases end: each suite goes through `ReportFanout`
+/// (redacted, then JUnit, JSON, HTML and the console summary) in input order, so files and console
+/// read the same every run; a failing case's lines are printed as soon as it and the cases before
+/// it have ended, a progress line is kept on a terminal, and the verdict comes at the end. A lane
+/// that prints only its summary (check, diff) opens it `quiet`.
+struct ReportSession {
     /// How the run talks while it runs.
-    struct Console: Sendable {
-        /// Colour the console text.
-        var color = false
-        /// Print the summary only (`--quiet`): no line per failing case, no progress line.
-        var quiet = false
-        /// Keep a live progress line on standard error (a terminal).
-        var progress = false
-        /// Accept a run in which no check ran (`--allow-empty`).
-        var allowEmpty = false
-    }
+    typealias Console = RunOptions.Console
 
     private var fanout: ReportFanout
     private let console: Console
@@ -30,16 +22,15 @@ struct LaneReport {
     /// The first report that could not be written; the run stops reporting at it.
     private(set) var error: RunError?
 
-    /// Opens the reports.
+    /// Opens the reports (their paths were checked with `ReportPaths.check(inputs:)` before the run).
     /// - Parameters:
-    ///   - junitPath: where to write JUnit XML, if anywhere.
-    ///   - jsonPath: where to write the JSON report, if anywhere.
+    ///   - paths: where to write the report files.
     ///   - name: the report's name.
     ///   - console: how to talk.
     ///   - total: how many suites the run will add, for the progress line.
     /// - Throws: `RunError` when a report cannot be opened.
-    init(junitPath: String?, jsonPath: String?, name: String, console: Console, total: Int, htmlPath: String? = nil) throws(RunError) {
-        self.fanout = try ReportFanout(junitPath: junitPath, jsonPath: jsonPath, name: name, htmlPath: htmlPath)
+    init(_ paths: ReportPaths, name: String, console: Console, total: Int) throws(RunError) {
+        self.fanout = try ReportFanout(junitPath: paths.junit, jsonPath: paths.json, name: name, htmlPath: paths.html)
         self.console = console
         self.total = total
         drawProgress()
@@ -62,9 +53,11 @@ struct LaneReport {
     /// Reports one suite now: to every report, and its failure lines to the console.
     /// - Parameters:
     ///   - suite: the suite.
+    ///   - tally: its counts when the suite keeps only some of its test cases (a recording's
+    ///     passing exchanges); nil to count the suite.
     ///   - output: receives console lines.
-    mutating func add(_ suite: SuiteResult, output: (String) -> Void) {
-        let tally = suite.tally
+    mutating func add(_ suite: SuiteResult, tally counted: Tally? = nil, output: (String) -> Void) {
+        let tally = counted ?? suite.tally
         done += 1
         if tally.failures + tally.errors > 0 { failed += 1 }
         if firstSkip == nil {
@@ -77,7 +70,7 @@ struct LaneReport {
         }
         guard error == nil else { return }
         do throws(RunError) {
-            try fanout.add(suite)
+            try fanout.add(suite, tally: counted)
         } catch {
             self.error = error
             return
@@ -88,6 +81,17 @@ struct LaneReport {
             if console.progress { Self.writeError(ProgressLine.erase) }
             for line in one.failureLines(color: console.color, maxFailures: 5) { output(line) }
         }
+    }
+
+    /// Reports one suite of a lane that runs one suite at a time and prints only its summary
+    /// (check, diff), stopping at the first report that cannot be written.
+    /// - Parameters:
+    ///   - suite: the suite.
+    ///   - tally: its counts when it keeps only some of its test cases; nil to count the suite.
+    /// - Throws: `RunError` for a report that could not be written.
+    mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
+        add(suite, tally: tally) { _ in }
+        if let error { throw error }
     }
 
     /// Closes the reports and prints the summary: the verdict, after the first failures with `--quiet`.
@@ -115,9 +119,7 @@ struct LaneReport {
 
     private func drawProgress() {
         guard console.progress && !console.quiet else { return }
-        let elapsed = ContinuousClock.now - started
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        Self.writeError(ProgressLine(done: done, total: total, failed: failed, elapsed: seconds).redraw)
+        Self.writeError(ProgressLine(done: done, total: total, failed: failed, elapsed: RunClock.seconds(since: started)).redraw)
     }
 
     private static func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }

@@ -1,3 +1,4 @@
+import AccordVersion
 import Capture
 import Corpus
 import Reports
@@ -21,11 +22,11 @@ struct ReportFanout {
         }
         if let jsonPath {
             let sink = try FileSink(path: jsonPath)
-            json = (JSONReportWriter(sink: sink, accordVersion: CheckRun.accordVersion), sink)
+            json = (JSONReportWriter(sink: sink, accordVersion: AccordVersion.number), sink)
         }
         if let htmlPath {
             let sink = try FileSink(path: htmlPath)
-            html = (HTMLReportWriter(sink: sink, title: name, accordVersion: CheckRun.accordVersion), sink)
+            html = (HTMLReportWriter(sink: sink, title: name, accordVersion: AccordVersion.number), sink)
         }
     }
 

@@ -1,0 +1,89 @@
+import Corpus
+import Foundation
+
+/// Where a run's cases come from, for every lane: the inputs (corpus folders, transcripts,
+/// recordings) loaded in order, then the `--filter` glob over case ids and this run's
+/// `--shard`. The lanes only play what it selects.
+struct CaseSource: Sendable {
+    /// A case to run, or a blocked manifest entry to report as skipped.
+    struct Case: Sendable {
+        /// What the case is.
+        enum Kind: Sendable {
+            case transcript(LoadedTranscript)
+            case recording(RecordingContents, file: String)
+            case blocked(Manifest.Entry)
+        }
+        /// What the case is.
+        var kind: Kind
+        /// Its id: the transcript's case id, or the recording's file name.
+        var id: String
+        /// The corpus's decisions, for a blocked entry's reason.
+        var decisions: [String: String]
+    }
+
+    /// Corpus folders, transcript files or recordings.
+    var paths: [String]
+    /// The longest recording line, and the largest transcript, read.
+    var maxLine = RecordingReader.defaultMaxLine
+    /// A glob over case ids (e.g. "push/*").
+    var filter: String?
+    /// This run's shard, 1-based, and the shard count.
+    var shard: (index: Int, count: Int) = (1, 1)
+
+    /// The cases of this shard after the filter, and every case id of the inputs.
+    /// - Returns: the selected cases, in input order, and all ids.
+    /// - Throws: `RunError` for bad input, or a filter that matches no case.
+    func selected() throws(RunError) -> (cases: [Case], ids: Set<String>) {
+        let all = try load()
+        let filtered = all.filter { Self.matches($0.id, filter) }
+        if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+        let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
+        return (cases, Set(all.map(\.id)))
+    }
+
+    /// Every case of the inputs, blocked entries included, before filtering and sharding.
+    /// - Returns: the cases in input order.
+    /// - Throws: `RunError` for bad input.
+    func load() throws(RunError) -> [Case] {
+        var loaded: [Case] = []
+        for path in paths {
+            switch try CheckInput.classify(path) {
+            case .corpus(let folder):
+                let decisions = CorpusProvenance.read(FolderFiles(root: folder))
+                do throws(CorpusError) {
+                    for item in try Corpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
+                        switch item {
+                        case .transcript(let transcript, _):
+                            loaded.append(Case(kind: .transcript(transcript), id: item.id, decisions: decisions))
+                        case .blocked(let entry):
+                            loaded.append(Case(kind: .blocked(entry), id: item.id, decisions: decisions))
+                        }
+                    }
+                } catch {
+                    throw RunError.input(error)
+                }
+            case .transcript(let file):
+                do throws(CorpusError) {
+                    let transcript = try LoadedTranscript(raw: try FileBytes.read(file, limit: maxLine), file: file)
+                    loaded.append(Case(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
+                } catch {
+                    throw RunError.input(error)
+                }
+            case .recording(let file):
+                let contents = try RecordingFile.load(file, maxLine: maxLine)
+                loaded.append(Case(kind: .recording(contents, file: file), id: (file as NSString).lastPathComponent, decisions: [:]))
+            }
+        }
+        return loaded
+    }
+
+    /// Whether a case id (or a recording's file name) is selected by a `--filter` glob.
+    /// - Parameters:
+    ///   - id: the id.
+    ///   - filter: the glob; nil selects everything.
+    /// - Returns: true when selected.
+    static func matches(_ id: String, _ filter: String?) -> Bool {
+        guard let filter else { return true }
+        return fnmatch(filter, id, 0) == 0
+    }
+}
