@@ -2,8 +2,7 @@ import Foundation
 import Testing
 
 /// The README's first command needs nothing beside this checkout (issue 26): Accord's own cases
-/// and recordings pass against the embedded server, and the scenarios copy it points upstream
-/// users at is the one the tests use.
+/// and recordings pass against the embedded server.
 @Suite("the repo alone")
 struct RepoAloneTests {
     @Test("accord run --server embedded Conformance Recordings/*.jsonl passes, read from the repo only")
@@ -18,13 +17,5 @@ struct RepoAloneTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains(" 0 failed"), "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: junit))
-    }
-
-    @Test("Scenarios/corpus-scenarios.json is the same as ../shared/corpus-scenarios.json")
-    func scenariosCopy() throws {
-        let root = AccordBinary.packageRoot
-        let copy = try Data(contentsOf: URL(fileURLWithPath: root + "/Scenarios/corpus-scenarios.json"))
-        let shared = try Data(contentsOf: URL(fileURLWithPath: root + "/../shared/corpus-scenarios.json"))
-        #expect(copy == shared, "Scenarios/corpus-scenarios.json is stale: copy ../shared/corpus-scenarios.json over it")
     }
 }
