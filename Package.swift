@@ -84,7 +84,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(
-            name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract", "Runner"], path: "Tests/AccordTestSupport",
+            name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract", "Runner", "AccordDriver", "ReferenceClient"],
+            path: "Tests/AccordTestSupport",
             swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
         .testTarget(
@@ -113,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "ReferenceClientTests",
             dependencies: [
-                "ReferenceClient", "ReferenceDriver", "KizunaWire", "Corpus", "AccordDriver",
+                "ReferenceClient", "ReferenceDriver", "KizunaWire", "Corpus", "AccordDriver", "AccordTestSupport",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -35,6 +35,10 @@ public struct RecorderError: Error, CustomStringConvertible, Sendable {
     /// - Returns: the error.
     public static func trust(_ detail: String) -> RecorderError { RecorderError(.trust, detail) }
 
+    /// True when the listening address could not be bound: a failure while the command runs
+    /// (the address is taken or not this machine's), not a mistake in its arguments.
+    public var isListenFailure: Bool { code == .listen }
+
     /// What went wrong.
     public var description: String {
         switch code {

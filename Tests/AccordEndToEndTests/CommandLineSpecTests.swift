@@ -91,4 +91,13 @@ struct CommandLineSpecTests {
         #expect(serve.status == 69, "\(serve.stderr)")
         #expect(serve.stderr.contains("cannot listen on"), "\(serve.stderr)")
     }
+
+    @Test("accord record exits 69, not 64, when its listening address cannot be bound")
+    func recordCannotListen() async throws {
+        let out = NSTemporaryDirectory() + "accord-record-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let record = try await AccordBinary.run(["record", "--upstream", "http://127.0.0.1:9", "--out", out, "--listen", "192.0.2.1:0"])
+        #expect(record.status == 69, "\(record.stderr)")
+        #expect(record.stderr.contains("cannot listen"), "\(record.stderr)")
+    }
 }

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Corpus
 import Foundation
 import KizunaWire

@@ -1,4 +1,5 @@
 import AccordDriver
+import AccordTestSupport
 import Corpus
 import Reports
 import Runner

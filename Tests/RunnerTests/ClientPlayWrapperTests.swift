@@ -1,4 +1,5 @@
 import AccordDriver
+import AccordTestSupport
 import Corpus
 import KizunaWire
 import Reports

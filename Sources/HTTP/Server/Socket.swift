@@ -7,26 +7,14 @@ enum Socket {
     /// Binds and listens on a numeric address.
     static func listen(host: String, port: UInt16, backlog: Int32 = 128) throws(HTTPError) -> (Int32, HTTPEndpoint) {
         let numeric = host == "localhost" ? "127.0.0.1" : host
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if numeric.contains(":") {
-            family = AF_INET6
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, numeric, &address.sin6_addr) == 1 else { throw .socket("not a numeric IPv6 address: \(host)") }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: address) { raw.copyMemory(from: $0) } }
-        } else {
-            family = AF_INET
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, numeric, &address.sin_addr) == 1 else { throw .socket("not a numeric IPv4 address: \(host)") }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: address) { raw.copyMemory(from: $0) } }
-        }
+        let ipv6 = numeric.contains(":")
+        let family = ipv6 ? AF_INET6 : AF_INET
+        let made =
+            ipv6
+            ? socketAddress(sockaddr_in6(), family: family, numeric: numeric, port: port, \.sin6_family, \.sin6_port, \.sin6_addr)
+            : socketAddress(sockaddr_in(), family: family, numeric: numeric, port: port, \.sin_family, \.sin_port, \.sin_addr)
+        guard let (address, length) = made else { throw .socket("not a numeric \(ipv6 ? "IPv6" : "IPv4") address: \(host)") }
+        var storage = address
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .socket("socket: \(errorText())") }
         var one: Int32 = 1
@@ -48,6 +36,23 @@ enum Socket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &localLength) }
         }
         return (fd, endpoint(local))
+    }
+
+    /// A numeric address of one family (`sockaddr_in` or `sockaddr_in6`, named by its family,
+    /// port and host fields) as a `sockaddr_storage` and its length; nil when `numeric` is not an
+    /// address of that family.
+    private static func socketAddress<Address, Host>(
+        _ empty: Address, family: Int32, numeric: String, port: UInt16, _ familyField: WritableKeyPath<Address, sa_family_t>,
+        _ portField: WritableKeyPath<Address, in_port_t>, _ hostField: WritableKeyPath<Address, Host>
+    ) -> (sockaddr_storage, socklen_t)? {
+        var address = empty
+        address[keyPath: familyField] = sa_family_t(family)
+        address[keyPath: portField] = port.bigEndian
+        let parsed = withUnsafeMutableBytes(of: &address[keyPath: hostField]) { inet_pton(family, numeric, $0.baseAddress) }
+        guard parsed == 1 else { return nil }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { raw in withUnsafeBytes(of: address) { raw.copyMemory(from: $0) } }
+        return (storage, socklen_t(MemoryLayout<Address>.size))
     }
 
     /// Accepts one connection; nil when accept failed.

@@ -45,10 +45,6 @@ public struct ClientRun: Sendable {
                 _ = try await DriverPreflight.hello(launch, command: options.clientName, timeout: options.requestTimeout)
             })
         let replay = ClientReplay(lane: lane)
-        return try await run.run(output: output) { loaded, properties in
-            await lane.run(loaded, launch: launch, properties: properties)
-        } replay: { contents, file, properties in
-            await replay.run(contents, file: file, launch: launch, properties: properties)
-        }
+        return try await run.run(output: output, .client(lane, replay: replay, launch: launch))
     }
 }

@@ -44,7 +44,7 @@ public protocol DriverChannel: Sendable {
 public typealias DriverLauncher = @Sendable () throws(RunError) -> any DriverChannel
 
 /// Answer lines handed from a reader to the one waiting consumer, with timeouts.
-final class LineQueue: Sendable {
+package final class LineQueue: Sendable {
     private struct State {
         var lines: [[UInt8]] = []
         var ended = false
@@ -64,6 +64,9 @@ final class LineQueue: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// Makes an empty queue.
+    package init() {}
 
     /// Adds a line; wakes the waiter if there is one.
     func push(_ line: [UInt8]) {
@@ -85,7 +88,7 @@ final class LineQueue: Sendable {
     }
 
     /// The next line, the end, or a timeout.
-    func next(timeout: Duration) async -> DriverLineEvent {
+    package func next(timeout: Duration) async -> DriverLineEvent {
         await withCheckedContinuation { (continuation: CheckedContinuation<DriverLineEvent, Never>) in
             let (ready, token) = state.withLock { state -> (DriverLineEvent?, Int) in
                 if !state.lines.isEmpty { return (.line(state.lines.removeFirst()), 0) }
@@ -117,10 +120,14 @@ final class LineQueue: Sendable {
 }
 
 /// Splits a byte stream into lines (LF, an optional CR before it dropped) and feeds a queue.
-struct LineSplitter {
+package struct LineSplitter {
     private var buffer: [UInt8] = []
 
-    mutating func feed(_ bytes: some Collection<UInt8>, into queue: LineQueue) {
+    /// Makes a splitter with nothing buffered.
+    package init() {}
+
+    /// Appends bytes and pushes every whole line.
+    package mutating func feed(_ bytes: some Collection<UInt8>, into queue: LineQueue) {
         buffer.append(contentsOf: bytes)
         while let newline = buffer.firstIndex(of: 0x0A) {
             var end = newline
@@ -130,7 +137,8 @@ struct LineSplitter {
         }
     }
 
-    mutating func finish(into queue: LineQueue) {
+    /// Pushes what is left as a last line and ends the queue.
+    package mutating func finish(into queue: LineQueue) {
         if !buffer.isEmpty { queue.push(buffer) }
         buffer = []
         queue.end()

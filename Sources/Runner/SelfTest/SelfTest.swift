@@ -132,22 +132,14 @@ public struct SelfTest: Sendable {
     private func serverSuites(_ paths: [String], makeTarget: @escaping ServerRun.TargetFactory) async throws(RunError) -> [SuiteResult] {
         let lane = ServerLane(scenarios: options.scenarios)
         let replay = RecordingReplay()
-        return try await laneRun(paths).collect { loaded, properties in
-            await lane.run(loaded, makeTarget: makeTarget, properties: properties)
-        } replay: { contents, file, properties in
-            await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
-        }.0
+        return try await laneRun(paths).collect(.server(lane, replay: replay, makeTarget: makeTarget)).0
     }
 
     private func clientSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
         let replay = ClientReplay(lane: lane)
         let launch: DriverLauncher = { () throws(RunError) in try ProcessDriver(command: command) }
-        return try await laneRun(paths).collect { loaded, properties in
-            await lane.run(loaded, launch: launch, properties: properties)
-        } replay: { contents, file, properties in
-            await replay.run(contents, file: file, launch: launch, properties: properties)
-        }.0
+        return try await laneRun(paths).collect(.client(lane, replay: replay, launch: launch)).0
     }
 
     private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {

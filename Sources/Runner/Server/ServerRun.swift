@@ -49,10 +49,6 @@ public struct ServerRun: Sendable {
             ],
             preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) })
         let replay = RecordingReplay(requiredTier: options.requiredTier)
-        return try await run.run(output: output) { loaded, properties in
-            await lane.run(loaded, makeTarget: makeTarget, properties: properties)
-        } replay: { contents, file, properties in
-            await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
-        }
+        return try await run.run(output: output, .server(lane, replay: replay, makeTarget: makeTarget))
     }
 }

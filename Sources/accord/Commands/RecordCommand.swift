@@ -70,6 +70,7 @@ enum RecordCommand: Command {
             HeapSettings.keepFreedMemory()
             proxy = try RecordingProxy.start(configuration)
         } catch {
+            if error.isListenFailure { throw RunError.unavailable(error.description) }
             throw RunError.usage(error.description)
         }
         let interrupt = Interrupt.arm()

@@ -1,0 +1,42 @@
+import Corpus
+import Reports
+
+extension LaneRun {
+    /// What a lane does with one unit of work: play a transcript, or replay a recording. The
+    /// server and client lanes are built once here, so `accord run` and `accord selftest` hand
+    /// the same pair to `run(output:_:)` and `collect(_:)`.
+    struct Lane: Sendable {
+        /// Plays one case.
+        var play: Play
+        /// Replays one recording.
+        var replay: Replay
+
+        /// The server lane: each case and each recording on a fresh target from `makeTarget`.
+        static func server(_ lane: ServerLane, replay: RecordingReplay, makeTarget: @escaping ServerRun.TargetFactory) -> Lane {
+            Lane { loaded, properties in
+                await lane.run(loaded, makeTarget: makeTarget, properties: properties)
+            } replay: { contents, file, properties in
+                await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
+            }
+        }
+
+        /// The client lane: each case and each recording with a fresh driver from `launch`.
+        static func client(_ lane: ClientLane, replay: ClientReplay, launch: @escaping DriverLauncher) -> Lane {
+            Lane { loaded, properties in
+                await lane.run(loaded, launch: launch, properties: properties)
+            } replay: { contents, file, properties in
+                await replay.run(contents, file: file, launch: launch, properties: properties)
+            }
+        }
+    }
+
+    /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
+    func run(output: (String) -> Void, _ lane: Lane) async throws(RunError) -> Bool {
+        try await run(output: output, play: lane.play, replay: lane.replay)
+    }
+
+    /// Plays the cases quietly: their suites and every case id of the inputs.
+    func collect(_ lane: Lane) async throws(RunError) -> ([SuiteResult], Set<String>) {
+        try await collect(play: lane.play, replay: lane.replay)
+    }
+}
