@@ -115,6 +115,11 @@ struct JWTCommandTests {
             #expect(result.status == 64, "\(bad)")
             #expect(!result.stderr.contains("hush-canary") && result.stdout.isEmpty, "\(bad)")
         }
+        // A value left out: the option after it is not taken as the value, and what follows
+        // (here the secret) is never echoed as an unexpected argument.
+        let leftOut = try await AccordBinary.run(["jwt", "--sub", "--secret", "hush-canary"])
+        #expect(leftOut.status == 64 && leftOut.stderr.contains("missing value for '--sub <user>'"), "\(leftOut.stderr)")
+        #expect(!leftOut.stderr.contains("hush-canary") && leftOut.stdout.isEmpty)
         let help = try await AccordBinary.run(["help", "jwt"])
         #expect(help.status == 0 && help.stdout.contains("--expires-in <duration>"))
     }

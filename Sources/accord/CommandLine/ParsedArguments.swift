@@ -83,7 +83,15 @@ struct ParsedArguments: Sendable {
                 guard index < arguments.count else {
                     throw UsageError("missing value for '--\(name) <\(valueName)>'", command: spec.name)
                 }
-                parsed.given[option.key, default: []].append(arguments[index])
+                let value = arguments[index]
+                // An option where the value should be means the value was left out; the words
+                // after it may be another option's value (a secret), so none of them is echoed.
+                if value.hasPrefix("--"), spec.option(named: String(value.dropFirst(2).prefix { $0 != "=" })) != nil {
+                    throw UsageError(
+                        "missing value for '--\(name) <\(valueName)>' (found the option '\(value.prefix { $0 != "=" })')",
+                        command: spec.name)
+                }
+                parsed.given[option.key, default: []].append(value)
                 index += 1
             }
         }
