@@ -68,4 +68,14 @@ struct ResponseHeadTests {
         let given = Self.text(head, .none, identity: .given)
         #expect(given.hasPrefix("HTTP/1.1 200 OK\r\nDate: ") && given.hasSuffix(" GMT\r\n\r\n"))
     }
+
+    @Test("isHopByHop says true for exactly the names of hopByHop, in any case")
+    func hopByHopByLength() {
+        for name in HTTPHeaders.hopByHop {
+            #expect(HTTPHeaders.isHopByHop(name) && HTTPHeaders.isHopByHop(name.uppercased()), "\(name)")
+        }
+        for name in ["Content-Type", "Connections", "TE2", "Trailers", "Proxy-Connectio", "Upgrade-Insecure-Requests", "User-Agent", ""] {
+            #expect(!HTTPHeaders.isHopByHop(name), "\(name)")
+        }
+    }
 }

@@ -43,10 +43,22 @@ extension HTTPHeaders {
         !isHopByHop(name) && (named.isEmpty || !named.contains(name.lowercased()))
     }
 
-    private static let hopByHopNames = Array(hopByHop)
-
-    /// Whether a field is one of `hopByHop`, compared without lowercasing it.
+    /// Whether a field is one of `hopByHop`, compared without lowercasing it. Chosen by the
+    /// name's length first, so that most fields (`Content-Type`, `Authorization`, …) are
+    /// compared with nothing and the others with one or two literals (no array of names walked
+    /// for every field of every relayed message); a test holds it to `hopByHop`.
     /// - Parameter name: the field's name.
     /// - Returns: true for a hop-by-hop field.
-    public static func isHopByHop(_ name: String) -> Bool { hopByHopNames.contains { sameName(name, $0) } }
+    public static func isHopByHop(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 2: sameName(name, "te")
+        case 7: sameName(name, "trailer") || sameName(name, "upgrade")
+        case 10: sameName(name, "connection") || sameName(name, "keep-alive")
+        case 16: sameName(name, "proxy-connection")
+        case 17: sameName(name, "transfer-encoding")
+        case 18: sameName(name, "proxy-authenticate")
+        case 19: sameName(name, "proxy-authorization")
+        default: false
+        }
+    }
 }
