@@ -81,9 +81,17 @@ extension RecordingProxy {
     func upstreamRequest(_ request: HTTPRequest) -> StreamingRequest {
         // Hop-by-hop fields stay with the client's connection (`HTTPHeaders.forwardable`); libcurl
         // sets `Host`, `Content-Length` and `Expect` itself for the upstream.
-        let headers = HTTPHeaders.forwardable(request.headers.fields.map { ($0.name, $0.value) }).filter { field in
-            !HTTPHeaders.sameName(field.name, "Host") && !HTTPHeaders.sameName(field.name, "Content-Length")
-                && !HTTPHeaders.sameName(field.name, "Expect")
+        // One pass into the array sent, none between.
+        let named = HTTPHeaders.connectionNamed(request.headers.fields.lazy.map { ($0.name, $0.value) })
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(request.headers.count)
+        for field in request.headers where HTTPHeaders.isForwarded(field.name, connectionNamed: named) {
+            if HTTPHeaders.sameName(field.name, "Host") || HTTPHeaders.sameName(field.name, "Content-Length")
+                || HTTPHeaders.sameName(field.name, "Expect")
+            {
+                continue
+            }
+            headers.append((field.name, field.value))
         }
         let target = request.query.map { "\(request.path)?\($0)" } ?? request.path
         return StreamingRequest(method: request.method, url: configuration.upstream + target, headers: headers, body: request.body)
@@ -152,9 +160,14 @@ final class ResponseRelay: StreamingResponseSink {
             if HTTPHeaders.sameName(name, "Transfer-Encoding") { chunked = true }
         }
         // Hop-by-hop fields are not relayed; the head's encoder writes the framing itself.
-        let forwarded = HTTPHeaders(HTTPHeaders.forwardable(headers).map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
+        let named = HTTPHeaders.connectionNamed(headers)
+        var forwarded: [HTTPHeaders.Field] = []
+        forwarded.reserveCapacity(headers.count)
+        for (name, value) in headers where HTTPHeaders.isForwarded(name, connectionNamed: named) {
+            forwarded.append(HTTPHeaders.Field(name: name, value: value))
+        }
         declaredLength = chunked ? nil : length
-        return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: declaredLength)
+        return stream.sendHead(status: status, reason: reason, headers: HTTPHeaders(forwarded), contentLength: declaredLength)
     }
 
     func pauseRequested() -> Bool {

@@ -47,4 +47,35 @@ struct ResponseHeadTests {
         #expect(forwarded.map(\.name) == ["A", "B"])
         #expect(HTTPHeaders.isHopByHop("Upgrade") && !HTTPHeaders.isHopByHop("Content-Type"))
     }
+
+    @Test("the names Connection lists are read once, lowercased and trimmed, and a field is forwarded by them")
+    func connectionNamed() {
+        let fields: [(name: String, value: String)] = [("connection", " Close ,X-Secret"), ("A", "1"), ("CONNECTION", "x-other")]
+        let named = HTTPHeaders.connectionNamed(fields)
+        #expect(named == ["close", "x-secret", "x-other"])
+        #expect(HTTPHeaders.connectionNamed([(name: "A", value: "1")]).isEmpty)
+        #expect(!HTTPHeaders.isForwarded("X-SECRET", connectionNamed: named))
+        #expect(!HTTPHeaders.isForwarded("Transfer-Encoding", connectionNamed: []))
+        #expect(HTTPHeaders.isForwarded("Content-Type", connectionNamed: named))
+    }
+
+    @Test("a length and a date are written as the interpolated lines were, byte for byte")
+    func piecesAsLines() {
+        let head = HTTPResponseHead(status: 200, headers: [:])
+        #expect(
+            Self.text(head, .length(2048), identity: .accord(date: "Wed, 02 Dec 2026 03:00:00 GMT"))
+                == "HTTP/1.1 200 OK\r\nDate: Wed, 02 Dec 2026 03:00:00 GMT\r\nServer: accord\r\nContent-Length: 2048\r\n\r\n")
+        let given = Self.text(head, .none, identity: .given)
+        #expect(given.hasPrefix("HTTP/1.1 200 OK\r\nDate: ") && given.hasSuffix(" GMT\r\n\r\n"))
+    }
+
+    @Test("isHopByHop says true for exactly the names of hopByHop, in any case")
+    func hopByHopByLength() {
+        for name in HTTPHeaders.hopByHop {
+            #expect(HTTPHeaders.isHopByHop(name) && HTTPHeaders.isHopByHop(name.uppercased()), "\(name)")
+        }
+        for name in ["Content-Type", "Connections", "TE2", "Trailers", "Proxy-Connectio", "Upgrade-Insecure-Requests", "User-Agent", ""] {
+            #expect(!HTTPHeaders.isHopByHop(name), "\(name)")
+        }
+    }
 }

@@ -24,15 +24,18 @@ extension HTTPConnectionMachine {
 
     /// Whether part of a request has arrived and waits for the rest (or, while a request is
     /// answered, whether pipelined bytes wait behind it).
+    @inlinable
     public var isPartial: Bool { unread > 0 }
 
     /// Whether a request is being answered (handed out by `next()`, not yet `answered`).
+    @inlinable
     public var isAnswering: Bool {
         if case .answering = phase { return true }
         return false
     }
 
     /// The bytes received and not yet taken by a request.
+    @inlinable
     public var unread: Int {
         switch phase {
         case .reading(let input, _, _), .answering(let input, _): input.bytes.count - input.start
@@ -42,6 +45,7 @@ extension HTTPConnectionMachine {
 
     /// The buffer's count and capacity: the room a read has without growing it, and the memory
     /// it holds once large.
+    @inlinable
     public var buffer: (count: Int, capacity: Int) {
         switch phase {
         case .reading(let input, _, _), .answering(let input, _): (input.bytes.count, input.bytes.capacity)
@@ -50,12 +54,14 @@ extension HTTPConnectionMachine {
     }
 
     /// The request's whole length once its head declared it (Content-Length), else nil.
+    @inlinable
     public var expectedLength: Int? {
         if case .reading(_, let progress, _) = phase { return progress.expectedLength }
         return nil
     }
 
     /// The decoded body bytes of a chunked request being read, held besides the buffer.
+    @inlinable
     public var heldBodyBytes: Int {
         if case .reading(_, let progress, _) = phase { return progress.heldBodyBytes }
         return 0

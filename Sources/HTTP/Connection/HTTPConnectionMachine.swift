@@ -25,11 +25,13 @@ public struct HTTPConnectionMachine: Sendable {
     }
 
     /// The bytes received and not yet taken by a request: `bytes[start...]`.
+    @usableFromInline
     struct Input: Sendable {
-        var bytes: [UInt8] = []
-        var start = 0
+        @usableFromInline var bytes: [UInt8] = []
+        @usableFromInline var start = 0
     }
 
+    @usableFromInline
     enum Phase: Sendable {
         /// Reading a request: none of it, or part of it (its parse stopped at `progress`);
         /// `continueSent` once its `100 Continue` was handed out.
@@ -46,7 +48,9 @@ public struct HTTPConnectionMachine: Sendable {
     /// The interim answer that invites a request's body.
     public static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    var phase = Phase.reading(Input(), HTTPParseProgress(), continueSent: false)
+    // Read by the inlinable accessors (HTTPConnectionMachine+Input.swift), so that a driver
+    // holding the machine in a class reads a count without copying the machine out first.
+    @usableFromInline var phase = Phase.reading(Input(), HTTPParseProgress(), continueSent: false)
     private let parser: HTTPRequestParser
     private let listener: HTTPEndpoint
     private let peer: HTTPEndpoint

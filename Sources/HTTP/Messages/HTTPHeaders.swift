@@ -110,6 +110,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     static func lowerASCII(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
+    @usableFromInline
     static func trimmed(_ text: Substring) -> String {
         var view = text.utf8[...]
         while let first = view.first, first == 0x20 || first == 0x09 { view = view.dropFirst() }

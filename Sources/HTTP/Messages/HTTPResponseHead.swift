@@ -96,14 +96,25 @@ public struct HTTPResponseHead: Sendable, Hashable {
             add("\r\n")
         }
         switch identity {
-        case .accord(let date): add("Date: \(date)\r\nServer: accord\r\n")
-        case .given where !dated: add("Date: \(HTTPDate.now())\r\n")
+        // Pieces appended one by one, not interpolated: a line over 15 bytes would be a string
+        // allocated for each response only to be copied into the head.
+        case .accord(let date):
+            add("Date: ")
+            add(date)
+            add("\r\nServer: accord\r\n")
+        case .given where !dated:
+            add("Date: ")
+            add(HTTPDate.now())
+            add("\r\n")
         case .given: break
         }
         var closes = !keepAlive
         switch framing {
         case .none: break
-        case .length(let length): add("Content-Length: \(length)\r\n")
+        case .length(let length):
+            add("Content-Length: ")
+            add(String(length))
+            add("\r\n")
         case .chunked: add("Transfer-Encoding: chunked\r\n")
         case .close: closes = true
         }

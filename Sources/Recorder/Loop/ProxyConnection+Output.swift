@@ -107,13 +107,12 @@ extension ProxyConnection {
     /// sent, no header or body byte received. Time the transfer spent paused for a slow client
     /// does not count.
     private func checkSilence(_ now: ContinuousClock.Instant) {
-        guard let limit = loop.proxy.configuration.upstreamTimeout, case .forwarding(var current, let inputClosed) = phase,
+        guard let limit = loop.proxy.configuration.upstreamTimeout, case .forwarding(let current, _) = phase,
             let transfer = current.transfer, let activity = loop.multi.activity(transfer)
         else { return }
         if current.relay.paused || activity != current.activitySeen {
             current.activitySeen = activity
             current.silentSince = now
-            phase = .forwarding(current, inputClosed: inputClosed)
             return
         }
         guard now - current.silentSince >= limit else { return }

@@ -114,8 +114,8 @@ extension ProxyConnection {
         let relay = ResponseRelay(stream: stream, output: output, limit: proxy.configuration.recordedBodyLimit)
         relay.queued = { [unowned self] in sendNow() }
         relay.firstBodySent = { Self.yieldToReader() }
-        let now = loop.clock.now
-        phase = .forwarding(Exchange(request: request, relay: relay, begin: now, transfer: nil, silentSince: now), inputClosed: inputClosed)
+        let exchange = Exchange(request: request, relay: relay, begin: loop.clock.now)
+        phase = .forwarding(exchange, inputClosed: inputClosed)
         let transfer = loop.multi.start(proxy.upstreamRequest(request), sink: relay) { [unowned self] outcome in
             complete(outcome)
         }
@@ -123,10 +123,7 @@ extension ProxyConnection {
             complete(.notStarted("libcurl refused the transfer"))
             return
         }
-        if case .forwarding(var exchange, let closed) = phase {
-            exchange.transfer = transfer
-            phase = .forwarding(exchange, inputClosed: closed)
-        }
+        if case .forwarding(let current, _) = phase, current === exchange { exchange.transfer = transfer }
         loop.markDirty(self)
     }
 

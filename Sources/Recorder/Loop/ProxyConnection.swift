@@ -47,8 +47,11 @@ final class ProxyConnection {
         var shutDown = false
     }
 
-    /// One forwarded request.
-    struct Exchange {
+    /// One forwarded request. An object, not a value: the phase is read at every event of the
+    /// loop (flush, watch, deadlines, the budget), and a copy of the phase is then one reference
+    /// counted, not every string and array of the request; the transfer and its clock are set
+    /// in place. Lives on the loop's thread, like its connection.
+    final class Exchange {
         let request: HTTPRequest
         let relay: ResponseRelay
         let begin: ContinuousClock.Instant
@@ -56,6 +59,13 @@ final class ProxyConnection {
         /// The transfer's activity when last looked at, and since when it has not changed.
         var activitySeen = 0
         var silentSince: ContinuousClock.Instant
+
+        init(request: HTTPRequest, relay: ResponseRelay, begin: ContinuousClock.Instant) {
+            self.request = request
+            self.relay = relay
+            self.begin = begin
+            silentSince = begin
+        }
     }
 
     let fd: Int32
