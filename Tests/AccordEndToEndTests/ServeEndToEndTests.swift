@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -37,6 +38,20 @@ struct ServeEndToEndTests {
         }
 
         deinit { if process.isRunning { process.terminate() } }
+    }
+
+    @Test("a SIGINT sent as soon as the listening line is read stops accord serve, 30 times in a row")
+    func interruptAtOnce() throws {
+        for attempt in 1...30 {
+            let served = try Served(["--jwt-secret", "s", "--fixtures"])
+            let ended = DispatchSemaphore(value: 0)
+            served.process.terminationHandler = { _ in ended.signal() }
+            served.process.interrupt()
+            let stopped = ended.wait(timeout: .now() + 10) == .success
+            if !stopped { served.process.terminate() }
+            try #require(stopped, "attempt \(attempt): accord serve lost the SIGINT sent right after 'listening'")
+            #expect(served.process.terminationStatus == 0)
+        }
     }
 
     @Test("the whole corpus passes over HTTP at tier pass, and SIGINT stops the server cleanly")
