@@ -151,7 +151,7 @@ extension DriverResult {
         case .state(let state):
             var rows = JSONObject()
             for (table, byKey) in state.rows {
-                rows[table] = .object(JSONObject(byKey.map { JSONObject.Member(key: $0.key, value: .object($0.value)) }))
+                rows[table] = .object(JSONObject(pairs: byKey.map { ($0.key, .object($0.value)) }))
             }
             return [
                 "cursor": .string(state.cursor),

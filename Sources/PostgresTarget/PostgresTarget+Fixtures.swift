@@ -152,7 +152,7 @@ extension PostgresTarget {
                 on conflict (\(keys.map(RPCFunction.quoted).joined(separator: ", "))) \(update)
                 """, [CanonicalJSON.compact(.object(columns)), Self.textArray(keys), pk], context: "change \(table)/\(pk)")
             if mode == "hlc", let hlc, !written.isEmpty {
-                let stamps = JSONObject(written.map { JSONObject.Member(key: $0, value: .string(hlc)) })
+                let stamps = JSONObject(pairs: written.map { ($0, .string(hlc)) })
                 try await connection.execute(
                     "select set_config('kizunasync.rpc', '1', true), \(schema)._row_hlc_merge($1, $2, $3::jsonb)",
                     [table, pk, CanonicalJSON.compact(.object(stamps))], context: "change \(table)/\(pk)")

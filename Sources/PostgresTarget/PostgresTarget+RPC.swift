@@ -45,9 +45,9 @@ extension PostgresTarget {
         case .refused(let refusal): return refusal
         case .statement(let sql): statement = sql
         }
-        var claims: [JSONObject.Member] = [.init(key: "role", value: .string(config.role))]
-        if let session = identity.session { claims.append(.init(key: PostgRESTSurface.Claim.session, value: .string(session))) }
-        claims.append(.init(key: PostgRESTSurface.Claim.user, value: .string(identity.user)))
+        var claims: JSONObject = ["role": .string(config.role)]
+        if let session = identity.session { claims.append(PostgRESTSurface.Claim.session, .string(session)) }
+        claims.append(PostgRESTSurface.Claim.user, .string(identity.user))
         let rpc = connections.rpc
         let context = "rpc/\(name)"
         let text: String?
@@ -55,7 +55,7 @@ extension PostgresTarget {
             try await rpc.execute("begin; set local role \(RPCFunction.quoted(config.role));", context: context)
             try await rpc.execute(
                 "select set_config('request.jwt.claims', $1, true), set_config('request.method', 'POST', true), set_config('request.path', $2, true)",
-                [CanonicalJSON.compact(.object(JSONObject(claims))), "/rpc/\(name)"], context: context)
+                [CanonicalJSON.compact(.object(claims)), "/rpc/\(name)"], context: context)
             let result = try await rpc.execute(statement, [CanonicalJSON.compact(body)], context: context)
             try await rpc.execute("commit", context: context)
             text = result.scalar

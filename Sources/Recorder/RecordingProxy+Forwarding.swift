@@ -161,13 +161,12 @@ final class ResponseRelay: StreamingResponseSink {
         }
         // Hop-by-hop fields are not relayed; the head's encoder writes the framing itself.
         let named = HTTPHeaders.connectionNamed(headers)
-        var forwarded: [HTTPHeaders.Field] = []
-        forwarded.reserveCapacity(headers.count)
+        var forwarded = HTTPHeaders(capacity: headers.count)
         for (name, value) in headers where HTTPHeaders.isForwarded(name, connectionNamed: named) {
-            forwarded.append(HTTPHeaders.Field(name: name, value: value))
+            forwarded.add(name, value)
         }
         declaredLength = chunked ? nil : length
-        return stream.sendHead(status: status, reason: reason, headers: HTTPHeaders(forwarded), contentLength: declaredLength)
+        return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: declaredLength)
     }
 
     func pauseRequested() -> Bool {

@@ -17,12 +17,12 @@ extension FixtureRequest {
     /// - Parameter receipt: the receipt.
     /// - Returns: the body.
     public static func body(receipt: SeedReceipt) -> JSONValue {
-        var members: [JSONObject.Member] = [
-            .init(key: "base", value: .string(receipt.base.text)),
-            .init(key: "history", value: .array(receipt.history.map { $0.map { .string($0.text) } ?? .null })),
+        var members: JSONObject = [
+            "base": .string(receipt.base.text),
+            "history": .array(receipt.history.map { $0.map { .string($0.text) } ?? .null }),
         ]
-        if let seededAt = receipt.seededAt { members.append(.init(key: "seeded_at", value: .string(seededAt.text))) }
-        return .object(JSONObject(members))
+        if let seededAt = receipt.seededAt { members.append("seeded_at", .string(seededAt.text)) }
+        return .object(members)
     }
 
     /// Reads the answer to a capabilities call, as a client of the endpoint: 404 (a server that

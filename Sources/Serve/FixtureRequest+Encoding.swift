@@ -26,7 +26,7 @@ extension FixtureRequest {
     public static func body(change: FixtureChange, heldIn transaction: String?) -> JSONValue {
         var object = changeObject(change)
         if let transaction, case .object(var members) = object {
-            members.members.append(.init(key: "txn", value: .string(transaction)))
+            members.append("txn", .string(transaction))
             object = .object(members)
         }
         return object
@@ -55,12 +55,12 @@ extension FixtureRequest {
     private static func changeObject(_ change: FixtureChange) -> JSONValue {
         switch change {
         case .upsert(let table, let pk, let columns, let actor, let hlc):
-            var members: [JSONObject.Member] = [
-                .init(key: "op", value: "upsert"), .init(key: "table", value: .string(table)), .init(key: "pk", value: .string(pk)),
-                .init(key: "columns", value: .object(columns)), .init(key: "actor", value: .string(actor)),
+            var members: JSONObject = [
+                "op": "upsert", "table": .string(table), "pk": .string(pk),
+                "columns": .object(columns), "actor": .string(actor),
             ]
-            if let hlc { members.append(.init(key: "hlc", value: .string(hlc))) }
-            return .object(JSONObject(members))
+            if let hlc { members.append("hlc", .string(hlc)) }
+            return .object(members)
         case .delete(let table, let pk, let actor):
             return ["op": "delete", "table": .string(table), "pk": .string(pk), "actor": .string(actor)]
         case .reap:
@@ -69,21 +69,21 @@ extension FixtureRequest {
     }
 
     private static func server(_ config: ServerConfig) -> JSONValue {
-        var tables: [JSONObject.Member] = []
+        var tables: JSONObject = [:]
         for table in config.tables {
-            var members: [JSONObject.Member] = [.init(key: "bucket_column", value: .string(table.bucketColumn))]
-            if let mode = table.conflictMode { members.append(.init(key: "conflict_mode", value: .string(mode))) }
-            if let journal = table.conflictJournal { members.append(.init(key: "conflict_journal", value: .bool(journal))) }
-            if let keys = table.keyColumns { members.append(.init(key: "key_columns", value: .array(keys.map { .string($0) }))) }
-            if let column = table.softDeleteColumn { members.append(.init(key: "soft_delete_column", value: .string(column))) }
-            tables.append(.init(key: table.name, value: .object(JSONObject(members))))
+            var members: JSONObject = ["bucket_column": .string(table.bucketColumn)]
+            if let mode = table.conflictMode { members.append("conflict_mode", .string(mode)) }
+            if let journal = table.conflictJournal { members.append("conflict_journal", .bool(journal)) }
+            if let keys = table.keyColumns { members.append("key_columns", .array(keys.map { .string($0) })) }
+            if let column = table.softDeleteColumn { members.append("soft_delete_column", .string(column)) }
+            tables.append(table.name, .object(members))
         }
-        var members: [JSONObject.Member] = [
-            .init(key: "min_schema_version", value: .number(JSONNumber(config.minSchemaVersion))),
-            .init(key: "tombstone_ttl_days", value: .number(JSONNumber(config.tombstoneTTLDays))),
-            .init(key: "tables", value: .object(JSONObject(tables))),
+        var members: JSONObject = [
+            "min_schema_version": .number(JSONNumber(config.minSchemaVersion)),
+            "tombstone_ttl_days": .number(JSONNumber(config.tombstoneTTLDays)),
+            "tables": .object(tables),
         ]
-        if let cap = config.maxPullScan { members.append(.init(key: "max_pull_scan", value: .number(JSONNumber(cap)))) }
-        return .object(JSONObject(members))
+        if let cap = config.maxPullScan { members.append("max_pull_scan", .number(JSONNumber(cap))) }
+        return .object(members)
     }
 }

@@ -69,12 +69,12 @@ public struct SeqMap: Sendable {
     public mutating func rewrite(_ value: JSONValue, outward: Bool, key: String? = nil) -> JSONValue {
         switch value {
         case .object(let object):
-            return .object(
-                JSONObject(
-                    object.members.map { member in
-                        guard !Bindings.dataKeys.contains(member.key) else { return member }
-                        return JSONObject.Member(key: member.key, value: rewrite(member.value, outward: outward, key: member.key))
-                    }))
+            var rewritten = object
+            for index in rewritten.members.indices where !Bindings.dataKeys.contains(rewritten.members[index].key) {
+                let member = rewritten.members[index]
+                rewritten.members[index].value = rewrite(member.value, outward: outward, key: member.key)
+            }
+            return .object(rewritten)
         case .array(let elements):
             return .array(elements.map { rewrite($0, outward: outward, key: key) })
         case .string(let text):

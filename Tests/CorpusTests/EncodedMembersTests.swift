@@ -1,7 +1,8 @@
 import Corpus
 import Foundation
-import KizunaWire
 import Testing
+
+@testable import KizunaWire
 
 @Suite("Recorded exchange: members encoded without a tree")
 struct EncodedMembersTests {

@@ -1,6 +1,7 @@
 import Foundation
-import KizunaWire
 import Testing
+
+@testable import KizunaWire
 
 /// SplitMix64: small, fast, and the same sequence on every platform.
 struct SplitMix64 {

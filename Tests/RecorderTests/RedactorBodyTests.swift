@@ -1,7 +1,8 @@
 import Capture
 import Corpus
-import KizunaWire
 import Testing
+
+@testable import KizunaWire
 
 /// SplitMix64 for the recorder's fuzz tests.
 struct RecorderRNG {

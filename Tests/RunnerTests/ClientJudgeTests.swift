@@ -1,8 +1,8 @@
 import AccordDriver
-import Corpus
 import KizunaWire
 import Testing
 
+@testable import Corpus
 @testable import Runner
 
 /// The client lane's pure judge: findings from a step, the driver's answer and its state, with no

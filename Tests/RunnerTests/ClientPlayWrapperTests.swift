@@ -1,10 +1,10 @@
 import AccordDriver
 import AccordTestSupport
-import Corpus
 import KizunaWire
 import Reports
 import Testing
 
+@testable import Corpus
 @testable import Runner
 
 /// The client play and what wraps it: the ordinary play carries no kill state at all, and the

@@ -1,8 +1,8 @@
 import AccordDriver
-import Corpus
 import KizunaWire
 import Testing
 
+@testable import Corpus
 @testable import Runner
 
 /// The kill matrix's pure findings, from states and request bodies alone.

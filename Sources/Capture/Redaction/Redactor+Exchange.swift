@@ -67,20 +67,19 @@ extension Redactor {
     /// Accord's own notes (`:accord-…`) as text, HTTP/2's `:path` and `:authority` as URLs.
     public func headers(_ object: JSONObject) -> JSONObject {
         JSONObject(
-            object.members.map { member in
+            pairs: object.members.map { member in
                 let name = member.key
                 switch member.value {
                 case .string(let value):
-                    return JSONObject.Member(key: name, value: .string(pseudoHeader(name: name, value: value)))
+                    return (name, .string(pseudoHeader(name: name, value: value)))
                 case .array(let values):
-                    return JSONObject.Member(
-                        key: name, value: .array(values.map { $0.stringValue.map { .string(header(name: name, value: $0)) } ?? json($0) }))
+                    return (name, .array(values.map { $0.stringValue.map { .string(header(name: name, value: $0)) } ?? json($0) }))
                 default:
                     // A secret name's value is replaced whole whatever its type.
                     if policy.isSecret(name) && !policy.isKept(name) && member.value != .null {
-                        return JSONObject.Member(key: name, value: .string(secret(CanonicalJSON.compact(member.value))))
+                        return (name, .string(secret(CanonicalJSON.compact(member.value))))
                     }
-                    return JSONObject.Member(key: name, value: json(member.value))
+                    return (name, json(member.value))
                 }
             })
     }

@@ -78,20 +78,19 @@ public final class Redactor: Sendable {
         case .string(let string): return .string(text(string))
         case .array(let elements): return .array(elements.map(json))
         case .object(let object):
-            var members: [JSONObject.Member] = []
-            members.reserveCapacity(object.members.count)
+            var redacted = JSONObject(capacity: object.members.count)
             for member in object.members {
                 if policy.isKept(member.key) {
-                    members.append(member)
+                    redacted.members.append(member)
                 } else if policy.isSecret(member.key), member.value != .null {
                     let material: String
                     if case .string(let string) = member.value { material = string } else { material = CanonicalJSON.compact(member.value) }
-                    members.append(JSONObject.Member(key: member.key, value: .string(secret(material))))
+                    redacted.append(member.key, .string(secret(material)))
                 } else {
-                    members.append(JSONObject.Member(key: member.key, value: json(member.value)))
+                    redacted.append(member.key, json(member.value))
                 }
             }
-            return .object(JSONObject(members))
+            return .object(redacted)
         }
     }
 

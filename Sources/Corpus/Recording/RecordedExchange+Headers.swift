@@ -7,19 +7,18 @@ extension RecordedExchange {
     /// - Parameter fields: the fields in wire order.
     /// - Returns: the header object.
     public static func headerObject(_ fields: [(name: String, value: String)]) -> JSONObject {
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(fields.count)
+        var object = JSONObject(capacity: fields.count)
         var position: [String: Int] = [:]
         var repeated: [Int: [JSONValue]] = [:]
         for (name, value) in fields {
             if let index = position[name] {
-                repeated[index, default: [members[index].value]].append(.string(value))
+                repeated[index, default: [object.members[index].value]].append(.string(value))
             } else {
-                position[name] = members.count
-                members.append(JSONObject.Member(key: name, value: .string(value)))
+                position[name] = object.count
+                object.append(name, .string(value))
             }
         }
-        for (index, values) in repeated { members[index].value = .array(values) }
-        return JSONObject(members)
+        for (index, values) in repeated { object.members[index].value = .array(values) }
+        return object
     }
 }

@@ -7,15 +7,6 @@ public struct Step: Sendable, Hashable {
     /// What the step does.
     public var action: StepAction
 
-    /// Makes a step.
-    /// - Parameters:
-    ///   - n: the number.
-    ///   - action: what it does.
-    public init(n: Int, action: StepAction) {
-        self.n = n
-        self.action = action
-    }
-
     /// A short label such as "push", "pull", "server", "local", "fault", "assert".
     public var label: String {
         switch action {

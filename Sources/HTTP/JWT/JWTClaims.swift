@@ -16,17 +16,17 @@ public struct JWTClaims: Sendable, Hashable {
     ///   - expiresAt: `exp` in seconds since 1970, or nil for no expiry.
     ///   - extra: further claims; they override the ones above.
     public init(subject: String, sessionID: String?, expiresAt: Int? = nil, extra: JSONObject = JSONObject()) {
-        var members: [JSONObject.Member] = [
-            .init(key: PostgRESTSurface.Claim.user, value: .string(subject)),
-            .init(key: PostgRESTSurface.Claim.role, value: .string("authenticated")),
+        var claims: JSONObject = [
+            PostgRESTSurface.Claim.user: .string(subject),
+            PostgRESTSurface.Claim.role: .string("authenticated"),
         ]
-        if let sessionID { members.append(.init(key: PostgRESTSurface.Claim.session, value: .string(sessionID))) }
-        if let expiresAt { members.append(.init(key: "exp", value: .number(JSONNumber(expiresAt)))) }
+        if let sessionID { claims.append(PostgRESTSurface.Claim.session, .string(sessionID)) }
+        if let expiresAt { claims.append("exp", .number(JSONNumber(expiresAt))) }
         for member in extra.members {
-            members.removeAll { $0.key == member.key }
-            members.append(member)
+            claims.members.removeAll { $0.key == member.key }
+            claims.members.append(member)
         }
-        payload = JSONObject(members)
+        payload = claims
     }
 
     /// The `sub` claim (the user id) when it is a string.

@@ -6,15 +6,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         public var name: String
         /// The value, without surrounding whitespace.
         public var value: String
-
-        /// Makes a field.
-        /// - Parameters:
-        ///   - name: the name.
-        ///   - value: the value.
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// The fields in order.
@@ -23,6 +14,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Makes a header list.
     /// - Parameter fields: the fields in order.
     public init(_ fields: [Field] = []) { self.fields = fields }
+
+    /// Makes an empty list with room for `capacity` fields, for a head built one field at a time.
+    public init(capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
 
     /// Makes a header list from `name: value` pairs in order.
     /// - Parameter elements: the pairs.

@@ -53,14 +53,6 @@ public struct JSONObject: Sendable, Hashable {
         public var key: String
         /// The member's value.
         public var value: JSONValue
-        /// Makes a member.
-        /// - Parameters:
-        ///   - key: the key.
-        ///   - value: the value.
-        public init(key: String, value: JSONValue) {
-            self.key = key
-            self.value = value
-        }
     }
 
     /// The members in source order.
@@ -69,6 +61,24 @@ public struct JSONObject: Sendable, Hashable {
     /// Makes an object from members in order.
     /// - Parameter members: the members.
     public init(_ members: [Member] = []) { self.members = members }
+
+    /// Makes an object from `(key, value)` pairs in order; a repeated key stays a second member.
+    /// - Parameter pairs: the members' keys and values.
+    public init(pairs: some Sequence<(String, JSONValue)>) { self.members = pairs.map { Member(key: $0.0, value: $0.1) } }
+
+    /// Makes an empty object with room for `capacity` members, for one built a member at a time.
+    /// - Parameter capacity: the members it will hold.
+    public init(capacity: Int) {
+        members = []
+        members.reserveCapacity(capacity)
+    }
+
+    /// Adds a member at the end, even when `key` is already there (unlike the subscript's set,
+    /// which replaces the first): a duplicate key stays visible, as in parsed input.
+    /// - Parameters:
+    ///   - key: the key.
+    ///   - value: the value.
+    public mutating func append(_ key: String, _ value: JSONValue) { members.append(Member(key: key, value: value)) }
 
     /// The value of the first member named `key`, if any.
     public subscript(key: String) -> JSONValue? {

@@ -8,17 +8,4 @@ public struct RowChange: Sendable, Hashable {
     public var seq: SequenceNumber
     /// The row's columns.
     public var row: JSONObject
-
-    /// Makes a row change.
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the key.
-    ///   - seq: the sequence number.
-    ///   - row: the columns.
-    public init(table: String, pk: String, seq: SequenceNumber, row: JSONObject) {
-        self.table = table
-        self.pk = pk
-        self.seq = seq
-        self.row = row
-    }
 }

@@ -8,17 +8,4 @@ public struct Tombstone: Sendable, Hashable {
     public var seq: SequenceNumber
     /// When the row was deleted (logical timestamp in the corpus).
     public var deletedAt: String
-
-    /// Makes a tombstone.
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the key.
-    ///   - seq: the sequence number.
-    ///   - deletedAt: the deletion time.
-    public init(table: String, pk: String, seq: SequenceNumber, deletedAt: String) {
-        self.table = table
-        self.pk = pk
-        self.seq = seq
-        self.deletedAt = deletedAt
-    }
 }

@@ -36,14 +36,13 @@ extension Bindings {
     private func rewrite(_ value: JSONValue, key: String?, at pointer: JSONPointer, into substitutions: inout [Substitution]) -> JSONValue {
         switch value {
         case .object(let object):
-            return .object(
-                JSONObject(
-                    object.members.map { member in
-                        guard !Self.dataKeys.contains(member.key) else { return member }
-                        return JSONObject.Member(
-                            key: member.key,
-                            value: rewrite(member.value, key: member.key, at: pointer.appending(member.key), into: &substitutions))
-                    }))
+            var rewritten = object
+            for index in rewritten.members.indices where !Self.dataKeys.contains(rewritten.members[index].key) {
+                let member = rewritten.members[index]
+                rewritten.members[index].value = rewrite(
+                    member.value, key: member.key, at: pointer.appending(member.key), into: &substitutions)
+            }
+            return .object(rewritten)
         case .array(let elements):
             return .array(
                 elements.enumerated().map { index, element in rewrite(element, key: key, at: pointer.appending(index), into: &substitutions)

@@ -16,14 +16,19 @@ public struct Mutant: Sendable, Hashable {
     /// The rule the fault breaks, in a few words.
     public var rule: String
 
-    /// Makes a mutant.
+    /// A fault of the embedded reference server, played by the server lane.
     /// - Parameters:
     ///   - name: the switch's name.
-    ///   - component: server or client.
     ///   - rule: the rule it breaks.
-    public init(name: String, component: Component, rule: String) {
-        self.name = name
-        self.component = component
-        self.rule = rule
+    public static func server(_ name: String, breaks rule: String) -> Mutant {
+        Mutant(name: name, component: .server, rule: rule)
+    }
+
+    /// A fault of the reference client, played by the client lane and the kill matrix.
+    /// - Parameters:
+    ///   - name: the switch's name.
+    ///   - rule: the rule it breaks.
+    public static func client(_ name: String, breaks rule: String) -> Mutant {
+        Mutant(name: name, component: .client, rule: rule)
     }
 }

@@ -51,7 +51,7 @@ enum JWTCommand: Command {
         var extra = JSONObject()
         if let role = arguments.value(.role) {
             guard !role.isEmpty else { throw UsageError("--role is empty", command: spec.name) }
-            extra = JSONObject([.init(key: "role", value: .string(role))])
+            extra = ["role": .string(role)]
         }
         let expiresAt = lifetime.expiry(from: now)
         let claims = JWTClaims(subject: subject, sessionID: arguments.value(.session), expiresAt: expiresAt, extra: extra)

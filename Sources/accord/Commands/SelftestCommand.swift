@@ -38,8 +38,8 @@ enum SelftestCommand: Command {
 
     /// Every mutant of the catalogue: the server's faults, then the client's.
     static var catalogue: [Mutant] {
-        ServerFault.allCases.map { Mutant(name: $0.rawValue, component: .server, rule: $0.rule) }
-            + ClientFault.allCases.map { Mutant(name: $0.rawValue, component: .client, rule: $0.summary) }
+        ServerFault.allCases.map { Mutant.server($0.rawValue, breaks: $0.rule) }
+            + ClientFault.allCases.map { Mutant.client($0.rawValue, breaks: $0.summary) }
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
