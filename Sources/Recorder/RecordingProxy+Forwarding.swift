@@ -212,7 +212,7 @@ extension ResponseRelay {
             if HTTPHeaders.sameName(name, "Transfer-Encoding") { encoded = true }
             guard HTTPHeaders.sameName(name, "Content-Length") else { continue }
             for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                lengths.append(part.trimmingCharacters(in: .whitespaces))
+                lengths.append(HTTPHeaders.trimmed(part))
             }
         }
         guard let first = lengths.first else { return nil }

@@ -44,26 +44,36 @@ extension ReferenceClientDriver {
 extension PushResult {
     /// The driver protocol's push answer for an engine's pushOnce report.
     init(_ report: PushReport) {
-        let outcome: PushOutcome =
-            switch report.outcome {
-            case .sent: .sent
-            case .nothing: .nothing
-            case .blocked: .blocked
-            }
-        self.init(outcome: outcome, mutations: report.mutations, signal: report.signal)
+        self.init(outcome: report.outcome.wire, mutations: report.mutations, signal: report.signal)
+    }
+}
+
+extension PushReport.Outcome {
+    /// The same outcome in the driver protocol's words.
+    var wire: PushOutcome {
+        switch self {
+        case .sent: .sent
+        case .nothing: .nothing
+        case .blocked: .blocked
+        }
     }
 }
 
 extension PullResult {
     /// The driver protocol's pull answer for an engine's pull report.
     init(_ report: PullReport) {
-        let outcome: PullOutcome =
-            switch report.outcome {
-            case .closed: .closed
-            case .staged: .staged
-            case .signal: .signal
-            case .blocked: .blocked
-            }
-        self.init(outcome: outcome, cursor: report.cursor, pages: report.pages, signal: report.signal)
+        self.init(outcome: report.outcome.wire, cursor: report.cursor, pages: report.pages, signal: report.signal)
+    }
+}
+
+extension PullReport.Outcome {
+    /// The same outcome in the driver protocol's words.
+    var wire: PullOutcome {
+        switch self {
+        case .closed: .closed
+        case .staged: .staged
+        case .signal: .signal
+        case .blocked: .blocked
+        }
     }
 }

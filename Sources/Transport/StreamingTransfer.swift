@@ -9,23 +9,20 @@ public struct StreamingRequest: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body; sent with `Content-Length` when not empty or when the method is POST, PUT or PATCH.
     public var body: [UInt8]
-    /// Seconds allowed to connect to the upstream.
-    public var connectTimeout: Double
+    /// Seconds allowed to connect to the upstream (a tuning knob: set it on the value).
+    public var connectTimeout: Double = 10
 
-    /// Makes a request.
+    /// Makes a request, allowed 10 seconds to connect.
     /// - Parameters:
     ///   - method: the method.
     ///   - url: the absolute URL.
     ///   - headers: header fields in order.
     ///   - body: the body.
-    ///   - connectTimeout: seconds allowed to connect.
-    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], connectTimeout: Double = 10)
-    {
+    public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
-        self.connectTimeout = connectTimeout
     }
 }
 

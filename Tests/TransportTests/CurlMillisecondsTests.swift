@@ -25,7 +25,8 @@ struct CurlMillisecondsTests {
     @Test("a transfer with an infinite connect timeout is set up without trapping")
     func infiniteConnectTimeout() throws {
         let handle = try #require(StreamingHandle())
-        let request = StreamingRequest(method: "GET", url: "http://127.0.0.1:9/", connectTimeout: .infinity)
+        var request = StreamingRequest(method: "GET", url: "http://127.0.0.1:9/")
+        request.connectTimeout = .infinity
         let state = handle.begin(request, sink: DiscardingSink())
         #expect(state.received == 0)
     }

@@ -107,8 +107,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     static func lowerASCII(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 
-    @usableFromInline
-    static func trimmed(_ text: Substring) -> String {
+    /// A field value or list element without its optional whitespace (spaces and tabs, RFC 9110
+    /// §5.6.3) at either end, on the bytes: no Foundation, no Unicode segmentation.
+    /// - Parameter text: the value or element.
+    /// - Returns: the trimmed text.
+    public static func trimmed(_ text: Substring) -> String {
         var view = text.utf8[...]
         while let first = view.first, first == 0x20 || first == 0x09 { view = view.dropFirst() }
         while let last = view.last, last == 0x20 || last == 0x09 { view = view.dropLast() }

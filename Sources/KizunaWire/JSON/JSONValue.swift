@@ -64,7 +64,7 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Makes an object from `(key, value)` pairs in order; a repeated key stays a second member.
     /// - Parameter pairs: the members' keys and values.
-    public init(pairs: some Sequence<(String, JSONValue)>) { self.members = pairs.map { Member(key: $0.0, value: $0.1) } }
+    public init(pairs: [(String, JSONValue)]) { self.members = pairs.map { Member(key: $0.0, value: $0.1) } }
 
     /// Makes an empty object with room for `capacity` members, for one built a member at a time.
     /// - Parameter capacity: the members it will hold.

@@ -48,7 +48,7 @@ extension PostgRESTSurface {
     /// The user and client of a bearer JWT, read without verifying it.
     /// - Parameter authorization: the `Authorization` header value, if any.
     /// - Returns: the identity; both nil when there is no readable bearer JWT.
-    public static func bearerIdentity(authorization: (some StringProtocol)?) -> BearerIdentity {
+    public static func bearerIdentity(authorization: String?) -> BearerIdentity {
         guard let authorization, let claims = unverifiedClaims(authorization: authorization) else { return BearerIdentity() }
         return BearerIdentity(user: claims[Claim.user]?.stringValue, client: claims[Claim.session]?.stringValue)
     }

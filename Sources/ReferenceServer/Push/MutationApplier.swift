@@ -11,12 +11,14 @@ enum MutationOutcome: Sendable {
 /// Applies one mutation inside the caller's transaction: visibility, column privileges,
 /// preconditions, conflict resolution (arrival or hlc), transforms, types, then the write.
 struct MutationApplier {
-    let store: Store
+    /// The push this mutation belongs to: its store, logical clock and seeded faults.
+    let push: PushHandler
     let caller: Caller
+
+    var store: Store { push.store }
     /// The server's current time (the logical clock).
-    let now: String
-    /// Seeded faults switched on (self-test only).
-    var faults: Set<ServerFault> = []
+    var now: String { push.now }
+    var faults: Set<ServerFault> { push.faults }
 
     func apply(_ mutation: Mutation, in table: SyncedTable) throws(ReferenceServerError) -> MutationOutcome {
         let sees = { (data: JSONObject) in faults.contains(.rlsNotEnforced) || caller.canSee(data, in: table) }

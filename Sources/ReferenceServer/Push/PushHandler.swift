@@ -44,7 +44,7 @@ struct PushHandler {
                 status: 400, code: "22023", message: "no client id: the body names no client_id and the JWT has no session_id claim")
         }
         let caller = Caller(user: identity.user, client: client)
-        let applier = MutationApplier(store: store, caller: caller, now: now, faults: faults)
+        let applier = MutationApplier(push: self, caller: caller)
         let response = try store.db.transaction { () throws(ReferenceServerError) -> PushResponse in
             request.atomic ? try atomic(request.mutations, applier: applier) : try each(request.mutations, applier: applier)
         }
@@ -122,18 +122,19 @@ struct PushHandler {
         let row = try config.tables[entry.table].flatMap { (table) throws(ReferenceServerError) in
             caller.render(try store.row(entry.table, entry.pk), in: table)
         }
-        if entry.applied { return .applied(serverRow: entry.hasRow ? row : nil) }
-        return .rejected(entry.reason ?? .rlsDenied, serverRow: row)
+        switch entry.verdict {
+        case .applied(let hasRow): return .applied(serverRow: hasRow ? row : nil)
+        case .rejected(let reason): return .rejected(reason, serverRow: row)
+        }
     }
 
     private func record(_ mutation: Mutation, _ outcome: MutationOutcome, caller: Caller) throws(ReferenceServerError) {
-        let entry: LedgerEntry
-        switch outcome {
-        case .applied(let row):
-            entry = LedgerEntry(user: caller.user, applied: true, reason: nil, hasRow: row != nil, table: mutation.table, pk: mutation.pk)
-        case .rejected(let reason, _):
-            entry = LedgerEntry(user: caller.user, applied: false, reason: reason, hasRow: true, table: mutation.table, pk: mutation.pk)
-        }
+        let verdict: LedgerEntry.Verdict =
+            switch outcome {
+            case .applied(let row): .applied(hasRow: row != nil)
+            case .rejected(let reason, _): .rejected(reason)
+            }
+        let entry = LedgerEntry(user: caller.user, verdict: verdict, table: mutation.table, pk: mutation.pk)
         try store.record(mutation.mutationID, client: caller.client, entry: entry)
     }
 

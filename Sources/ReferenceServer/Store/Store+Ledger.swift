@@ -19,22 +19,30 @@ extension Store {
         try db.query(
             "SELECT user_id, applied, reason, has_row, tbl, pk FROM kz_ledger WHERE mutation_id = ?1", [.text(mutationID)]
         ) { statement in
-            LedgerEntry(
-                user: statement.text(0) ?? "", applied: statement.integer(1) != 0,
-                reason: statement.text(2).flatMap(RejectionReason.init(rawValue:)), hasRow: statement.integer(3) != 0,
-                table: statement.text(4) ?? "", pk: statement.text(5) ?? "")
+            // A rejection whose reason does not read back is answered as RLS_DENIED, the verdict
+            // that reveals nothing.
+            let verdict: LedgerEntry.Verdict =
+                statement.integer(1) != 0
+                ? .applied(hasRow: statement.integer(3) != 0)
+                : .rejected(statement.text(2).flatMap(RejectionReason.init(rawValue:)) ?? .rlsDenied)
+            return LedgerEntry(user: statement.text(0) ?? "", verdict: verdict, table: statement.text(4) ?? "", pk: statement.text(5) ?? "")
         }.first
     }
 
     func record(_ mutationID: String, client: String, entry: LedgerEntry) throws(ReferenceServerError) {
+        let (applied, reason, hasRow): (Bool, RejectionReason?, Bool) =
+            switch entry.verdict {
+            case .applied(let hasRow): (true, nil, hasRow)
+            case .rejected(let reason): (false, reason, true)
+            }
         try db.run(
             """
             INSERT OR REPLACE INTO kz_ledger(mutation_id, user_id, client_id, applied, reason, has_row, tbl, pk)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """,
             [
-                .text(mutationID), .text(entry.user), .text(client), .integer(entry.applied ? 1 : 0),
-                entry.reason.map { .text($0.rawValue) } ?? .null, .integer(entry.hasRow ? 1 : 0), .text(entry.table), .text(entry.pk),
+                .text(mutationID), .text(entry.user), .text(client), .integer(applied ? 1 : 0),
+                reason.map { .text($0.rawValue) } ?? .null, .integer(hasRow ? 1 : 0), .text(entry.table), .text(entry.pk),
             ])
     }
 

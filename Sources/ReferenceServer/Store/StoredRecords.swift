@@ -26,12 +26,18 @@ struct StoredCell: Sendable {
     var hlc: String?
 }
 
-/// A recorded verdict, replayed for a repeated mutation id.
+/// A recorded verdict, replayed for a repeated mutation id: whose mutation it was, the row it
+/// named, and what it came to.
 struct LedgerEntry: Sendable {
+    /// What a recorded mutation came to. A replay renders the row as it is now: an applied one
+    /// only when its first answer carried a row (a transform ran), a rejected one always.
+    enum Verdict: Sendable {
+        case applied(hasRow: Bool)
+        case rejected(RejectionReason)
+    }
+
     var user: String
-    var applied: Bool
-    var reason: RejectionReason?
-    var hasRow: Bool
+    var verdict: Verdict
     var table: String
     var pk: String
 }

@@ -73,7 +73,7 @@ enum RunCommand: Command {
                     help: "The tier a step must reach: 'bound' (default; 'semantic' is its old name) or 'pass' (byte-equal)."),
                 OptionSpec(.filter, value: "glob", help: "Run only cases whose id matches <glob>."),
                 OptionSpec(.shard, value: "i/n", help: "Run the i-th of n shards of the cases (1-based)."),
-                OptionSpec(.jobs, value: "n", help: "Cases run at once (default: the number of cores)."),
+                SharedOptions.jobs,
             ] + SharedOptions.reports
             + [
                 SharedOptions.color,

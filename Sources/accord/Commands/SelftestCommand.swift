@@ -32,7 +32,7 @@ enum SelftestCommand: Command {
             OptionSpec(.corpus, value: "folder", help: "The shared corpus (default: ../shared/kizunasync-protocol)."),
             OptionSpec(.scenarios, value: "file", help: "Server-lane setup (default: ../shared/corpus-scenarios.json)."),
             OptionSpec(.filter, value: "glob", help: "Play only the mutants whose name matches <glob>."),
-            OptionSpec(.jobs, value: "n", help: "Cases run at once inside each lane (default: the number of cores)."),
+            SharedOptions.jobs,
             OptionSpec(.junit, value: "file", help: "Write a JUnit XML report, one suite per mutant, to <file>."),
         ])
 

@@ -15,6 +15,9 @@ enum SharedOptions {
             help: "Write a self-contained HTML page to <file>: a summary, a sequence picture per case, each failure's rule and diff."),
     ]
 
+    /// `--jobs <n>`, read by `jobs(_:)`.
+    static let jobs = OptionSpec(.jobs, value: "n", help: "Cases run at once (default: the number of cores).")
+
     /// `--color`.
     static let color = OptionSpec(flag: .color, help: "Colour the console summary.")
 
