@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "accord", targets: ["accord"]),
         .library(name: "KizunaWire", targets: ["KizunaWire"]),
+        .library(name: "PowerSyncWire", targets: ["PowerSyncWire"]),
         .library(name: "Transport", targets: ["Transport"]),
         .library(name: "Corpus", targets: ["Corpus"]),
         .library(name: "Capture", targets: ["Capture"]),
@@ -52,6 +53,7 @@ let package = Package(
             name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "Capture", "KizunaWire", "CEpoll", "CLinux"],
             swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
+        .target(name: "PowerSyncWire", dependencies: ["KizunaWire"], swiftSettings: strict),
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "KizunaWire"], swiftSettings: strict),
@@ -94,6 +96,7 @@ let package = Package(
             name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(
