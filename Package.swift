@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
         .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "CLinux"], swiftSettings: strict),
-        .target(name: "Checks", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(name: "Checks", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus"], swiftSettings: strict),
         .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),

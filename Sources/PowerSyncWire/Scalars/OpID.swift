@@ -14,6 +14,11 @@ public struct OpID: Sendable, Hashable, Comparable, CustomStringConvertible {
         self.value = value
     }
 
+    /// Op id 0: the position of a bucket the client holds nothing of.
+    public static let zero = OpID(exactly: 0)
+
+    private init(exactly value: Int64) { self.value = value }
+
     /// The id as the wire writes it: base-10 digits.
     public var description: String { String(value) }
 
