@@ -66,4 +66,26 @@ struct PowerSyncRuleTests {
         #expect(findings.map(\.ruleID) == ["PS-SHAPE"])
         #expect(findings.first?.pointer.description == "/request/buckets/0/after" && findings.first?.location?.streamLine == nil)
     }
+
+    @Test(
+        "a partial completion covering a bucket whose last batch said has_more is PS-PRIORITY at once; a wrong sum with no data after is PS-CHECKSUM at the partial"
+    )
+    func partialCompletions() throws {
+        let checkpoint =
+            #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":3,"priority":0},{"bucket":"b","checksum":1,"priority":3}],"last_op_id":"3"}}"#
+        let first =
+            #"{"data":{"after":"0","bucket":"a","data":[{"checksum":1,"object_id":"1","object_type":"t","op":"PUT","op_id":"1"}],"has_more":true,"next_after":"1"}}"#
+        let rest =
+            #"{"data":{"after":"1","bucket":"a","data":[{"checksum":2,"object_id":"2","object_type":"t","op":"PUT","op_id":"2"}],"has_more":false,"next_after":"2"}}"#
+        let b =
+            #"{"data":{"after":"0","bucket":"b","data":[{"checksum":1,"object_id":"3","object_type":"t","op":"PUT","op_id":"3"}],"has_more":false,"next_after":"3"}}"#
+        let partial = #"{"partial_checkpoint_complete":{"last_op_id":"3","priority":0}}"#
+        let complete = #"{"checkpoint_complete":{"last_op_id":"3"}}"#
+        let early = try run("[\(stream(1, [checkpoint, first, partial, rest, b, complete]))]")
+        #expect(early.map(\.ruleID) == ["PS-PRIORITY"] && early.first?.location?.streamLine == 3)
+        let wrong = checkpoint.replacingOccurrences(of: #""checksum":3"#, with: #""checksum":4"#)
+        let mismatch = try run("[\(stream(1, [wrong, first, rest, partial, b, complete]))]")
+        #expect(mismatch.map(\.ruleID) == ["PS-CHECKSUM"] && mismatch.first?.location?.streamLine == 4)
+        #expect(mismatch.first?.pointer.description == "/partial_checkpoint_complete")
+    }
 }

@@ -1,7 +1,7 @@
 extension RuleCatalog {
     /// The PowerSync profile's rule folds, in the order they run.
     public static let powerSyncTraceRules: [any PowerSyncRule.Type] = [
-        CompletionRule.self, OpOrderRule.self, BucketChecksumRule.self, PriorityRule.self, CheckpointDiffRule.self,
+        CompletionRule.self, OpOrderRule.self, CoverageRule.self, CheckpointDiffRule.self,
         WriteCheckpointRule.self, CheckpointRequestRule.self,
     ]
 
@@ -37,7 +37,7 @@ extension RuleCatalog {
             violating: [F.stream(1, F.threeRows(ops: [F.put(1, "1"), F.put(3, "3"), F.put(2, "2")]))], line: 2),
         powerSyncRule(
             "PS-CHECKSUM", "bucket checksum at completion", .trace,
-            "At a completion, each covered bucket whose data is complete has ops whose checksums add up, as a wrapping u32, to its checkpoint checksum: PUT, REMOVE and MOVE add theirs, a CLEAR replaces the sum with its own; judged where the trace holds the bucket's whole history.",
+            "At a completion, each bucket it covers has ops whose checksums add up, as a wrapping u32, to its checkpoint checksum: PUT, REMOVE and MOVE add theirs, a CLEAR replaces the sum with its own; judged where the trace holds the bucket's whole history (a partial completion's mismatch is PS-PRIORITY when the bucket's data still follows).",
             source:
                 "powersync-service docs/specs/sync-protocol.md (MOVE, CLEAR); powersync-sqlite-core sync/operations.rs, sync/checkpoint.rs, sync/checksum.rs",
             passing: [
@@ -54,9 +54,9 @@ extension RuleCatalog {
             violating: [F.stream(1, F.threeRows(checksum: "7"))], line: 3),
         powerSyncRule(
             "PS-PRIORITY", "a partial completion covers its priorities", .trace,
-            "A partial_checkpoint_complete at priority N covers exactly the checkpoint's buckets at priority N or higher (a number at most N), so each of them has its data complete (no data line left with has_more: true); a checkpoint_complete covers every bucket.",
+            "A partial_checkpoint_complete at priority N covers exactly the checkpoint's buckets at priority N or higher (a number at most N), so it comes only once their data is complete: none left with has_more: true, and no data for them following in the same checkpoint; a checkpoint_complete covers every bucket.",
             source: "service-core sync/sync.ts (priority batches, forPriority); powersync-sqlite-core sync/checkpoint.rs (is_in_priority)",
-            passing: [F.stream(1, prioritised(partialAt: 0))], violating: [F.stream(1, prioritised(partialAt: 2))], line: 4),
+            passing: [F.stream(1, prioritised(partialAt: 0))], violating: [F.stream(1, prioritised(partialAt: 2))], line: 3),
         powerSyncRule(
             "PS-DIFF", "a diff applies to the checkpoint it follows", .trace,
             "A checkpoint_diff follows a checkpoint of its stream, removes only buckets that checkpoint has, does not both update and remove a bucket, and its last_op_id is not behind the checkpoint's.",
@@ -82,13 +82,15 @@ extension RuleCatalog {
             ], step: 3),
     ]
 
-    /// Buckets `urgent` (priority 0) and `todos` (priority 2); todos's first batch says more
-    /// follows, then a partial completion at `partialAt`, the rest of todos, the completion.
+    /// Buckets `urgent` (priority 0) and `todos` (priority 2): urgent's data, a partial
+    /// completion at `partialAt`, todos's data in two batches (the first saying more follows),
+    /// the completion. At 2 the partial completion claims todos before its data.
     private static func prioritised(partialAt priority: Int) -> [String] {
         [
             F.checkpoint(4, [F.bucket("urgent", "1", count: 1, priority: 0), F.bucket("todos", "5", count: 2, priority: 2)]),
-            F.data("urgent", after: 0, next: 1, [F.put(1, "1")]), F.data("todos", after: 0, next: 2, hasMore: true, [F.put(2, "2")]),
-            F.partial(4, priority: priority), F.data("todos", after: 2, next: 4, [F.put(4, "3")]), F.complete(4),
+            F.data("urgent", after: 0, next: 1, [F.put(1, "1")]), F.partial(4, priority: priority),
+            F.data("todos", after: 0, next: 2, hasMore: true, [F.put(2, "2")]), F.data("todos", after: 2, next: 4, [F.put(4, "3")]),
+            F.complete(4),
         ]
     }
 
