@@ -73,4 +73,12 @@ struct PowerSyncCorpusTests {
     func defaultProfile() throws {
         #expect(try CorpusProfile.of(["cases": []], file: "m.json") == .kizunaSync)
     }
+
+    @Test("the KizunaSync loader refuses a PowerSync transcript by its profile, so convert and replay say why")
+    func kizunaSyncLoaderRefuses() throws {
+        let files = try Self.files()
+        let bytes = try #require(files.files["transcripts/001-initial-sync-completes.json"])
+        let error = corpusError { () throws(CorpusError) in try LoadedTranscript(raw: bytes, file: "t.json") }
+        #expect(error?.pointer?.description == "/profile" && error?.detail.contains("PowerSync") == true)
+    }
 }
