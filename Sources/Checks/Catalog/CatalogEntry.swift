@@ -22,9 +22,11 @@ public struct CatalogEntry: Sendable, Hashable {
         title = rule.title
         statement = rule.statement
         source = rule.source
-        checkedBy = "accord check and both lanes' rules (evaluated by \(rule.evaluation.rawValue))"
-        let at = rule.violatingStep.map { "fails at step \($0)" } ?? "fails at file level"
-        fixtures = [("passing", rule.passing), ("violating (\(at))", rule.violating)]
+        checkedBy =
+            rule.profile == .powerSync
+            ? "accord check on PowerSync transcripts and corpora (\"profile\": \"powersync\"), evaluated by \(rule.evaluation.rawValue); the server and client lanes do not run PowerSync cases yet"
+            : "accord check and both lanes' rules (evaluated by \(rule.evaluation.rawValue))"
+        fixtures = [("passing", rule.passing), ("violating (\(rule.failsAt))", rule.violating)]
     }
 
     /// The entry of a runner check, with a passing and a violating input.
@@ -89,10 +91,11 @@ public struct CatalogEntry: Sendable, Hashable {
 }
 
 extension RuleCatalog {
-    /// Every id of the catalog: the rule folds (ordered by id), the runner checks, then the client
+    /// Every id of the catalog: the rule folds (ordered by id), the PowerSync profile's rules, the runner checks, then the client
     /// and kill-matrix obligations.
     public static var entries: [CatalogEntry] {
-        rules.map(CatalogEntry.init) + RunnerCheck.all.map(CatalogEntry.init) + ClientObligation.all.map(CatalogEntry.init)
+        rules.map(CatalogEntry.init) + powerSyncRules.map(CatalogEntry.init) + RunnerCheck.all.map(CatalogEntry.init)
+            + ClientObligation.all.map(CatalogEntry.init)
     }
 
     /// The entry with an id, compared without regard to case, if the catalog has it.

@@ -15,8 +15,24 @@ extension RuleCatalog {
         for rule in rules {
             lines += ["## \(rule.id): \(rule.title)", "", rule.statement, "", "Source: \(rule.source).", ""]
             lines += ["Passing fixture:", "", "```json", rule.passing.trimmingTrailingNewlines, "```", ""]
-            let at = rule.violatingStep.map { "fails at step \($0)" } ?? "fails at file level"
-            lines += ["Violating fixture (\(at)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
+            lines += ["Violating fixture (\(rule.failsAt)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
+        }
+        lines += [
+            "## PowerSync profile rules (PS-…)", "",
+            "Folds over PowerSync traces (`\"profile\": \"powersync\"` transcripts and corpora; docs/powersync.md). A finding",
+            "names the step, the 1-based NDJSON line of the sync stream, and a JSON pointer into that line (or into",
+            "the step's request or response). `accord check` runs them; the server and client lanes report PowerSync",
+            "cases as not yet supported.", "",
+            "| id | rule | evaluated by | source |", "| --- | --- | --- | --- |",
+        ]
+        for rule in powerSyncRules {
+            lines.append("| \(rule.id) | \(rule.statement) | \(rule.evaluation.rawValue) | \(rule.source) |")
+        }
+        lines.append("")
+        for rule in powerSyncRules {
+            lines += ["### \(rule.id): \(rule.title)", "", rule.statement, "", "Source: \(rule.source).", ""]
+            lines += ["Passing fixture:", "", "```json", rule.passing.trimmingTrailingNewlines, "```", ""]
+            lines += ["Violating fixture (\(rule.failsAt)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
         }
         lines += [
             "## Runner checks (server lane, accord diff, expectations)", "",

@@ -1,3 +1,5 @@
+import Corpus
+
 /// How a rule is evaluated.
 public enum RuleEvaluation: String, Sendable, Hashable {
     /// Over a file's bytes (I-1).
@@ -27,6 +29,10 @@ public struct RuleDescriptor: Sendable, Hashable {
     public var violating: String
     /// The step `n` at which the violating fixture fails (nil: file level).
     public var violatingStep: Int?
+    /// The protocol profile whose traces the rule judges.
+    public var profile: CorpusProfile
+    /// The 1-based NDJSON line of the violating step's stream where it fails (PowerSync rules on a stream line).
+    public var violatingLine: Int?
 
     /// Makes a descriptor.
     /// - Parameters:
@@ -38,9 +44,11 @@ public struct RuleDescriptor: Sendable, Hashable {
     ///   - passing: the passing fixture.
     ///   - violating: the violating fixture.
     ///   - violatingStep: where the violating fixture fails.
+    ///   - profile: the protocol profile.
+    ///   - violatingLine: the NDJSON line where it fails.
     public init(
         id: RuleID, title: String, statement: String, source: String, evaluation: RuleEvaluation, passing: String, violating: String,
-        violatingStep: Int?
+        violatingStep: Int?, profile: CorpusProfile = .kizunaSync, violatingLine: Int? = nil
     ) {
         self.id = id
         self.title = title
@@ -50,5 +58,13 @@ public struct RuleDescriptor: Sendable, Hashable {
         self.passing = passing
         self.violating = violating
         self.violatingStep = violatingStep
+        self.profile = profile
+        self.violatingLine = violatingLine
+    }
+
+    /// Where the violating fixture fails: "step 3", "step 1, NDJSON line 4" or "file level".
+    public var failsAt: String {
+        guard let step = violatingStep else { return "fails at file level" }
+        return "fails at step \(step)" + (violatingLine.map { ", NDJSON line \($0)" } ?? "")
     }
 }

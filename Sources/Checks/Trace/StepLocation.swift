@@ -18,6 +18,8 @@ public struct StepLocation: Sendable, Hashable, CustomStringConvertible {
     public var unit: Unit
     /// The file line, for recordings.
     public var line: Int?
+    /// The 1-based line of the NDJSON stream within the exchange (a PowerSync sync stream).
+    public var streamLine: Int?
 
     /// Makes a location.
     /// - Parameters:
@@ -25,16 +27,19 @@ public struct StepLocation: Sendable, Hashable, CustomStringConvertible {
     ///   - label: what it is.
     ///   - unit: what the number counts.
     ///   - line: the file line.
-    public init(number: Int, label: String, unit: Unit = .step, line: Int? = nil) {
+    ///   - streamLine: the NDJSON line within the exchange.
+    public init(number: Int, label: String, unit: Unit = .step, line: Int? = nil, streamLine: Int? = nil) {
         self.number = number
         self.label = label
         self.unit = unit
         self.line = line
+        self.streamLine = streamLine
     }
 
-    /// "step 7 push" or "exchange 12 pull (line 13)".
+    /// "step 7 push", "exchange 12 pull (line 13)" or "step 2 sync-stream NDJSON line 4".
     public var description: String {
         var text = "\(unit.rawValue) \(number) \(label)"
+        if let streamLine { text += " NDJSON line \(streamLine)" }
         if let line { text += " (line \(line))" }
         return text
     }

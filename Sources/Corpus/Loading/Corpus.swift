@@ -15,13 +15,19 @@ public struct LoadedTranscript: Sendable, Hashable {
     /// - Parameters:
     ///   - raw: the file bytes.
     ///   - file: the file name, for errors.
-    /// - Throws: `CorpusError` for invalid JSON or a grammar violation.
+    /// - Throws: `CorpusError` for invalid JSON, a grammar violation, or a PowerSync transcript
+    ///   (read those with `LoadedPowerSyncTranscript`).
     public init(raw: [UInt8], file: String) throws(CorpusError) {
         let json: JSONValue
         do {
             json = try JSONParser.parse(raw)
         } catch {
             throw CorpusError.invalidJSON(file, error)
+        }
+        if try CorpusProfile.of(json, file: file) == .powerSync {
+            throw CorpusError.grammar(
+                file, at: JSONPointer(tokens: ["profile"]),
+                "a PowerSync transcript: only accord check reads the PowerSync profile so far (docs/powersync.md)")
         }
         self.transcript = try Transcript(json: json, file: file)
         self.file = file

@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import Reports
 
 /// Where a run's cases come from, for every lane: the inputs (corpus folders, transcripts,
 /// recordings) loaded in order, then the `--filter` glob over case ids and this run's
@@ -12,6 +13,8 @@ struct CaseSource: Sendable {
             case transcript(LoadedTranscript)
             case recording(RecordingContents, file: String)
             case blocked(Manifest.Entry)
+            /// A case no live lane can play yet (a PowerSync case), reported skipped with why.
+            case unsupported(file: String, reason: String)
         }
         /// What the case is.
         var kind: Kind
@@ -49,6 +52,17 @@ struct CaseSource: Sendable {
         for path in paths {
             switch try CheckInput.classify(path) {
             case .corpus(let folder):
+                if try Self.profile(of: folder) == .powerSync {
+                    do throws(CorpusError) {
+                        for item in try PowerSyncCorpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
+                            let kind = Case.Kind.unsupported(file: item.file, reason: Self.powerSyncReason)
+                            loaded.append(Case(kind: kind, id: item.transcript.caseID, decisions: [:]))
+                        }
+                    } catch {
+                        throw RunError.input(error)
+                    }
+                    continue
+                }
                 let decisions = CorpusProvenance.read(FolderFiles(root: folder))
                 do throws(CorpusError) {
                     for item in try Corpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
@@ -64,8 +78,15 @@ struct CaseSource: Sendable {
                 }
             case .transcript(let file):
                 do throws(CorpusError) {
-                    let transcript = try LoadedTranscript(raw: try FileBytes.read(file, limit: maxLine), file: file)
-                    loaded.append(Case(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
+                    switch try CheckRun.transcriptFile(file, maxLine: maxLine) {
+                    case .kizunaSync(let transcript):
+                        loaded.append(Case(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
+                    case .powerSync(let transcript):
+                        loaded.append(
+                            Case(
+                                kind: .unsupported(file: file, reason: Self.powerSyncReason), id: transcript.transcript.caseID,
+                                decisions: [:]))
+                    }
                 } catch {
                     throw RunError.input(error)
                 }
@@ -75,6 +96,29 @@ struct CaseSource: Sendable {
             }
         }
         return loaded
+    }
+
+    /// Why the live lanes skip a PowerSync case.
+    static let powerSyncReason =
+        "not applicable/not yet supported: PowerSync cases are checked by accord check only; the server lane has no PowerSync target (accord serve --profile powersync is not built yet) and the client lane no PowerSync driver commands (docs/powersync.md)"
+
+    /// The profile of a corpus folder.
+    private static func profile(of folder: String) throws(RunError) -> CorpusProfile {
+        do throws(CorpusError) { return try CorpusProfile.of(folder: FolderFiles(root: folder)) } catch { throw RunError.input(error) }
+    }
+
+    /// The suite of a case no live lane can play: one skipped case saying why.
+    /// - Parameters:
+    ///   - id: the case id.
+    ///   - file: its file.
+    ///   - reason: why.
+    ///   - properties: the suite's properties (its `lane` names the classname's lane).
+    /// - Returns: the suite.
+    static func unsupportedSuite(_ id: String, file: String, reason: String, properties: [SuiteResult.Property]) -> SuiteResult {
+        let lane = properties.first { $0.name == "lane" }?.value ?? "run"
+        return SuiteResult(
+            name: id, file: file, properties: properties,
+            cases: [CaseResult(name: "powersync", classname: CaseResult.classname(lane: lane, caseID: id), outcome: .skipped(reason))])
     }
 
     /// Whether a case id (or a recording's file name) is selected by a `--filter` glob.

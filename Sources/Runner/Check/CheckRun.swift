@@ -50,6 +50,17 @@ public struct CheckRun {
         for input in inputs {
             switch input {
             case .corpus(let path):
+                let profile: CorpusProfile
+                do throws(CorpusError) { profile = try CorpusProfile.of(folder: FolderFiles(root: path)) } catch {
+                    throw RunError.input(error)
+                }
+                if profile == .powerSync {
+                    for suite in try powerSyncCorpusSuites(path, maxLine: maxLine, filter: filter) {
+                        matched += 1
+                        try reports.add(suite)
+                    }
+                    continue
+                }
                 let corpus: Corpus
                 do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path, limit: maxLine)) } catch {
                     throw RunError.input(error)
@@ -72,17 +83,19 @@ public struct CheckRun {
                     try reports.add(suite)
                 }
             case .transcript(let path):
-                let loaded: LoadedTranscript
-                do throws(CorpusError) {
-                    loaded = try LoadedTranscript(raw: try FileBytes.read(path, limit: maxLine), file: path)
-                } catch {
-                    throw RunError.input(error)
-                }
-                if CaseSource.matches(loaded.transcript.caseID, filter) {
+                let file: TranscriptFile
+                do throws(CorpusError) { file = try transcriptFile(path, maxLine: maxLine) } catch { throw RunError.input(error) }
+                if CaseSource.matches(file.caseID, filter) {
                     matched += 1
                     let started = ContinuousClock.now
-                    var suite = TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
-                        .drawing(SequenceTimeline(transcript: loaded.transcript))
+                    var suite: SuiteResult
+                    switch file {
+                    case .kizunaSync(let loaded):
+                        suite = TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
+                            .drawing(SequenceTimeline(transcript: loaded.transcript))
+                    case .powerSync(let loaded):
+                        suite = PowerSyncTranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
+                    }
                     suite.time = RunClock.seconds(since: started)
                     try reports.add(suite)
                 }

@@ -71,6 +71,8 @@ public enum KillMatrixRun {
             switch item.kind {
             case .blocked(let entry):
                 suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
+            case .unsupported(let file, let reason):
+                suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: file, properties, reason))
             case .recording(_, let file):
                 suites.append(
                     skipped(

@@ -57,14 +57,18 @@ struct LaneRun: Sendable {
     private func split(_ cases: [CaseSource.Case]) -> ([Work], [SuiteResult]) {
         let properties = self.properties
         let blocked = cases.compactMap { item -> SuiteResult? in
-            guard case .blocked(let entry) = item.kind else { return nil }
-            return TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
+            switch item.kind {
+            case .blocked(let entry): TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
+            case .unsupported(let file, let reason):
+                CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)
+            case .transcript, .recording: nil
+            }
         }
         let runnable = cases.compactMap { item -> Work? in
             switch item.kind {
             case .transcript(let loaded): .transcript(loaded)
             case .recording(let contents, let file): .recording(contents, file: file)
-            case .blocked: nil
+            case .blocked, .unsupported: nil
             }
         }
         return (runnable, blocked)

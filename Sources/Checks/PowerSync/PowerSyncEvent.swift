@@ -1,0 +1,76 @@
+import Corpus
+import KizunaWire
+import PowerSyncWire
+
+/// One event of a PowerSync trace as the checker is fed it, payloads still JSON: a sync stream
+/// opening (its request), one NDJSON line of it, its end, or a write-checkpoint or
+/// checkpoint-request exchange.
+public struct PowerSyncEvent: Sendable {
+    /// What happened.
+    public enum Payload: Sendable {
+        /// `POST /sync/stream` was sent with this body.
+        case streamOpened(request: JSONValue)
+        /// One line of the NDJSON answer.
+        case line(JSONValue)
+        /// The stream ended.
+        case streamClosed
+        /// `POST /sync/checkpoint-request` and its answer.
+        case checkpointRequest(request: JSONValue, response: JSONValue)
+        /// `GET /write-checkpoint2.json` (its parameters as an object) and its answer.
+        case writeCheckpoint(request: JSONValue, response: JSONValue)
+    }
+
+    /// Where it is: the step, and for a line its 1-based NDJSON line.
+    public var location: StepLocation
+    /// What happened.
+    public var payload: Payload
+
+    /// Makes an event.
+    /// - Parameters:
+    ///   - location: where it is.
+    ///   - payload: what happened.
+    public init(location: StepLocation, payload: Payload) {
+        self.location = location
+        self.payload = payload
+    }
+
+    /// The events of a transcript's steps, in order: each sync stream as its opening, one
+    /// event per line (numbered from 1 within the stream) and its end.
+    /// - Parameter steps: the steps.
+    /// - Returns: the events.
+    public static func events(of steps: [PowerSyncStep]) -> [PowerSyncEvent] {
+        var events: [PowerSyncEvent] = []
+        for step in steps {
+            let location = StepLocation(number: step.n, label: step.label)
+            switch step.action {
+            case .syncStream(let request, let lines):
+                events.append(PowerSyncEvent(location: location, payload: .streamOpened(request: request)))
+                for (index, line) in lines.enumerated() {
+                    var at = location
+                    at.streamLine = index + 1
+                    events.append(PowerSyncEvent(location: at, payload: .line(line)))
+                }
+                events.append(PowerSyncEvent(location: location, payload: .streamClosed))
+            case .checkpointRequest(let request, let response):
+                events.append(PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: response)))
+            case .writeCheckpoint(let request, let response):
+                events.append(PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: response)))
+            }
+        }
+        return events
+    }
+}
+
+/// A PowerSync event whose payload decoded strictly; what the PS rules fold over.
+public enum PowerSyncExchange: Sendable {
+    /// A sync stream opened; nil when its request did not decode (the client's positions are then unknown).
+    case streamOpened(SyncStreamRequest?)
+    /// One decoded line.
+    case line(SyncLine)
+    /// The stream ended.
+    case streamClosed
+    /// A checkpoint request and its answer.
+    case checkpointRequest(CheckpointRequest, CheckpointRequestAnswer)
+    /// A write checkpoint and its answer.
+    case writeCheckpoint(WriteCheckpointRequest, WriteCheckpointAnswer)
+}

@@ -1,0 +1,68 @@
+import KizunaWire
+
+/// One step of a PowerSync transcript with its dense, one-based number. Payloads stay JSON so
+/// that a malformed line is a finding for the rules (PS-SHAPE), not a load error.
+public struct PowerSyncStep: Sendable, Hashable {
+    /// The step kinds.
+    public enum Action: Sendable, Hashable {
+        /// `POST /sync/stream`: the request body and the NDJSON answer, one JSON value a line.
+        case syncStream(request: JSONValue, lines: [JSONValue])
+        /// `POST /sync/checkpoint-request`: the submitted id and the id the service answers.
+        case checkpointRequest(request: JSONValue, response: JSONValue)
+        /// `GET /write-checkpoint2.json`: the query parameters as an object, and the answer.
+        case writeCheckpoint(request: JSONValue, response: JSONValue)
+    }
+
+    /// The step number `n`.
+    public var n: Int
+    /// What the step does.
+    public var action: Action
+
+    /// Makes a step.
+    /// - Parameters:
+    ///   - n: the number.
+    ///   - action: what it does.
+    public init(n: Int, action: Action) {
+        self.n = n
+        self.action = action
+    }
+
+    /// The step kind as the grammar writes it: "sync-stream", "checkpoint-request", "write-checkpoint".
+    public var label: String {
+        switch action {
+        case .syncStream: "sync-stream"
+        case .checkpointRequest: "checkpoint-request"
+        case .writeCheckpoint: "write-checkpoint"
+        }
+    }
+
+    /// Reads one step by its `kind` (docs/powersync.md, "Transcript grammar").
+    /// - Parameters:
+    ///   - json: the step object.
+    ///   - pointer: where it sits, e.g. /steps/2.
+    /// - Throws: `WireError` (.json) with the pointer of the offending value.
+    public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
+        var reader = try ObjectReader(json, at: pointer, malformed: .json)
+        let kind = try reader.string("kind")
+        n = try reader.integer("n")
+        let request = try reader.required("request")
+        if request.objectValue == nil { throw reader.typeError("request", "an object", request) }
+        switch kind {
+        case "sync-stream":
+            let lines = try reader.array("lines")
+            if lines.isEmpty { throw WireError(.json, at: pointer.appending("lines"), "a sync stream has at least one line") }
+            action = .syncStream(request: request, lines: lines)
+        case "checkpoint-request", "write-checkpoint":
+            let response = try reader.required("response")
+            if response.objectValue == nil { throw reader.typeError("response", "an object", response) }
+            action =
+                kind == "checkpoint-request"
+                ? .checkpointRequest(request: request, response: response) : .writeCheckpoint(request: request, response: response)
+        default:
+            throw WireError(
+                .json, at: pointer.appending("kind"),
+                "unknown PowerSync step kind \"\(kind)\" (expected sync-stream|checkpoint-request|write-checkpoint)")
+        }
+        try reader.finish()
+    }
+}

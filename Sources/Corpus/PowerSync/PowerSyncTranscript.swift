@@ -1,0 +1,95 @@
+import KizunaWire
+
+/// A PowerSync transcript (`"profile": "powersync"`): a case id, title, citations, the user and
+/// client it runs as, and its exchanges as steps (docs/powersync.md, "Transcript grammar").
+public struct PowerSyncTranscript: Sendable, Hashable {
+    /// The case id, `powersync/<NNN>-<slug>`.
+    public var caseID: String
+    /// The title.
+    public var title: String
+    /// Authority citations (service or SDK source paths, the seed).
+    public var cites: [String]
+    /// The authenticated user the exchanges run as.
+    public var userID: String
+    /// The PowerSync client id.
+    public var clientID: String
+    /// Prose notes.
+    public var notes: [String]
+    /// The steps, numbered densely from 1.
+    public var steps: [PowerSyncStep]
+
+    /// True when `id` follows the PowerSync case-id grammar `powersync/<NNN>-<slug>`.
+    /// - Parameter id: the case id.
+    /// - Returns: whether it is well-formed.
+    public static func isCaseID(_ id: String) -> Bool {
+        id.wholeMatch(of: /powersync\/[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*/) != nil
+    }
+
+    /// Reads a transcript strictly.
+    /// - Parameters:
+    ///   - json: the parsed file.
+    ///   - file: the file name, for errors.
+    /// - Throws: `CorpusError` naming file, step and JSON pointer.
+    public init(json: JSONValue, file: String) throws(CorpusError) {
+        var step: Int?
+        do throws(WireError) {
+            var reader = try ObjectReader(json, at: .root, malformed: .json)
+            _ = try reader.string("profile")
+            caseID = try reader.string("case")
+            if !Self.isCaseID(caseID) {
+                throw WireError(.json, at: JSONPointer(tokens: ["case"]), "case id \"\(caseID)\" is not powersync/<NNN>-<slug>")
+            }
+            title = try reader.string("title")
+            cites = try Transcript.strings(try reader.required("cites"), at: JSONPointer(tokens: ["cites"]))
+            userID = try reader.string("user_id")
+            clientID = try reader.string("client_id")
+            notes =
+                try reader.optional("notes").map { v throws(WireError) in try Transcript.strings(v, at: JSONPointer(tokens: ["notes"])) }
+                ?? []
+            let stepsPointer = JSONPointer(tokens: ["steps"])
+            let rawSteps = try reader.array("steps")
+            if rawSteps.isEmpty { throw WireError(.json, at: stepsPointer, "a transcript has at least one step") }
+            var steps: [PowerSyncStep] = []
+            for (index, element) in rawSteps.enumerated() {
+                step = element["n"]?.numberValue?.intValue ?? index + 1
+                let decoded = try PowerSyncStep(json: element, at: stepsPointer.appending(index))
+                if decoded.n != index + 1 {
+                    throw WireError(
+                        .json, at: stepsPointer.appending(index).appending("n"),
+                        "step numbers are dense from 1: expected n=\(index + 1), found n=\(decoded.n)")
+                }
+                steps.append(decoded)
+            }
+            step = nil
+            self.steps = steps
+            try reader.finish()
+        } catch {
+            throw CorpusError.grammar(file, step: step, at: error.pointer, error.detail)
+        }
+    }
+}
+
+/// A PowerSync transcript together with the bytes it was read from.
+public struct LoadedPowerSyncTranscript: Sendable, Hashable {
+    /// The transcript.
+    public var transcript: PowerSyncTranscript
+    /// The file as named to the user.
+    public var file: String
+    /// The exact bytes, for the canonical-bytes rule (I-1).
+    public var raw: [UInt8]
+    /// The parsed document.
+    public var json: JSONValue
+
+    /// Reads a transcript from its bytes and parsed document.
+    /// - Parameters:
+    ///   - raw: the file bytes.
+    ///   - json: the parsed document.
+    ///   - file: the file name, for errors.
+    /// - Throws: `CorpusError` for a grammar violation.
+    public init(raw: [UInt8], json: JSONValue, file: String) throws(CorpusError) {
+        transcript = try PowerSyncTranscript(json: json, file: file)
+        self.file = file
+        self.raw = raw
+        self.json = json
+    }
+}

@@ -1,0 +1,44 @@
+import KizunaWire
+
+/// `GET /write-checkpoint2.json?client_id=…`: the service creates a write checkpoint for the
+/// user and client and answers its id, which a later checkpoint line acknowledges.
+public struct WriteCheckpointRequest: Sendable, Hashable {
+    /// The client id, when sent.
+    public var clientID: String?
+
+    /// Makes a request.
+    /// - Parameter clientID: the client.
+    public init(clientID: String?) { self.clientID = clientID }
+
+    /// Reads the query parameters as an object (`{"client_id": "…"}` or `{}`).
+    /// - Parameters:
+    ///   - json: the parameters.
+    ///   - pointer: where they sit.
+    /// - Throws: `PowerSyncWireError` (.malformedRequest).
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+        var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
+        clientID = try reader.optionalString("client_id")
+        try reader.finish()
+    }
+}
+
+/// The answer of `/write-checkpoint2.json`: `{"write_checkpoint": "N"}`.
+public struct WriteCheckpointAnswer: Sendable, Hashable {
+    /// The write checkpoint created.
+    public var writeCheckpoint: OpID
+
+    /// Makes an answer.
+    /// - Parameter writeCheckpoint: the id.
+    public init(writeCheckpoint: OpID) { self.writeCheckpoint = writeCheckpoint }
+
+    /// Reads the answer body.
+    /// - Parameters:
+    ///   - json: the body.
+    ///   - pointer: where it sits.
+    /// - Throws: `PowerSyncWireError` (.malformedAnswer).
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+        var reader = try MemberReader(json, at: pointer, kind: .malformedAnswer)
+        writeCheckpoint = try reader.opID("write_checkpoint")
+        try reader.finish()
+    }
+}

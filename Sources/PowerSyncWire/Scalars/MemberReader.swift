@@ -1,0 +1,99 @@
+import KizunaWire
+
+/// KizunaWire's strict `ObjectReader` (each key once, unknown keys refused) seen with
+/// PowerSync's error kinds: every shape error it finds keeps its pointer and detail and takes
+/// `kind`. The one object reader, not a second one.
+struct MemberReader {
+    private var reader: ObjectReader
+    /// The error kind of shape problems.
+    let kind: PowerSyncWireError.Kind
+
+    /// Where the object sits.
+    var pointer: JSONPointer { reader.pointer }
+
+    init(_ value: JSONValue, at pointer: JSONPointer, kind: PowerSyncWireError.Kind) throws(PowerSyncWireError) {
+        do throws(WireError) {
+            reader = try ObjectReader(value, at: pointer, malformed: .json)
+        } catch {
+            throw PowerSyncWireError(kind, at: error.pointer, error.detail)
+        }
+        self.kind = kind
+    }
+
+    /// The object read.
+    var object: JSONObject { reader.object }
+
+    mutating func optional(_ key: String) -> JSONValue? { reader.optional(key) }
+
+    mutating func required(_ key: String) throws(PowerSyncWireError) -> JSONValue {
+        guard let value = reader.optional(key) else { throw PowerSyncWireError(kind, at: pointer, "missing required key \"\(key)\"") }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(PowerSyncWireError) -> String {
+        let value = try required(key)
+        guard case .string(let text) = value else { throw typeError(key, "a string", value) }
+        return text
+    }
+
+    mutating func optionalString(_ key: String) throws(PowerSyncWireError) -> String? {
+        guard let value = reader.optional(key) else { return nil }
+        guard case .string(let text) = value else { throw typeError(key, "a string", value) }
+        return text
+    }
+
+    mutating func bool(_ key: String) throws(PowerSyncWireError) -> Bool {
+        let value = try required(key)
+        guard case .bool(let flag) = value else { throw typeError(key, "a boolean", value) }
+        return flag
+    }
+
+    mutating func optionalBool(_ key: String) throws(PowerSyncWireError) -> Bool? {
+        guard let value = reader.optional(key) else { return nil }
+        guard case .bool(let flag) = value else { throw typeError(key, "a boolean", value) }
+        return flag
+    }
+
+    mutating func array(_ key: String) throws(PowerSyncWireError) -> [JSONValue] {
+        let value = try required(key)
+        guard case .array(let elements) = value else { throw typeError(key, "an array", value) }
+        return elements
+    }
+
+    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(PowerSyncWireError) -> Int {
+        let value = try required(key)
+        guard case .number(let number) = value, let integer = number.intValue else { throw typeError(key, "an integer", value) }
+        guard range.contains(integer) else {
+            throw PowerSyncWireError(
+                kind, at: pointer.appending(key), "\(key) is \(range.lowerBound) through \(range.upperBound), found \(integer)")
+        }
+        return integer
+    }
+
+    mutating func opID(_ key: String) throws(PowerSyncWireError) -> OpID {
+        try OpID.read(try required(key), at: pointer.appending(key), kind: kind)
+    }
+
+    mutating func optionalOpID(_ key: String) throws(PowerSyncWireError) -> OpID? {
+        guard let value = reader.optional(key), !value.isNull else { return nil }
+        return try OpID.read(value, at: pointer.appending(key), kind: kind)
+    }
+
+    mutating func checksum(_ key: String) throws(PowerSyncWireError) -> Checksum {
+        let at = pointer.appending(key)
+        do throws(PowerSyncWireError) {
+            return try Checksum.read(try required(key), at: at)
+        } catch {
+            throw PowerSyncWireError(kind, at: error.pointer, error.detail)
+        }
+    }
+
+    func typeError(_ key: String, _ expected: String, _ value: JSONValue) -> PowerSyncWireError {
+        PowerSyncWireError(kind, at: pointer.appending(key), "expected \(expected), found \(value.typeName)")
+    }
+
+    /// Ends reading: a key not read is unknown.
+    func finish() throws(PowerSyncWireError) {
+        do throws(WireError) { try reader.finish() } catch { throw PowerSyncWireError(kind, at: error.pointer, error.detail) }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import KizunaWire
+import Testing
+
+/// A PowerSync transcript of Conformance/powersync broken the way one PS rule forbids.
+struct StreamBreak: CustomStringConvertible, Sendable {
+    var name: String
+    var file: String
+    var rule: String
+    /// The step, its label, and the 1-based NDJSON line where it fails (nil for a request/answer step).
+    var step: Int
+    var label: String
+    var line: Int?
+    /// The JSON pointer the finding names.
+    var pointer: String
+    var edit: (String, JSONValue)
+
+    var description: String { "\(name) → \(rule) at step \(step)" + (line.map { " line \($0)" } ?? "") }
+}
+
+/// The PowerSync profile end to end: `accord check` chooses the PS rules from the transcript's and
+/// manifest's `profile`, the cases pass, each hand-broken stream fails at its rule, NDJSON line and
+/// pointer and nothing else, and the live lanes say PowerSync cases are not yet supported.
+@Suite("accord check on PowerSync streams")
+struct PowerSyncCheckTests {
+    static var folder: String { AccordBinary.packageRoot + "/Conformance/powersync" }
+
+    static let breaks: [StreamBreak] = [
+        StreamBreak(
+            name: "a stale complete", file: "001-initial-sync-completes", rule: "PS-COMPLETE", step: 1, label: "sync-stream", line: 5,
+            pointer: "/checkpoint_complete/last_op_id", edit: ("/steps/0/lines/4/checkpoint_complete/last_op_id", "3")),
+        StreamBreak(
+            name: "a wrong checksum", file: "001-initial-sync-completes", rule: "PS-CHECKSUM", step: 1, label: "sync-stream", line: 5,
+            pointer: "/checkpoint_complete", edit: ("/steps/0/lines/1/checkpoint/buckets/0/checksum", 18)),
+        StreamBreak(
+            name: "a partial completion claiming a higher-priority bucket", file: "004-priorities-complete-in-order", rule: "PS-PRIORITY",
+            step: 1, label: "sync-stream", line: 3, pointer: "/partial_checkpoint_complete/priority",
+            edit: ("/steps/0/lines/2/partial_checkpoint_complete/priority", 1)),
+        StreamBreak(
+            name: "a regressing write checkpoint", file: "006-write-checkpoints-move-forward", rule: "PS-WRITE-CHECKPOINT", step: 2,
+            label: "sync-stream", line: 4, pointer: "/checkpoint_diff/write_checkpoint",
+            edit: ("/steps/1/lines/3/checkpoint_diff/write_checkpoint", "5")),
+        StreamBreak(
+            name: "a checkpoint-request id that moved back", file: "007-checkpoint-request-ids-keep-the-greatest", rule: "PS-REQUEST-ID",
+            step: 3, label: "checkpoint-request", line: nil, pointer: "/response/checkpoint_request_id",
+            edit: ("/steps/2/response/checkpoint_request_id", "2")),
+        StreamBreak(
+            name: "a data page that does not chain", file: "002-paged-data-chains-and-resumes", rule: "PS-OP-ORDER", step: 1,
+            label: "sync-stream", line: 3, pointer: "/data/after", edit: ("/steps/0/lines/2/data/after", "1")),
+        StreamBreak(
+            name: "a diff removing a bucket its checkpoint lacks", file: "005-diff-follows-its-checkpoint", rule: "PS-DIFF", step: 1,
+            label: "sync-stream", line: 5, pointer: "/checkpoint_diff/removed_buckets/0",
+            edit: ("/steps/0/lines/4/checkpoint_diff/removed_buckets/0", "user-ada-projects")),
+        StreamBreak(
+            name: "a keepalive that is not a number", file: "001-initial-sync-completes", rule: "PS-SHAPE", step: 1, label: "sync-stream",
+            line: 1, pointer: "/token_expires_in", edit: ("/steps/0/lines/0/token_expires_in", "soon")),
+    ]
+
+    @Test("a hand-broken stream fails its rule at its step, NDJSON line and pointer, and nothing else", arguments: breaks)
+    func brokenStreamFails(_ broken: StreamBreak) async throws {
+        let path = Self.folder + "/transcripts/\(broken.file).json"
+        var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let target = try ptr(broken.edit.0)
+        #expect(json.value(at: target) != nil, "edit target \(broken.edit.0) exists")
+        json = json.replacing(at: target, with: broken.edit.1)
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.json")
+        try Data(CanonicalJSON.render(json)).write(to: file)
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["check", file.path, "--json", report.path])
+        #expect(result.status == 1, "exit 1 on a rule failure; stderr: \(result.stderr)")
+        let failures = try CheckBreakTests.failures(in: report)
+        #expect(!failures.isEmpty, "the break is caught")
+        let at = "step \(broken.step) \(broken.label)" + (broken.line.map { " NDJSON line \($0)" } ?? "")
+        for failure in failures {
+            #expect(failure.rule == broken.rule, "only \(broken.rule) fails: \(failure.message)")
+            #expect(failure.caseName == "step \(broken.step) \(broken.label)", "the failing case is the step: \(failure.caseName)")
+            #expect(failure.message.hasPrefix("\(at): \(broken.rule) "), "names the step and line: \(failure.message)")
+            #expect(failure.message.hasSuffix("(at \(broken.pointer))"), "names the pointer \(broken.pointer): \(failure.message)")
+        }
+    }
+
+    @Test("accord check runs the PS rules on the PowerSync corpus from its manifest's profile, and every case passes")
+    func corpusPasses() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["check", Self.folder, "--json", report.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("7 suites (7 passed, 0 failed, 0 skipped)"), "\(result.stdout)")
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
+        let suites = try #require(json["suites"]?.arrayValue)
+        #expect(suites.count == 7)
+        for suite in suites {
+            #expect(suite["properties"]?["profile"]?.stringValue == "powersync", "\(suite["name"]?.stringValue ?? "")")
+            let cases = suite["cases"]?.arrayValue ?? []
+            #expect(!cases.isEmpty && cases.allSatisfy { $0["outcome"]?.stringValue == "passed" })
+        }
+    }
+
+    @Test("the server lane reports PowerSync cases not yet supported, and a run that checks only them is not green")
+    func liveLaneSaysNotYetSupported() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
+        #expect(result.status != 0, "nothing was checked, so the run is not a pass: \(result.stdout)")
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
+        let cases = (json["suites"]?.arrayValue ?? []).flatMap { $0["cases"]?.arrayValue ?? [] }
+        #expect(cases.count == 7)
+        for testcase in cases {
+            #expect(testcase["outcome"]?.stringValue == "skipped")
+            #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable/not yet supported: ") == true)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Checks
+import Corpus
+import KizunaWire
+import Testing
+
+/// The PS folds on traces the catalog's fixtures do not cover.
+@Suite("PowerSync rules")
+struct PowerSyncRuleTests {
+    private func run(_ steps: String) throws -> [Finding] { try PowerSyncFixtureRun.findings(steps) }
+
+    private func stream(_ n: Int, buckets: String = "[]", _ lines: [String]) -> String {
+        #"{"kind":"sync-stream","lines":[\#(lines.joined(separator: ","))],"n":\#(n),"request":{"buckets":\#(buckets),"client_id":"c"}}"#
+    }
+
+    @Test("a bucket's sum carries over to the next stream that asks from where the last one left it")
+    func checksumCarriesOver() throws {
+        let first = stream(
+            1,
+            [
+                #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":3}],"last_op_id":"2"}}"#,
+                #"{"data":{"after":"0","bucket":"a","data":[{"checksum":1,"object_id":"1","object_type":"t","op":"PUT","op_id":"1"},{"checksum":2,"object_id":"2","object_type":"t","op":"PUT","op_id":"2"}],"has_more":false,"next_after":"2"}}"#,
+                #"{"checkpoint_complete":{"last_op_id":"2"}}"#,
+            ])
+        let lines = { (checksum: Int) in
+            [
+                #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":\#(checksum)}],"last_op_id":"3"}}"#,
+                #"{"data":{"after":"2","bucket":"a","data":[{"checksum":4,"object_id":"3","object_type":"t","op":"PUT","op_id":"3"}],"has_more":false,"next_after":"3"}}"#,
+                #"{"checkpoint_complete":{"last_op_id":"3"}}"#,
+            ]
+        }
+        #expect(try run("[\(first),\(stream(2, buckets: #"[{"after":"2","name":"a"}]"#, lines(7)))]").isEmpty)
+        let wrong = try run("[\(first),\(stream(2, buckets: #"[{"after":"2","name":"a"}]"#, lines(8)))]")
+        #expect(wrong.map(\.ruleID) == ["PS-CHECKSUM"] && wrong.first?.location?.number == 2 && wrong.first?.location?.streamLine == 3)
+        // A client that asks from a position the trace never saw: its earlier ops are unknown, so nothing is judged.
+        #expect(try run("[\(stream(1, buckets: #"[{"after":"2","name":"a"}]"#, lines(8)))]").isEmpty)
+    }
+
+    @Test("a completion before any checkpoint, and a diff before any checkpoint, are findings")
+    func beforeAnyCheckpoint() throws {
+        let findings = try run(
+            "[\(stream(1, [#"{"checkpoint_complete":{"last_op_id":"1"}}"#, #"{"checkpoint_diff":{"last_op_id":"2","removed_buckets":[],"updated_buckets":[]}}"#]))]"
+        )
+        #expect(findings.map(\.ruleID) == ["PS-COMPLETE", "PS-DIFF"])
+        #expect(findings.map { $0.location?.streamLine } == [1, 2])
+    }
+
+    @Test("a request id of 2^63-1 stays exact, and an answer below the submitted id is a finding")
+    func requestIDs() throws {
+        let big = "9223372036854775807"
+        let steps = [
+            #"{"kind":"checkpoint-request","n":1,"request":{"checkpoint_request_id":"\#(big)","client_id":"c"},"response":{"checkpoint_request_id":"\#(big)"}}"#,
+            #"{"kind":"checkpoint-request","n":2,"request":{"checkpoint_request_id":5,"client_id":"c"},"response":{"checkpoint_request_id":"\#(big)"}}"#,
+        ]
+        #expect(try run("[\(steps.joined(separator: ","))]").isEmpty)
+        let below =
+            #"[{"kind":"checkpoint-request","n":1,"request":{"checkpoint_request_id":"9","client_id":"c"},"response":{"checkpoint_request_id":"8"}}]"#
+        let findings = try run(below)
+        #expect(findings.map(\.ruleID) == ["PS-REQUEST-ID"] && findings.first?.pointer.description == "/response/checkpoint_request_id")
+    }
+
+    @Test("an undecodable request is a PS-SHAPE finding under /request and leaves the stream's baselines unknown")
+    func undecodableRequest() throws {
+        let steps =
+            #"[{"kind":"sync-stream","lines":[{"checkpoint":{"buckets":[{"bucket":"a","checksum":5}],"last_op_id":"1"}},{"checkpoint_complete":{"last_op_id":"1"}}],"n":1,"request":{"buckets":[{"after":1,"name":"a"}]}}]"#
+        let findings = try run(steps)
+        #expect(findings.map(\.ruleID) == ["PS-SHAPE"])
+        #expect(findings.first?.pointer.description == "/request/buckets/0/after" && findings.first?.location?.streamLine == nil)
+    }
+
+    @Test(
+        "a partial completion covering a bucket whose last batch said has_more is PS-PRIORITY at once; a wrong sum with no data after is PS-CHECKSUM at the partial"
+    )
+    func partialCompletions() throws {
+        let checkpoint =
+            #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":3,"priority":0},{"bucket":"b","checksum":1,"priority":3}],"last_op_id":"3"}}"#
+        let first =
+            #"{"data":{"after":"0","bucket":"a","data":[{"checksum":1,"object_id":"1","object_type":"t","op":"PUT","op_id":"1"}],"has_more":true,"next_after":"1"}}"#
+        let rest =
+            #"{"data":{"after":"1","bucket":"a","data":[{"checksum":2,"object_id":"2","object_type":"t","op":"PUT","op_id":"2"}],"has_more":false,"next_after":"2"}}"#
+        let b =
+            #"{"data":{"after":"0","bucket":"b","data":[{"checksum":1,"object_id":"3","object_type":"t","op":"PUT","op_id":"3"}],"has_more":false,"next_after":"3"}}"#
+        let partial = #"{"partial_checkpoint_complete":{"last_op_id":"3","priority":0}}"#
+        let complete = #"{"checkpoint_complete":{"last_op_id":"3"}}"#
+        let early = try run("[\(stream(1, [checkpoint, first, partial, rest, b, complete]))]")
+        #expect(early.map(\.ruleID) == ["PS-PRIORITY"] && early.first?.location?.streamLine == 3)
+        let wrong = checkpoint.replacingOccurrences(of: #""checksum":3"#, with: #""checksum":4"#)
+        let mismatch = try run("[\(stream(1, [wrong, first, rest, partial, b, complete]))]")
+        #expect(mismatch.map(\.ruleID) == ["PS-CHECKSUM"] && mismatch.first?.location?.streamLine == 4)
+        #expect(mismatch.first?.pointer.description == "/partial_checkpoint_complete")
+    }
+}

@@ -1,0 +1,84 @@
+import Corpus
+import Foundation
+import KizunaWire
+import Testing
+
+/// The PowerSync transcript grammar and corpus loader, over Conformance/powersync.
+@Suite("PowerSync transcripts and corpora")
+struct PowerSyncCorpusTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Conformance/powersync").path
+
+    /// Conformance/powersync as in-memory files.
+    static func files() throws -> MemoryFiles {
+        var files: [String: [UInt8]] = [:]
+        for path in ["cases/manifest.json"]
+            + (try FileManager.default.contentsOfDirectory(atPath: root + "/transcripts")).map({ "transcripts/" + $0 })
+        {
+            files[path] = [UInt8](try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)))
+        }
+        return MemoryFiles(root: "ps", files: files)
+    }
+
+    static func transcript(_ files: MemoryFiles, _ slug: String) throws -> JSONValue { try files.json("transcripts/\(slug).json") }
+
+    @Test("the PowerSync corpus loads in manifest order and its manifest declares the profile")
+    func loads() throws {
+        let files = try Self.files()
+        let corpus = try PowerSyncCorpus(files: files)
+        #expect(corpus.cases.count == 7)
+        #expect(corpus.cases.first?.transcript.caseID == "powersync/001-initial-sync-completes")
+        #expect(try CorpusProfile.of(folder: files) == .powerSync)
+        let request = try #require(corpus.cases.last?.transcript.steps.first)
+        #expect(request.label == "checkpoint-request")
+    }
+
+    @Test("a profile that is not known, a step kind outside the three, and non-dense steps are errors naming file, step and pointer")
+    func grammarErrors() throws {
+        var files = try Self.files()
+        let slug = "001-initial-sync-completes"
+        let original = try Self.transcript(files, slug)
+        let unknown = corpusError { () throws(CorpusError) in
+            try CorpusProfile.of(original.setting("/profile", to: "firebase"), file: "t.json")
+        }
+        #expect(unknown?.pointer?.description == "/profile")
+        let kind = corpusError { () throws(CorpusError) in
+            try PowerSyncTranscript(json: original.setting("/steps/0/kind", to: "sync"), file: "t.json")
+        }
+        #expect(kind?.step == 1 && kind?.pointer?.description == "/steps/0/kind")
+        let empty = corpusError { () throws(CorpusError) in
+            try PowerSyncTranscript(json: original.setting("/steps/0/lines", to: []), file: "t.json")
+        }
+        #expect(empty?.pointer?.description == "/steps/0/lines")
+        let caseID = corpusError { () throws(CorpusError) in
+            try PowerSyncTranscript(json: original.setting("/case", to: "push/001-x"), file: "t.json")
+        }
+        #expect(caseID?.pointer?.description == "/case")
+        files.set("transcripts/\(slug).json", original.setting("/title", to: "another title"))
+        let title = corpusError { () throws(CorpusError) in try PowerSyncCorpus(files: files) }
+        #expect(title?.pointer?.description == "/cases/0/title")
+    }
+
+    @Test("every transcript has one manifest entry, and every entry an existing transcript")
+    func bijection() throws {
+        var files = try Self.files()
+        files.files["transcripts/999-stray.json"] = files.files["transcripts/001-initial-sync-completes.json"]
+        #expect(corpusError { () throws(CorpusError) in try PowerSyncCorpus(files: files) }?.file == "ps/transcripts/999-stray.json")
+        files = try Self.files()
+        files.files["transcripts/001-initial-sync-completes.json"] = nil
+        #expect(corpusError { () throws(CorpusError) in try PowerSyncCorpus(files: files) }?.pointer?.description == "/cases/0/file")
+    }
+
+    @Test("a manifest without a profile is KizunaSync's")
+    func defaultProfile() throws {
+        #expect(try CorpusProfile.of(["cases": []], file: "m.json") == .kizunaSync)
+    }
+
+    @Test("the KizunaSync loader refuses a PowerSync transcript by its profile, so convert and replay say why")
+    func kizunaSyncLoaderRefuses() throws {
+        let files = try Self.files()
+        let bytes = try #require(files.files["transcripts/001-initial-sync-completes.json"])
+        let error = corpusError { () throws(CorpusError) in try LoadedTranscript(raw: bytes, file: "t.json") }
+        #expect(error?.pointer?.description == "/profile" && error?.detail.contains("PowerSync") == true)
+    }
+}
