@@ -69,16 +69,7 @@ public struct Corpus: Sendable {
         root = files.root
         let manifestPath = "cases/manifest.json"
         let manifestFile = files.root + "/" + manifestPath
-        let manifestJSON: JSONValue
-        do {
-            manifestJSON = try JSONParser.parse(try files.read(manifestPath))
-        } catch let error as JSONParseError {
-            throw CorpusError.invalidJSON(manifestFile, error)
-        } catch let error as CorpusError {
-            throw error
-        } catch {
-            throw CorpusError.unreadable(manifestFile, "\(error)")
-        }
+        let manifestJSON = try files.json(manifestPath)
         let manifest = try Manifest(json: manifestJSON, file: manifestFile)
         var claimed = Set<String>()
         var seenIDs = Set<String>()

@@ -1,3 +1,5 @@
+import KizunaWire
+
 /// Read access to a corpus folder; the runner supplies the file-system implementation so the
 /// corpus layer stays free of I/O.
 public protocol CorpusFiles: Sendable {
@@ -12,4 +14,19 @@ public protocol CorpusFiles: Sendable {
     /// - Parameter relativeFolder: the folder under the root, e.g. "transcripts".
     /// - Returns: the paths; empty when the folder is absent.
     func jsonFiles(under relativeFolder: String) -> [String]
+}
+
+extension CorpusFiles {
+    /// A file of the folder parsed as JSON.
+    /// - Parameter relativePath: the path under the root, e.g. "cases/manifest.json".
+    /// - Returns: the value.
+    /// - Throws: `CorpusError` when it cannot be read, or `invalidJSON` naming the file.
+    public func json(_ relativePath: String) throws(CorpusError) -> JSONValue {
+        let bytes = try read(relativePath)
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw CorpusError.invalidJSON(root + "/" + relativePath, error)
+        }
+    }
 }

@@ -15,16 +15,7 @@ public struct PowerSyncCorpus: Sendable {
     public init(files: some CorpusFiles) throws(CorpusError) {
         root = files.root
         let manifestFile = files.root + "/cases/manifest.json"
-        let manifest: JSONValue
-        do {
-            manifest = try JSONParser.parse(try files.read("cases/manifest.json"))
-        } catch let error as JSONParseError {
-            throw CorpusError.invalidJSON(manifestFile, error)
-        } catch let error as CorpusError {
-            throw error
-        } catch {
-            throw CorpusError.unreadable(manifestFile, "\(error)")
-        }
+        let manifest = try files.json("cases/manifest.json")
         var entries: [(id: String, file: String, title: String, at: JSONPointer)] = []
         do throws(WireError) {
             var reader = try ObjectReader(manifest, at: .root, malformed: .json)
