@@ -8,13 +8,6 @@ import Testing
 /// sockets, or make it buffer request bytes without bound.
 @Suite("Recording proxy: connection cap and buffer budget")
 struct ProxyBoundsTests {
-    /// Waits (up to 10 s) until `condition` holds.
-    private static func waitUntil(_ condition: () -> Bool) async throws {
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-    }
-
     /// Sends on a thread of its own: a send the proxy is slow to take must not hold a thread of
     /// the concurrency pool.
     private static func sendAside(_ socket: RawSocket, _ text: String) {
@@ -34,7 +27,7 @@ struct ProxyBoundsTests {
         #expect(cap == 512)
         var idle: [RawSocket] = []
         for _ in 0..<cap { idle.append(try RawSocket(port: harness.port)) }
-        try await Self.waitUntil { harness.proxy.statistics.openConnections == cap }
+        try await RecorderHarness.waitUntil { harness.proxy.statistics.openConnections == cap }
         #expect(harness.proxy.statistics.openConnections == cap)
         // The loops publish their oldest idle connection at each sweep.
         try await Task.sleep(for: .milliseconds(250))
@@ -43,7 +36,7 @@ struct ProxyBoundsTests {
         #expect(reply.body.contains("new=1"))
         // One idle connection made room: one of the first opened (the loops take connections in
         // turn, so the very first may have been taken on a moment after the second).
-        try await Self.waitUntil { idle.contains(where: Self.isClosedByPeer) }
+        try await RecorderHarness.waitUntil { idle.contains(where: Self.isClosedByPeer) }
         let closed = idle.indices.filter { Self.isClosedByPeer(idle[$0]) }
         #expect(closed.count == 1 && closed.allSatisfy { $0 < 64 }, "closed: \(closed)")
         for socket in idle { socket.close() }
@@ -54,7 +47,7 @@ struct ProxyBoundsTests {
     func severalNewClients() async throws {
         let harness = try RecorderHarness(maxConnections: 4, eventLoops: 2)
         let idle = try (0..<4).map { _ in try RawSocket(port: harness.port) }
-        try await Self.waitUntil { harness.proxy.statistics.openConnections == 4 }
+        try await RecorderHarness.waitUntil { harness.proxy.statistics.openConnections == 4 }
         for index in 0..<3 {
             let reply = await RawClient.exchange(
                 port: harness.port, ["GET /echo?n=\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
@@ -79,7 +72,7 @@ struct ProxyBoundsTests {
             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 350000\r\nConnection: close\r\n\r\n" + String(repeating: "a", count: 300_000)
         )
         // Charged whole from its head on, twice (its forwarded copies), though 50 KB are to come.
-        try await Self.waitUntil { harness.proxy.budget.held >= 700_000 }
+        try await RecorderHarness.waitUntil { harness.proxy.budget.held >= 700_000 }
         #expect(harness.proxy.budget.held >= 700_000)
         let body = String(repeating: "b", count: 200_000)
         let refused = await RawClient.exchange(
@@ -90,7 +83,7 @@ struct ProxyBoundsTests {
         let answer = await first.readAll()
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(200))")
         #expect(harness.proxy.budget.peak <= Self.bound(budget, largestBody: 400_000))
-        try await Self.waitUntil { harness.proxy.budget.held == 0 }
+        try await RecorderHarness.waitUntil { harness.proxy.budget.held == 0 }
         #expect(harness.proxy.budget.held == 0)
         _ = try await harness.finish()
     }
@@ -112,7 +105,7 @@ struct ProxyBoundsTests {
         Thread.detachNewThread { client.send(bytes) }
         // Until the gate opens, the connection fills its buffer's room (one receive, 64 KiB) and
         // stops, leaving the rest (3 MiB) with the client.
-        try await Self.waitUntil { harness.proxy.budget.held > 0 }
+        try await RecorderHarness.waitUntil { harness.proxy.budget.held > 0 }
         try await Task.sleep(for: .milliseconds(300))
         let held = harness.proxy.budget.held
         #expect(held > 0 && held <= 64 * 1024, "held \(held)")
@@ -133,7 +126,7 @@ struct ProxyBoundsTests {
         // The pipelining connection's buffer keeps 350 KB of room from an earlier large request.
         let client = try RawSocket(port: harness.port)
         Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 350000\r\n\r\n" + String(repeating: "l", count: 350_000))
-        try await Self.waitUntil { harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0 }
+        try await RecorderHarness.waitUntil { harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0 }
         // Another connection holds an unfinished request of 250 KB (200 KB of it arrived),
         // charged twice: 500 KB.
         let holder = try RawSocket(port: harness.port)
@@ -141,7 +134,7 @@ struct ProxyBoundsTests {
             holder,
             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 250000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 200_000)
         )
-        try await Self.waitUntil { harness.proxy.budget.held >= 500_000 }
+        try await RecorderHarness.waitUntil { harness.proxy.budget.held >= 500_000 }
         let body = String(repeating: "p", count: 64 * 1024)
         let gate = UUID().uuidString
         var pipelined = "GET /gated?\(gate) HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -155,7 +148,7 @@ struct ProxyBoundsTests {
         // connections within three quarters of the budget (its room would take more) and stops,
         // leaving the rest to the request arriving on the other connection.
         let stop = budget / 4 * 3 - 64 * 1024
-        try await Self.waitUntil { harness.proxy.budget.held > stop }
+        try await RecorderHarness.waitUntil { harness.proxy.budget.held > stop }
         try await Task.sleep(for: .milliseconds(300))
         let held = harness.proxy.budget.held
         #expect(held > stop && held <= budget / 4 * 3, "held \(held)")

@@ -64,7 +64,7 @@ struct ProxyFramingTests {
     func clientGoesAway() async throws {
         let harness = try RecorderHarness()
         _ = await RawClient.exchange(port: harness.port, ["GET /stream HTTP/1.1\r\nHost: x\r\n\r\n"], timeout: 0.1)
-        try await Task.sleep(for: .milliseconds(900))
+        try await RecorderHarness.waitUntil { harness.proxy.statistics.errors >= 1 }
         let good = await RawClient.exchange(port: harness.port, ["GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"])
         #expect(good.status == 200)
         #expect(harness.proxy.statistics.errors == 1)

@@ -137,6 +137,15 @@ struct RecorderHarness {
     }
 
     /// Reads a recording with Corpus's reader.
+    /// Waits (up to 10 s) until `condition` holds: what the proxy does in its own time (notice a
+    /// client gone, close an idle socket) is awaited, not given a fixed delay that a loaded
+    /// machine outlasts.
+    static func waitUntil(_ condition: () -> Bool) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(10)
+        while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    }
+
     static func read(_ bytes: [UInt8]) throws -> (RecordingHeader?, [RecordedExchange]) {
         var reader = RecordingReader(file: "test.jsonl")
         var header: RecordingHeader?
