@@ -114,7 +114,10 @@ struct UpstreamReuseTests {
 
     @Test("an upstream that keeps connections: sequential requests reuse one connection per loop")
     func upstreamKeepsConnections() async throws {
-        let upstream = try ClosingUpstream(idleClose: 30)
+        // Idle for longer than any run of the test takes, even on a loaded machine: with 30 s, a
+        // run that took 57 s under a load of 20 counted a third connection, as a loop whose
+        // connection sat idle past the upstream's close reconnects.
+        let upstream = try ClosingUpstream(idleClose: 600)
         defer { upstream.stop() }
         let harness = try RecorderHarness(upstreamURL: "http://127.0.0.1:\(upstream.port)")
         // Each loop has its own connections, and a client connection may land on any loop: each
