@@ -114,6 +114,27 @@ struct PowerSyncRecordTests {
         #expect(check.stdout.contains("1 cases: 1 passed") || check.stdout.contains("1 case: 1 passed"), "\(check.stdout)")
     }
 
+    @Test("a stream still open when accord record is stopped (SIGINT) is recorded with its whole lines and checked")
+    func openStreamAtShutdown() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let steps = try Self.steps("001-initial-sync-completes")
+        var (answers, calls) = Self.exchanges(of: steps)
+        answers[0].holdOpen = true
+        let golden = steps[0]["lines"]?.arrayValue ?? []
+        calls[0].leaveOpenAfterLines = golden.count + 2
+        let session = try await PowerSyncUpstream.run(answers: answers, calls: calls, folder: folder)
+        #expect(session.status == 0)
+        let exchange = try #require(try Self.exchanges(in: session.recording).first)
+        let lines = try #require(exchange.response.arrayValue)
+        #expect(lines.count >= golden.count + 2, "the golden lines and the keep-alives that followed")
+        #expect(Array(lines.prefix(golden.count)) == golden)
+        #expect(lines.dropFirst(golden.count).allSatisfy { $0 == ["token_expires_in": 3600] })
+        let check = try await AccordBinary.run(["check", folder.appendingPathComponent("session.jsonl").path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("1 case: 1 passed"), "\(check.stdout)")
+    }
+
     /// A recording of a transcript's steps, one exchange a step, as `accord record` writes it.
     static func recording(of steps: [JSONValue]) -> String {
         let header = RecordingHeader(

@@ -18,18 +18,22 @@ struct PowerSyncUpstream {
         var crlf = false
         /// Bytes of a line sent after the whole ones, before the connection is closed.
         var cut: String?
+        /// After the lines, a `token_expires_in` keep-alive line every 0.2 s until the proxy
+        /// goes away, as a live sync stream stays open.
+        var holdOpen = false
 
         var json: JSONValue {
             var object: JSONObject = ["path": .string(path), "status": .number(JSONNumber(status)), "crlf": .bool(crlf)]
             if let lines { object["ndjson"] = .array(lines.map { .string($0) }) }
             if let body { object["json"] = .string(CanonicalJSON.compact(body)) }
             if let cut { object["cut"] = .string(cut) }
+            if holdOpen { object["hold"] = true }
             return .object(object)
         }
     }
 
     static let script = """
-        import json, socket, sys, http.server
+        import json, socket, sys, time, http.server
         queue = json.load(open(sys.argv[1]))  # answered in arrival order; the test sends one request at a time
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -57,6 +61,13 @@ struct PowerSyncUpstream {
                     self.send_header("Transfer-Encoding", "chunked"); self.end_headers()
                     for piece in pieces:
                         self.wfile.write(b"%x\\r\\n%s\\r\\n" % (len(piece), piece)); self.wfile.flush()
+                    while entry.get("hold"):
+                        piece = ('{"token_expires_in":3600}' + eol).encode()
+                        try:
+                            self.wfile.write(b"%x\\r\\n%s\\r\\n" % (len(piece), piece)); self.wfile.flush()
+                        except OSError:
+                            return
+                        time.sleep(0.2)
                     self.wfile.write(b"0\\r\\n\\r\\n"); self.wfile.flush()
                 else:
                     body = entry["json"].encode()
@@ -76,6 +87,9 @@ struct PowerSyncUpstream {
         var target: String
         var body: JSONValue?
         var headers: [String] = []
+        /// Leave curl running once this many answer lines arrived (a stream held open), and
+        /// go on; it ends when the proxy stops.
+        var leaveOpenAfterLines: Int?
     }
 
     /// What a session through `accord record` left.
@@ -116,6 +130,7 @@ struct PowerSyncUpstream {
         else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no listening line: \(listening)"]) }
 
         var bodies: [String] = []
+        var open: [(Process, Pipe, [UInt8])] = []
         for (index, call) in calls.enumerated() {
             var arguments = ["curl", "-s", "-N", "--max-time", "20", "-X", call.method]
             for header in call.headers { arguments += ["-H", header] }
@@ -131,12 +146,27 @@ struct PowerSyncUpstream {
             let out = Pipe()
             curl.standardOutput = out
             try curl.run()
+            if let lines = call.leaveOpenAfterLines {
+                // Blocking reads until the lines arrived: the stream is then open through the proxy.
+                var seen: [UInt8] = []
+                while seen.count(where: { $0 == 0x0A }) < lines, let byte = try out.fileHandleForReading.read(upToCount: 1)?.first {
+                    seen.append(byte)
+                }
+                open.append((curl, out, seen))
+                bodies.append("")
+                continue
+            }
             bodies.append(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
             curl.waitUntilExit()
         }
         proxy.interrupt()
         _ = proxyOut.fileHandleForReading.readDataToEndOfFile()
         proxy.waitUntilExit()
+        for (curl, out, seen) in open {
+            let rest = out.fileHandleForReading.readDataToEndOfFile()
+            curl.waitUntilExit()
+            if let index = bodies.firstIndex(of: "") { bodies[index] = String(decoding: seen + rest, as: UTF8.self) }
+        }
         let recorded = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: recording))) ?? Data(), as: UTF8.self)
         return Session(answers: bodies, recording: recorded, status: proxy.terminationStatus)
     }
