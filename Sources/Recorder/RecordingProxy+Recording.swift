@@ -34,7 +34,9 @@ extension RecordingProxy {
         exchange.path = redactor.url(request.query.map { "\(request.path)?\($0)" } ?? request.path)
         exchange.atMilliseconds = Self.milliseconds(capture.begin - started)
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
-        exchange.user = identity.user
+        exchange.user =
+            identity.user
+            ?? (route == nil ? nil : PowerSyncSurface.user(authorization: request.headers[PostgRESTSurface.Header.authorization]))
         exchange.client = identity.client ?? clientID
         exchange.requestHeaders = redactor.headers(RecordedExchange.headerObject(request.headers.map { ($0.name, $0.value) }))
         var responseHeaders = redactor.headers(RecordedExchange.headerObject(capture.headers))

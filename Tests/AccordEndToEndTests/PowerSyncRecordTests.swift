@@ -84,6 +84,7 @@ struct PowerSyncRecordTests {
         let converted = try JSONParser.parse([UInt8](try Data(contentsOf: transcript)))
         #expect(converted["case"]?.stringValue == "powersync/001-recording-recorded-session")
         #expect(converted["steps"]?.arrayValue?.count == 10)
+        #expect(converted["user_id"] == "user-ada" && converted["client_id"] == "client-ada-phone", "the Token JWT's sub, unverified")
         let again = try await AccordBinary.run(["check", transcript.path])
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
         #expect(again.stdout.contains("10 cases: 10 passed"), "\(again.stdout)")

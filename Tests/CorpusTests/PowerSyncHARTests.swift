@@ -79,6 +79,7 @@ struct PowerSyncHARTests {
         #expect(stream.requestHeaders["Authorization"] == "Token <redacted:jwt:1>")
         #expect(!String(decoding: recording.bytes, as: UTF8.self).contains("c2lnbmF0dXJl"))
         #expect(recording.exchanges[0].queryParameters == ["client_id": "c1"])
+        #expect(recording.exchanges.allSatisfy { $0.user == "user-ada" }, "the Token JWT's sub, unverified")
     }
 
     @Test("a HAR export writes the lines back as NDJSON text, and importing it gives the same recording")
@@ -105,6 +106,6 @@ struct PowerSyncHARTests {
         #expect(loaded.transcript.caseID == "powersync/001-recording-s")
         #expect(loaded.transcript.steps.map(\.label) == ["write-checkpoint", "sync-stream", "checkpoint-request"])
         #expect(loaded.transcript.steps.map(\.n) == [1, 2, 3])
-        #expect(loaded.transcript.clientID == "c1")
+        #expect(loaded.transcript.clientID == "c1" && loaded.transcript.userID == "user-ada")
     }
 }

@@ -38,4 +38,15 @@ struct SurfaceTests {
         #expect(PowerSyncSurface.Route.allCases.map(\.rawValue) == ["sync-stream", "checkpoint-request", "write-checkpoint"])
         #expect(PowerSyncSurface.route(kind: "pull") == nil)
     }
+
+    @Test("the user is the sub claim of a Token or Bearer JWT, unverified; anything else names none")
+    func user() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLWFkYSJ9.c2ln"
+        #expect(PowerSyncSurface.user(authorization: "Token \(jwt)") == "user-ada")
+        #expect(PowerSyncSurface.user(authorization: "bearer \(jwt)") == "user-ada")
+        for value in ["Basic \(jwt)", "Token", "Token abc", "Token eyJhbGciOiJIUzI1NiJ9.bm90IGpzb24.c2ln", jwt] {
+            #expect(PowerSyncSurface.user(authorization: value) == nil, "\(value)")
+        }
+        #expect(PowerSyncSurface.user(authorization: nil) == nil)
+    }
 }

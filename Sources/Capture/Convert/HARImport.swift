@@ -63,7 +63,7 @@ public enum HARImport {
                 exchange.client = identity["client"]?.stringValue
             } else {
                 let identity = bearerIdentity(request["headers"])
-                exchange.user = identity.user
+                exchange.user = identity.user ?? (PowerSyncSurface.route(kind: rpc) == nil ? nil : powerSyncUser(request["headers"]))
                 exchange.client = body["client_id"]?.stringValue ?? identity.client
             }
             exchanges.append(exchange)
@@ -117,6 +117,12 @@ public enum HARImport {
     static func bearerIdentity(_ headers: JSONValue?) -> PostgRESTSurface.BearerIdentity {
         let authorization = headers?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "authorization" }
         return PostgRESTSurface.bearerIdentity(authorization: authorization?["value"]?.stringValue)
+    }
+
+    /// The user of a PowerSync `Authorization: Token <jwt>` among HAR headers, unverified.
+    static func powerSyncUser(_ headers: JSONValue?) -> String? {
+        let authorization = headers?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "authorization" }
+        return PowerSyncSurface.user(authorization: authorization?["value"]?.stringValue)
     }
 
     /// A response's `content.text`, decoded when HAR says it is base64 (`content.encoding`), as

@@ -1,3 +1,5 @@
+import KizunaWire
+
 /// PowerSync's wire surface: the three routes Accord judges, with the method each is called
 /// with. Every module that recognises or builds PowerSync routes (the recorder, HAR import,
 /// the recording check and conversion, and the lanes) learns them here, as KizunaSync's are
@@ -52,6 +54,18 @@ public enum PowerSyncSurface {
     public static func route(inCapturedPath path: some StringProtocol) -> Route? {
         let bare = path.prefix { $0 != "?" && $0 != "#" }
         return Route.allCases.first { bare.hasSuffix($0.path) }
+    }
+
+    /// The user a PowerSync client's credential names, read without verifying it: the `sub`
+    /// claim of the JWT in `Authorization: Token <jwt>` (the SDKs' scheme) or `Bearer <jwt>`.
+    /// - Parameter authorization: the `Authorization` header value, if any.
+    /// - Returns: the user, or nil when there is no readable JWT with a string `sub`.
+    public static func user(authorization: String?) -> String? {
+        guard let authorization, let space = authorization.firstIndex(of: " "),
+            ["token", "bearer"].contains(authorization[..<space].lowercased())
+        else { return nil }
+        let claims = PostgRESTSurface.unverifiedClaims(jwt: authorization[authorization.index(after: space)...])
+        return claims?[PostgRESTSurface.Claim.user]?.stringValue
     }
 
     /// The route a step kind or recorded exchange kind names.
