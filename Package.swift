@@ -50,7 +50,7 @@ let package = Package(
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         .target(name: "Transport", dependencies: ["CCurl", "COpenSSL"], swiftSettings: strict),
         .target(
-            name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "Capture", "KizunaWire", "CEpoll", "CLinux"],
+            name: "Recorder", dependencies: ["HTTP", "Transport", "Corpus", "Capture", "KizunaWire", "PowerSyncWire", "CEpoll", "CLinux"],
             swiftSettings: strict),
         .target(name: "KizunaWire", swiftSettings: strict),
         .target(name: "PowerSyncWire", dependencies: ["KizunaWire"], swiftSettings: strict),
@@ -58,8 +58,8 @@ let package = Package(
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Corpus", dependencies: ["KizunaWire"], swiftSettings: strict),
-        .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "CLinux"], swiftSettings: strict),
+        .target(name: "Corpus", dependencies: ["KizunaWire", "PowerSyncWire"], swiftSettings: strict),
+        .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "PowerSyncWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus"], swiftSettings: strict),
         .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
         .target(name: "ServerContract", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTargetTests", dependencies: ["PostgresTarget", "ServerContract", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "CLinux"],
+            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "PowerSyncWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),

@@ -1,14 +1,19 @@
+import Capture
 import Corpus
 import HTTP
 import KizunaWire
+import PowerSyncWire
 
 extension RecordingProxy {
     /// The exchange as recorded, encoded: identity from the JWT (unverified), rpc kind from the
-    /// path, bodies as JSON when they parse, redacted headers, query and bodies. Notes about the
-    /// exchange (an error, a truncated body) go in response header fields named `:accord-…`.
+    /// path (KizunaSync's RPCs or PowerSync's routes), bodies as JSON when they parse, a
+    /// PowerSync sync stream's 2xx answer as the array of its NDJSON lines, redacted headers,
+    /// query and bodies. Notes about the exchange (an error, a truncated body, a stream cut
+    /// mid-line) go in response header fields named `:accord-…`.
     func encodedExchange(_ capture: ExchangeCapture) -> (exchange: RecordedExchange, encoded: [[UInt8]]) {
         let request = capture.request
-        let rpc = PostgRESTSurface.rpc(atPath: request.path) ?? "http"
+        let route = PowerSyncSurface.route(atPath: request.path)
+        let rpc = PostgRESTSurface.rpc(atPath: request.path) ?? route?.rawValue ?? "http"
         let identity = PostgRESTSurface.bearerIdentity(authorization: request.headers[PostgRESTSurface.Header.authorization])
         let (requestBody, clientID) = redactor.encodedBody(
             request.body, contentEncoding: request.headers["Content-Encoding"], complete: true,
@@ -16,20 +21,29 @@ extension RecordingProxy {
         let responseEncoding = capture.headers.first { HTTPHeaders.sameName($0.name, "Content-Encoding") }?.value
         // An answer cut by an error (the client gone, the upstream reset) is a prefix too.
         let complete = capture.body.count == capture.total && !capture.cut
-        let (responseBody, _) = redactor.encodedBody(capture.body, contentEncoding: responseEncoding, complete: complete)
+        let responseBody: [UInt8]
+        var cutLine: NDJSONLines.Cut?
+        if let route, route.answersNDJSON, (200..<300).contains(capture.status) {
+            (responseBody, cutLine) = redactor.encodedNDJSON(capture.body, contentEncoding: responseEncoding, complete: complete)
+        } else {
+            (responseBody, _) = redactor.encodedBody(capture.body, contentEncoding: responseEncoding, complete: complete)
+        }
 
         var exchange = RecordedExchange(number: 0, rpc: rpc, request: .null, response: .null, status: capture.status)
         exchange.method = request.method
         exchange.path = redactor.url(request.query.map { "\(request.path)?\($0)" } ?? request.path)
         exchange.atMilliseconds = Self.milliseconds(capture.begin - started)
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
-        exchange.user = identity.user
+        exchange.user =
+            identity.user
+            ?? (route == nil ? nil : PowerSyncSurface.user(authorization: request.headers[PostgRESTSurface.Header.authorization]))
         exchange.client = identity.client ?? clientID
         exchange.requestHeaders = redactor.headers(RecordedExchange.headerObject(request.headers.map { ($0.name, $0.value) }))
         var responseHeaders = redactor.headers(RecordedExchange.headerObject(capture.headers))
         if !complete {
             responseHeaders[":accord-truncated"] = .string("recorded the first \(capture.body.count) of \(capture.total) body bytes")
         }
+        if let cutLine { responseHeaders[":accord-ndjson-cut"] = .string(Redactor.ndjsonCutNote(cutLine)) }
         if let note = capture.note { responseHeaders[":accord-error"] = .string(note) }
         exchange.responseHeaders = responseHeaders
         return (exchange, exchange.encodedPieces(request: requestBody, response: responseBody))

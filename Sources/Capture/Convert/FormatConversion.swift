@@ -95,6 +95,12 @@ public enum FormatConversion {
             return Output(bytes: recording.bytes, notes: notes)
         case .har:
             return Output(bytes: CanonicalJSON.render(HARExport.har(from: recording, creatorVersion: tool)), notes: notes)
+        case .transcript where RecordingToPowerSyncTranscript.isPowerSync(recording):
+            let id = RecordingToPowerSyncTranscript.caseID(caseID)
+            let result = RecordingToPowerSyncTranscript.convert(recording, caseID: id)
+            let rendered = CanonicalJSON.render(result.json)
+            _ = try LoadedPowerSyncTranscript(raw: rendered, json: result.json, file: file)
+            return Output(bytes: rendered, notes: notes + result.notes)
         case .transcript:
             let result = RecordingToTranscript.convert(recording, options: RecordingToTranscript.Options(caseID: caseID))
             notes += result.omitted.map { "exchange \($0.exchange): \($0.reason)" }

@@ -35,7 +35,7 @@ public enum HARExport {
         let sent = body(exchange.request, headers: exchange.requestHeaders)
         request["bodySize"] = .number(JSONNumber(sent?.text.utf8.count ?? 0))
         if let sent { request["postData"] = ["mimeType": .string(sent.mimeType), "text": .string(sent.text)] }
-        let answered = body(exchange.response, headers: exchange.responseHeaders)
+        let answered = ndjsonText(exchange) ?? body(exchange.response, headers: exchange.responseHeaders)
         var content: JSONObject = [
             "size": .number(JSONNumber(answered?.text.utf8.count ?? 0)), "mimeType": .string(answered?.mimeType ?? "application/json"),
         ]

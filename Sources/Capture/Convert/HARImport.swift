@@ -1,10 +1,13 @@
 import Corpus
 import Foundation
 import KizunaWire
+import PowerSyncWire
 
 /// Turns a HAR 1.2 log into a recording. Entries become exchanges in order: the rpc from the
-/// URL path (`…/rpc/pull`, `…/rpc/push`, else `http`), bodies from `postData.text` and
-/// `content.text` (JSON when they parse, else text), header names as written, and the identity
+/// URL path (`…/rpc/pull`, `…/rpc/push`, PowerSync's `…/sync/stream`,
+/// `…/sync/checkpoint-request` and `…/write-checkpoint2.json`, else `http`), bodies from
+/// `postData.text` and `content.text` (JSON when they parse, else text; a sync stream's 2xx
+/// NDJSON answer split into its lines, `+NDJSON.swift`), header names as written, and the identity
 /// from the entry's `_accord` member or, failing that, the unverified claims of its bearer JWT
 /// (`sub`, `session_id`). Everything passes the recorder's `Redactor`: a HAR saved from a
 /// browser holds credentials in headers, URLs and bodies, and none of them reaches the recording.
@@ -36,10 +39,13 @@ public enum HARImport {
             let path = accord?["path"]?.stringValue ?? pathOf(url)
             let rpc = accord?["rpc"]?.stringValue ?? rpcOf(path)
             let body = parsedBody(request["postData"]?["text"]?.stringValue, text: accord?["request_text"]?.boolValue == true)
-            let answer = parsedBody(decodedText(response["content"]), text: accord?["response_text"]?.boolValue == true)
+            let status = response["status"]?.numberValue?.intValue ?? 0
+            let answerText = decodedText(response["content"])
+            let answer =
+                ndjsonAnswer(answerText, rpc: rpc, status: status)
+                ?? parsedBody(answerText, text: accord?["response_text"]?.boolValue == true)
             var exchange = RecordedExchange(
-                number: index + 1, rpc: rpc, request: redactor.json(body), response: redactor.json(answer),
-                status: response["status"]?.numberValue?.intValue ?? 0)
+                number: index + 1, rpc: rpc, request: redactor.json(body), response: redactor.json(answer), status: status)
             if let number = accord?["exchange"]?.numberValue?.intValue, number > (exchanges.last?.number ?? 0) { exchange.number = number }
             if let previous = exchanges.last, exchange.number <= previous.number { exchange.number = previous.number + 1 }
             exchange.method = request["method"]?.stringValue ?? "POST"
@@ -57,7 +63,7 @@ public enum HARImport {
                 exchange.client = identity["client"]?.stringValue
             } else {
                 let identity = bearerIdentity(request["headers"])
-                exchange.user = identity.user
+                exchange.user = identity.user ?? (PowerSyncSurface.route(kind: rpc) == nil ? nil : powerSyncUser(request["headers"]))
                 exchange.client = body["client_id"]?.stringValue ?? identity.client
             }
             exchanges.append(exchange)
@@ -113,6 +119,12 @@ public enum HARImport {
         return PostgRESTSurface.bearerIdentity(authorization: authorization?["value"]?.stringValue)
     }
 
+    /// The user of a PowerSync `Authorization: Token <jwt>` among HAR headers, unverified.
+    static func powerSyncUser(_ headers: JSONValue?) -> String? {
+        let authorization = headers?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "authorization" }
+        return PowerSyncSurface.user(authorization: authorization?["value"]?.stringValue)
+    }
+
     /// A response's `content.text`, decoded when HAR says it is base64 (`content.encoding`), as
     /// Charles, Proxyman and browsers save some bodies: redaction must see what was sent.
     static func decodedText(_ content: JSONValue?) -> String? {
@@ -142,5 +154,7 @@ public enum HARImport {
         return "\(url[..<scheme.upperBound])\(host)"
     }
 
-    static func rpcOf(_ path: String) -> String { PostgRESTSurface.rpc(inCapturedPath: path) ?? "http" }
+    static func rpcOf(_ path: String) -> String {
+        PostgRESTSurface.rpc(inCapturedPath: path) ?? PowerSyncSurface.route(inCapturedPath: path)?.rawValue ?? "http"
+    }
 }

@@ -10,6 +10,11 @@ public struct RedactionPolicy: Sendable, Hashable {
     public static let defaultNames = ["authorization", "proxy-authorization", "apikey", "cookie", "set-cookie"]
     /// Substrings that make a name secret, compared case-insensitively.
     public static let namePatterns = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key"]
+    /// Protocol members whose names match a pattern but hold no secret, so the pattern does not
+    /// apply to them (a `--redact` name still does, and a JWT-shaped value is still replaced):
+    /// PowerSync's `token_expires_in` line, the seconds left before the client's token expires,
+    /// which the PS rules read.
+    public static let protocolNames = ["token_expires_in"]
 
     /// Further names to redact (`--redact`), lowercased.
     public private(set) var addedNames: [String]
@@ -62,6 +67,7 @@ public struct RedactionPolicy: Sendable, Hashable {
         if isKept(plain: bytes) { return false }
         if Self.defaultNameBytes.contains(where: { Self.equalFolded(bytes, $0) }) { return true }
         if !addedNames.isEmpty && addedNames.contains(where: { Self.equalFolded(bytes, Array($0.utf8)) }) { return true }
+        if Self.protocolNameBytes.contains(where: { Self.equalFolded(bytes, $0) }) { return false }
         return Self.namePatternBytes.contains { Self.containsFolded(bytes, $0) }
     }
 
@@ -71,6 +77,7 @@ public struct RedactionPolicy: Sendable, Hashable {
 
     private static let defaultNameBytes = defaultNames.map { Array($0.utf8) }
     private static let namePatternBytes = namePatterns.map { Array($0.utf8) }
+    private static let protocolNameBytes = protocolNames.map { Array($0.utf8) }
 
     @inline(__always) private static func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 

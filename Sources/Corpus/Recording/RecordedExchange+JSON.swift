@@ -1,4 +1,5 @@
 import KizunaWire
+import PowerSyncWire
 
 extension RecordedExchange {
     /// Reads an exchange line strictly.
@@ -16,8 +17,8 @@ extension RecordedExchange {
         client = try identity.optionalString("client", allowNull: true)
         try identity.finish()
         rpc = try reader.string("rpc")
-        if !["pull", "push", "http"].contains(rpc) {
-            throw WireError(.json, at: JSONPointer(tokens: ["rpc"]), "expected pull|push|http, found \"\(rpc)\"")
+        if !Self.kinds.contains(rpc) {
+            throw WireError(.json, at: JSONPointer(tokens: ["rpc"]), "expected \(Self.kinds.joined(separator: "|")), found \"\(rpc)\"")
         }
         var http = try ObjectReader(try reader.required("http"), at: JSONPointer(tokens: ["http"]), malformed: .json)
         method = try http.string("method")
@@ -35,6 +36,10 @@ extension RecordedExchange {
         try reader.finish()
         self.line = line
     }
+
+    /// The exchange kinds a recording names under `rpc`: KizunaSync's RPCs, PowerSync's routes
+    /// (by their step kinds) and `http` for every other path.
+    public static let kinds = PostgRESTSurface.rpcNames + PowerSyncSurface.Route.allCases.map(\.rawValue) + ["http"]
 
     private static func milliseconds(_ reader: inout ObjectReader, _ key: String) throws(WireError) -> Double {
         let value = try reader.required(key)

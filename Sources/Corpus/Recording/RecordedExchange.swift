@@ -1,4 +1,5 @@
 import KizunaWire
+import PowerSyncWire
 
 /// One recorded HTTP exchange.
 public struct RecordedExchange: Sendable, Hashable {
@@ -12,7 +13,8 @@ public struct RecordedExchange: Sendable, Hashable {
     public var user: String?
     /// The client (request `client_id`, else JWT `session_id`), unverified.
     public var client: String?
-    /// "pull", "push", or "http" for other paths.
+    /// "pull", "push", a PowerSync route's kind ("sync-stream", "checkpoint-request",
+    /// "write-checkpoint"), or "http" for other paths.
     public var rpc: String
     /// The request method.
     public var method: String
@@ -26,7 +28,8 @@ public struct RecordedExchange: Sendable, Hashable {
     public var responseHeaders: JSONObject
     /// The request body as JSON (null when empty or not JSON).
     public var request: JSONValue
-    /// The response body as JSON (null when empty or not JSON).
+    /// The response body as JSON (null when empty or not JSON); a PowerSync sync stream's 2xx
+    /// answer is the array of its NDJSON lines.
     public var response: JSONValue
     /// The line the exchange sits on, set when read.
     public var line: Int
@@ -34,7 +37,7 @@ public struct RecordedExchange: Sendable, Hashable {
     /// Makes an exchange.
     /// - Parameters:
     ///   - number: the exchange number.
-    ///   - rpc: "pull", "push" or "http".
+    ///   - rpc: "pull", "push", a PowerSync route's kind or "http" (its method and path follow).
     ///   - request: the request body.
     ///   - response: the response body.
     ///   - status: the HTTP status.
@@ -45,8 +48,9 @@ public struct RecordedExchange: Sendable, Hashable {
         self.user = nil
         self.client = nil
         self.rpc = rpc
-        self.method = "POST"
-        self.path = rpc == "http" ? "/" : PostgRESTSurface.rpcPath(rpc)
+        let route = PowerSyncSurface.route(kind: rpc)
+        self.method = route?.method ?? "POST"
+        self.path = route?.path ?? (rpc == "http" ? "/" : PostgRESTSurface.rpcPath(rpc))
         self.status = status
         self.requestHeaders = JSONObject()
         self.responseHeaders = JSONObject()

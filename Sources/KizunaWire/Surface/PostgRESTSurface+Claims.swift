@@ -36,7 +36,16 @@ extension PostgRESTSurface {
     /// - Returns: the claims, or nil when the value is not a bearer JWT with a JSON object payload.
     public static func unverifiedClaims(authorization: some StringProtocol) -> JSONObject? {
         guard let space = authorization.firstIndex(of: " "), authorization[..<space].lowercased() == "bearer" else { return nil }
-        let parts = authorization[authorization.index(after: space)...].split(separator: ".", omittingEmptySubsequences: false)
+        return unverifiedClaims(jwt: authorization[authorization.index(after: space)...])
+    }
+
+    /// The unverified claims of a JWT (without its scheme), as `unverifiedClaims(authorization:)`
+    /// reads them; a surface whose credential has another scheme (PowerSync's `Token`) reads
+    /// its claims here.
+    /// - Parameter jwt: the token.
+    /// - Returns: the claims, or nil when it is not a JWT with a JSON object payload.
+    public static func unverifiedClaims(jwt: some StringProtocol) -> JSONObject? {
+        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         var payload = String(parts[1])
         while payload.hasSuffix("=") { payload.removeLast() }

@@ -1,17 +1,24 @@
+import Capture
 import Checks
 import Corpus
 import KizunaWire
 import Reports
 
 /// The offline check of a recording, streamed: each exchange is decoded and folded through the
-/// rules as it is read, so memory stays bounded whatever the recording's size.
+/// rules as it is read, so memory stays bounded whatever the recording's size. The profile comes
+/// from the exchanges: pull and push go through KizunaSync's rules, PowerSync's routes through
+/// the PS rules (`+PowerSync.swift`).
 public struct RecordingCheck {
     private var checker = TraceChecker(settings: .live)
-    private var cases: [CaseResult] = []
-    private var tally = Tally()
-    private let keepPassing: Bool
+    /// The PS rules, over the recording's PowerSync exchanges in order.
+    var powerSync = PowerSyncChecker()
+    /// Whether any exchange was one of PowerSync's routes.
+    var sawPowerSync = false
+    var cases: [CaseResult] = []
+    var tally = Tally()
+    let keepPassing: Bool
     /// The classname until the file is known; `suite(file:…)` names the cases after the recording.
-    private let classname = "kizuna.check.recording"
+    let classname = "kizuna.check.recording"
     /// The header, once read.
     public private(set) var header: RecordingHeader?
 
@@ -26,6 +33,7 @@ public struct RecordingCheck {
         switch item {
         case .header(let header): self.header = header
         case .exchange(let exchange):
+            if observePowerSync(exchange) { return }
             let started = ContinuousClock.now
             let event = TraceEvent.event(of: exchange)
             guard case .exchange = event.payload else {
@@ -66,6 +74,9 @@ public struct RecordingCheck {
     /// - Returns: the suite result, and the tally including passes not kept.
     public func suite(file: String, tornLine: Int?, properties: [SuiteResult.Property]) -> (SuiteResult, Tally) {
         var all = properties
+        if sawPowerSync || header?.protocolName == CorpusProfile.powerSync.rawValue {
+            all.append(PowerSyncTranscriptCheck.profileProperty)
+        }
         if let header {
             all.append(SuiteResult.Property(name: "recorded_by", value: header.tool))
             all.append(SuiteResult.Property(name: "upstream", value: header.upstream))

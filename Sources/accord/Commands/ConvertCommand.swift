@@ -22,7 +22,11 @@ enum ConvertCommand: Command {
         options: [
             OptionSpec(.from, value: "format", help: "The input format: recording, transcript or har."),
             OptionSpec(.to, value: "format", help: "The output format: recording, transcript or har."),
-            OptionSpec(.caseID, value: "id", help: "The case id of a transcript written (default: lifecycle/001-recording-<name of out>)."),
+            OptionSpec(
+                .caseID, value: "id",
+                help:
+                    "The case id of a transcript written (default: lifecycle/001-recording-<name of out>; powersync/001-recording-<name of out> for a PowerSync recording)."
+            ),
             SharedOptions.maxLine,
         ])
 
@@ -39,7 +43,9 @@ enum ConvertCommand: Command {
             throw RunError.usage("<in> and <out> name the same file \(input); convert never overwrites its input")
         }
         let caseID = arguments.value(.caseID) ?? RecordingToTranscript.caseID(for: output)
-        if !Transcript.isCaseID(caseID) { throw RunError.usage("--case takes <flow>/<NNN>-<slug>, found '\(caseID)'") }
+        if !Transcript.isCaseID(caseID) && !PowerSyncTranscript.isCaseID(caseID) {
+            throw RunError.usage("--case takes <flow>/<NNN>-<slug> (or powersync/<NNN>-<slug>), found '\(caseID)'")
+        }
         let maxLine = try SharedOptions.maxLine(arguments)
         let tool = "accord \(AccordVersion.number)"
         let converted: FormatConversion.Output

@@ -1,0 +1,79 @@
+import Corpus
+import KizunaWire
+import PowerSyncWire
+
+/// A recording of a PowerSync session as a PowerSync transcript (docs/powersync.md,
+/// "Transcript grammar"): each judged exchange on one of PowerSync's routes becomes a step,
+/// numbered densely from 1 in recording order, its bodies as recorded (a sync stream's lines as
+/// the recorded array). What cannot be a step (other paths, error answers, bodies not recorded)
+/// is left out with a note, as `RecordingToTranscript` does for KizunaSync.
+public enum RecordingToPowerSyncTranscript {
+    /// The transcript and what was left out.
+    public struct Result: Sendable, Hashable {
+        /// The transcript document.
+        public var json: JSONValue
+        /// One line per exchange left out.
+        public var notes: [String]
+    }
+
+    /// Whether a recording is of a PowerSync session: its header names the profile, or one of
+    /// its exchanges is on a PowerSync route.
+    /// - Parameter recording: the recording.
+    /// - Returns: true for PowerSync.
+    public static func isPowerSync(_ recording: RecordingContents) -> Bool {
+        recording.header.protocolName == CorpusProfile.powerSync.rawValue
+            || recording.exchanges.contains { PowerSyncSurface.route(kind: $0.rpc) != nil }
+    }
+
+    /// The case id a PowerSync transcript carries: `caseID` when it is `powersync/<NNN>-<slug>`,
+    /// else its `<NNN>-<slug>` under `powersync/`.
+    /// - Parameter caseID: the case id asked for (e.g. the default `lifecycle/001-recording-x`).
+    /// - Returns: a PowerSync case id.
+    public static func caseID(_ caseID: String) -> String {
+        if PowerSyncTranscript.isCaseID(caseID) { return caseID }
+        let tail = caseID.split(separator: "/", maxSplits: 1).last.map(String.init) ?? caseID
+        return "powersync/" + tail
+    }
+
+    /// Converts a recording.
+    /// - Parameters:
+    ///   - recording: the recording, already redacted.
+    ///   - caseID: the case id, `powersync/<NNN>-<slug>`.
+    /// - Returns: the transcript and notes.
+    public static func convert(_ recording: RecordingContents, caseID: String) -> Result {
+        var steps: [JSONValue] = []
+        var notes: [String] = []
+        var user: String?
+        var client: String?
+        for exchange in recording.exchanges {
+            switch exchange.powerSyncStep {
+            case .notPowerSync:
+                notes.append("exchange \(exchange.number): \(exchange.method) \(exchange.path) is not a PowerSync route, not a step")
+            case .notJudged(let route, let reason):
+                notes.append("exchange \(exchange.number) \(route.rawValue): \(reason), not a step")
+            case .step(let step):
+                user = user ?? exchange.user
+                client = client ?? exchange.client
+                steps.append(json(of: step, n: steps.count + 1))
+            }
+        }
+        let document: JSONValue = [
+            "profile": .string(CorpusProfile.powerSync.rawValue), "case": .string(caseID),
+            "title": .string("A recorded PowerSync session (\(recording.header.upstream))"),
+            "cites": [.string("recording by \(recording.header.tool), started \(recording.header.startedAt)")],
+            "user_id": .string(user ?? "unknown"), "client_id": .string(client ?? "unknown"),
+            "steps": .array(steps),
+        ]
+        return Result(json: document, notes: notes)
+    }
+
+    /// A step as the grammar writes it.
+    private static func json(of step: PowerSyncStep, n: Int) -> JSONValue {
+        switch step.action {
+        case .syncStream(let request, let lines):
+            ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "lines": .array(lines)]
+        case .checkpointRequest(let request, let response), .writeCheckpoint(let request, let response):
+            ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "response": response]
+        }
+    }
+}

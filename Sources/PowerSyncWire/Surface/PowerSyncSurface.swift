@@ -1,0 +1,75 @@
+import KizunaWire
+
+/// PowerSync's wire surface: the three routes Accord judges, with the method each is called
+/// with. Every module that recognises or builds PowerSync routes (the recorder, HAR import,
+/// the recording check and conversion, and the lanes) learns them here, as KizunaSync's are
+/// learned from `PostgRESTSurface`, so there is one reading of them.
+public enum PowerSyncSurface {
+    /// One route, named by the transcript step kind that records it.
+    public enum Route: String, Sendable, Hashable, CaseIterable {
+        /// `POST /sync/stream`: the NDJSON sync stream.
+        case syncStream = "sync-stream"
+        /// `POST /sync/checkpoint-request`: a checkpoint request (the seed's alpha feature).
+        case checkpointRequest = "checkpoint-request"
+        /// `GET /write-checkpoint2.json`: a write checkpoint for the user and client.
+        case writeCheckpoint = "write-checkpoint"
+
+        /// The route's path, as the service mounts it.
+        public var path: String {
+            switch self {
+            case .syncStream: "/sync/stream"
+            case .checkpointRequest: "/sync/checkpoint-request"
+            case .writeCheckpoint: "/write-checkpoint2.json"
+            }
+        }
+
+        /// The method the route is called with.
+        public var method: String {
+            switch self {
+            case .syncStream, .checkpointRequest: "POST"
+            case .writeCheckpoint: "GET"
+            }
+        }
+
+        /// Whether the route answers NDJSON, one JSON value a line.
+        public var answersNDJSON: Bool { self == .syncStream }
+    }
+
+    /// The media type of the sync stream's answer.
+    public static let ndjsonMediaType = "application/x-ndjson"
+
+    /// The route a request path names: exactly one of the three paths (the service's own
+    /// mount points), without a query.
+    /// - Parameter path: the request path, without its query.
+    /// - Returns: the route, or nil for any other path.
+    public static func route(atPath path: some StringProtocol) -> Route? {
+        Route.allCases.first { $0.path == path }
+    }
+
+    /// The route a captured URL path names, as traffic saved elsewhere (a HAR file) shows it:
+    /// the path may sit under a gateway's mount point and carry a query, so it is recognised by
+    /// its ending (`…/sync/stream`, `…/sync/checkpoint-request`, `…/write-checkpoint2.json`).
+    /// - Parameter path: the path, with or without a query.
+    /// - Returns: the route, or nil.
+    public static func route(inCapturedPath path: some StringProtocol) -> Route? {
+        let bare = path.prefix { $0 != "?" && $0 != "#" }
+        return Route.allCases.first { bare.hasSuffix($0.path) }
+    }
+
+    /// The user a PowerSync client's credential names, read without verifying it: the `sub`
+    /// claim of the JWT in `Authorization: Token <jwt>` (the SDKs' scheme) or `Bearer <jwt>`.
+    /// - Parameter authorization: the `Authorization` header value, if any.
+    /// - Returns: the user, or nil when there is no readable JWT with a string `sub`.
+    public static func user(authorization: String?) -> String? {
+        guard let authorization, let space = authorization.firstIndex(of: " "),
+            ["token", "bearer"].contains(authorization[..<space].lowercased())
+        else { return nil }
+        let claims = PostgRESTSurface.unverifiedClaims(jwt: authorization[authorization.index(after: space)...])
+        return claims?[PostgRESTSurface.Claim.user]?.stringValue
+    }
+
+    /// The route a step kind or recorded exchange kind names.
+    /// - Parameter kind: "sync-stream", "checkpoint-request" or "write-checkpoint".
+    /// - Returns: the route, or nil.
+    public static func route(kind: String) -> Route? { Route(rawValue: kind) }
+}

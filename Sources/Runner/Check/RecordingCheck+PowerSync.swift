@@ -1,0 +1,58 @@
+import Capture
+import Checks
+import Corpus
+import KizunaWire
+import Reports
+
+extension RecordingCheck {
+    /// Checks an exchange on one of PowerSync's routes through the PS rules: a sync stream as its
+    /// opening, one event per recorded NDJSON line and its end; a finding names the exchange,
+    /// its NDJSON line and a pointer into that line (or into the request or response).
+    /// - Parameter exchange: the exchange.
+    /// - Returns: false when the exchange is not on a PowerSync route (KizunaSync's rules take it).
+    mutating func observePowerSync(_ exchange: RecordedExchange) -> Bool {
+        let step: PowerSyncStep
+        switch exchange.powerSyncStep {
+        case .notPowerSync: return false
+        case .notJudged(let route, let reason):
+            sawPowerSync = true
+            record(.skipped(reason), name: "exchange \(exchange.number) \(route.rawValue)", seconds: 0)
+            return true
+        case .step(let recorded): step = recorded
+        }
+        sawPowerSync = true
+        let started = ContinuousClock.now
+        var findings: [Finding] = []
+        for var event in PowerSyncEvent.events(of: [step]) {
+            event.location.unit = .exchange
+            event.location.line = exchange.line
+            findings += powerSync.observe(event)
+        }
+        let outcome: CaseOutcome
+        if findings.isEmpty {
+            outcome = .passed
+        } else {
+            outcome = .failed(findings.map { TranscriptCheck.failure($0, in: Self.scope(of: $0, in: exchange)) })
+        }
+        record(outcome, name: "exchange \(exchange.number) \(step.label)", seconds: RunClock.seconds(since: started))
+        return true
+    }
+
+    /// Counts an outcome and keeps its case when passes are kept or it did not pass.
+    private mutating func record(_ outcome: CaseOutcome, name: String, seconds: Double) {
+        tally.add(outcome)
+        if keepPassing || outcome != .passed {
+            cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: seconds))
+        }
+    }
+
+    /// The JSON a finding's pointer is relative to: its NDJSON line, or the exchange's bodies.
+    private static func scope(of finding: Finding, in exchange: RecordedExchange) -> JSONValue {
+        if let line = finding.location?.streamLine, let lines = exchange.response.arrayValue, lines.indices.contains(line - 1) {
+            return lines[line - 1]
+        }
+        // A write checkpoint's request is its query, as the step reads it.
+        let request: JSONValue = exchange.rpc == "write-checkpoint" ? .object(exchange.queryParameters) : exchange.request
+        return ["request": request, "response": exchange.response]
+    }
+}

@@ -1,0 +1,52 @@
+import PowerSyncWire
+import Testing
+
+@Suite("PowerSync's wire surface")
+struct SurfaceTests {
+    @Test("the three routes are recognised by their exact paths, with their methods")
+    func exactPaths() {
+        #expect(PowerSyncSurface.route(atPath: "/sync/stream") == .syncStream)
+        #expect(PowerSyncSurface.route(atPath: "/sync/checkpoint-request") == .checkpointRequest)
+        #expect(PowerSyncSurface.route(atPath: "/write-checkpoint2.json") == .writeCheckpoint)
+        #expect(PowerSyncSurface.Route.syncStream.method == "POST" && PowerSyncSurface.Route.writeCheckpoint.method == "GET")
+        #expect(PowerSyncSurface.Route.checkpointRequest.method == "POST")
+        #expect(PowerSyncSurface.Route.allCases.filter(\.answersNDJSON) == [.syncStream])
+    }
+
+    @Test("other paths, prefixes and near misses are no route")
+    func otherPaths() {
+        for path in ["/", "/sync", "/sync/stream/", "/sync/streams", "/api/sync/stream", "/write-checkpoint.json", "/rest/v1/rpc/pull"] {
+            #expect(PowerSyncSurface.route(atPath: path) == nil, "\(path)")
+        }
+    }
+
+    @Test("a captured path is recognised under a mount point and with a query or fragment")
+    func capturedPaths() {
+        #expect(PowerSyncSurface.route(inCapturedPath: "/powersync/sync/stream") == .syncStream)
+        #expect(PowerSyncSurface.route(inCapturedPath: "/write-checkpoint2.json?client_id=c1") == .writeCheckpoint)
+        #expect(PowerSyncSurface.route(inCapturedPath: "/x/sync/checkpoint-request#frag") == .checkpointRequest)
+        #expect(PowerSyncSurface.route(inCapturedPath: "/sync/stream/extra") == nil)
+        #expect(PowerSyncSurface.route(inCapturedPath: "/q?next=/sync/stream") == nil)
+    }
+
+    @Test("a route's kind is the transcript step kind, and reads back")
+    func kinds() {
+        for route in PowerSyncSurface.Route.allCases {
+            #expect(PowerSyncSurface.route(kind: route.rawValue) == route)
+            #expect(PowerSyncSurface.route(atPath: route.path) == route)
+        }
+        #expect(PowerSyncSurface.Route.allCases.map(\.rawValue) == ["sync-stream", "checkpoint-request", "write-checkpoint"])
+        #expect(PowerSyncSurface.route(kind: "pull") == nil)
+    }
+
+    @Test("the user is the sub claim of a Token or Bearer JWT, unverified; anything else names none")
+    func user() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLWFkYSJ9.c2ln"
+        #expect(PowerSyncSurface.user(authorization: "Token \(jwt)") == "user-ada")
+        #expect(PowerSyncSurface.user(authorization: "bearer \(jwt)") == "user-ada")
+        for value in ["Basic \(jwt)", "Token", "Token abc", "Token eyJhbGciOiJIUzI1NiJ9.bm90IGpzb24.c2ln", jwt] {
+            #expect(PowerSyncSurface.user(authorization: value) == nil, "\(value)")
+        }
+        #expect(PowerSyncSurface.user(authorization: nil) == nil)
+    }
+}
