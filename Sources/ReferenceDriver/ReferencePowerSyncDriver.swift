@@ -18,9 +18,12 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     /// - Parameter faults: the seeded faults to switch on (none by default).
     public init(faults: Set<PowerSyncClientFault> = []) { self.faults = faults }
 
-    /// Names the client; it announces no capability.
-    /// - Returns: name and version.
-    public func hello() async -> HelloResult { HelloResult(name: Self.name, version: Self.version, capabilities: []) }
+    /// Names the client; it announces kill-safe (one SQLite transaction per applied checkpoint,
+    /// the request counter moved only by an answer, synced requests recovered at open).
+    /// - Returns: name, version and capabilities.
+    public func hello() async -> HelloResult {
+        HelloResult(name: Self.name, version: Self.version, capabilities: [DriverCapability.killSafe])
+    }
 
     /// Opens the local database at `request.store` (a directory holds `powersync.sqlite`).
     /// - Parameter request: the store, service and identities.
@@ -31,7 +34,7 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
             try PowerSyncClient(
                 configuration: PowerSyncClientConfiguration(
                     store: path, baseURL: request.baseURL, token: request.token, userID: request.userID, clientID: request.clientID),
-                faults: faults)
+                faults: faults, reached: KillHook.reached)
         }
     }
 

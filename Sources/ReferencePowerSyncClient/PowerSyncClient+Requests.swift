@@ -35,6 +35,8 @@ extension PowerSyncClient {
     public func requestCheckpoint() async throws(PowerSyncClientError) -> String {
         guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
         let sent = (try database.value(Self.counterKey) ?? 0) + 1
+        // Created, not sent: nothing of it is durable, so a kill here leaves no request behind.
+        reached(.afterRequestCreated)
         let reply: ClientResponse
         do {
             reply = try await post(

@@ -74,10 +74,12 @@ extension PowerSyncClient {
         return true
     }
 
-    /// Applies a checkpoint as one unit: its rows, buckets, the last checkpoint and the requests
-    /// it covers, in one local transaction.
+    /// Applies a checkpoint as one unit: its rows, buckets, the last checkpoint and the write
+    /// checkpoint it acknowledges, in one local transaction; then marks the requests it covers
+    /// synced (a kill in between is recovered at the next open from the applied write checkpoint).
     func apply(_ checkpoint: CompletedCheckpoint) throws(PowerSyncClientError) {
         let database = self.database
+        let reached = self.reached
         try database.connection.transaction { () throws(PowerSyncClientError) in
             for name in checkpoint.removed.union(checkpoint.restarted).sorted() { try database.clearRows(ofBucket: name) }
             for name in checkpoint.ops.keys.sorted() {
@@ -94,10 +96,16 @@ extension PowerSyncClient {
                     }
                 }
             }
+            reached(.midCheckpoint)
             try database.setBuckets(checkpoint.buckets)
             try database.set(Self.lastCheckpointKey, checkpoint.lastOpID.value)
-            if let writeCheckpoint = checkpoint.writeCheckpoint { try database.markSynced(through: writeCheckpoint.value) }
+            if let writeCheckpoint = checkpoint.writeCheckpoint {
+                let applied = max(writeCheckpoint.value, try database.value(Self.appliedWriteCheckpointKey) ?? 0)
+                try database.set(Self.appliedWriteCheckpointKey, applied)
+            }
         }
+        reached(.afterCheckpointApplied)
+        if let writeCheckpoint = checkpoint.writeCheckpoint { try database.markSynced(through: writeCheckpoint.value) }
     }
 
     /// A PUT's columns: its `data` as an object, or as the JSON text of one (`raw_data: true`).

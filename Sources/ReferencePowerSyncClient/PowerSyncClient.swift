@@ -24,22 +24,35 @@ public actor PowerSyncClient {
     static let counterKey = "request_counter"
     static let lastCheckpointKey = "last_checkpoint"
     static let targetKey = "target_write_checkpoint"
+    static let appliedWriteCheckpointKey = "applied_write_checkpoint"
 
     let configuration: PowerSyncClientConfiguration
     let faults: Set<PowerSyncClientFault>
     let database: LocalDatabase
     let http: CurlSession
+    /// Called at each kill-matrix seam the client reaches.
+    let reached: @Sendable (KillHook) -> Void
     var link = Link.connected(lastFailure: nil)
 
     /// Opens (or creates) the local database and connects.
     /// - Parameters:
     ///   - configuration: the store, service and identities.
     ///   - faults: seeded faults to switch on.
+    ///   - reached: called at each kill-matrix seam (`KillHook`); nothing by default.
     /// - Throws: `PowerSyncClientError` (STORE, or REMOTE when the HTTP client does not start).
-    public init(configuration: PowerSyncClientConfiguration, faults: Set<PowerSyncClientFault> = []) throws(PowerSyncClientError) {
+    public init(
+        configuration: PowerSyncClientConfiguration, faults: Set<PowerSyncClientFault> = [],
+        reached: @escaping @Sendable (KillHook) -> Void = { _ in }
+    ) throws(PowerSyncClientError) {
         self.configuration = configuration
         self.faults = faults
+        self.reached = reached
         database = try LocalDatabase(path: configuration.store)
+        // Recovery: a kill after a checkpoint was applied and before its requests were marked
+        // synced leaves them pending; the applied write checkpoint says which it covered.
+        if let applied = try database.value(Self.appliedWriteCheckpointKey), !faults.contains(.syncedStateNotRecovered) {
+            try database.markSynced(through: applied)
+        }
         do {
             http = try CurlSession()
         } catch {

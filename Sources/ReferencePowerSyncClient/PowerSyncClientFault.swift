@@ -16,6 +16,8 @@ public enum PowerSyncClientFault: String, Sendable, Hashable, CaseIterable {
     case applyChecksumMismatch = "apply-checksum-mismatch"
     /// A wait that times out answers resolved.
     case timeoutReportedAsResolved = "timeout-reported-as-resolved"
+    /// After a kill between applying a checkpoint and marking its requests synced, they stay pending.
+    case syncedStateNotRecovered = "synced-state-not-recovered"
 
     /// What the fault breaks, for `accord driver --help`.
     public var summary: String {
@@ -27,6 +29,7 @@ public enum PowerSyncClientFault: String, Sendable, Hashable, CaseIterable {
         case .applyBeforeWriteCheckpoint: "a checkpoint is applied before the write checkpoint is reached"
         case .applyChecksumMismatch: "a checkpoint with a checksum mismatch is applied anyway"
         case .timeoutReportedAsResolved: "a wait that times out answers resolved"
+        case .syncedStateNotRecovered: "a kill after a checkpoint is applied leaves its requests pending for good"
         }
     }
 }

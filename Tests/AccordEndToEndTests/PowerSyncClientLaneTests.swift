@@ -95,4 +95,34 @@ struct PowerSyncClientLaneTests {
         #expect(cases.count == 1)
         #expect(cases.first?["reason"]?.stringValue?.contains("profile") == true, "\(output)")
     }
+
+    @Test("the kill matrix kills the reference PowerSync client at each of its three seams and the restarted client finishes every case")
+    func killMatrixPasses() async throws {
+        let (status, output, cases) = try await Self.report([
+            "run", "--client", "accord driver --profile powersync", "--kill-matrix", Self.folder,
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("27 suites (25 passed, 0 failed, 2 skipped)"), "\(output)")
+        let kills = cases.filter { ($0["name"]?.stringValue ?? "").contains(" kill @ ") }
+        #expect(kills.count == 25, "every planned seam was reached: \(kills.count)")
+        for hook in ["after-request-created", "mid-checkpoint", "after-checkpoint-applied"] {
+            #expect(kills.contains { $0["name"]?.stringValue?.hasSuffix("kill @ \(hook)") == true }, "\(hook)")
+        }
+        #expect(kills.allSatisfy { $0["outcome"]?.stringValue == "passed" })
+    }
+
+    @Test("a client whose synced requests do not survive a kill after a checkpoint is applied fails the kill matrix there")
+    func killMatrixCatchesLostSyncedState() async throws {
+        let (status, output, cases) = try await Self.report([
+            "run", "--client", "accord driver --profile powersync --fault synced-state-not-recovered", "--kill-matrix", Self.folder,
+            "--filter", "powersync/009-*",
+        ])
+        #expect(status == 1, "\(output)")
+        let failed = cases.filter { $0["outcome"]?.stringValue == "failed" }
+        #expect(failed.count == 1, "\(output)")
+        #expect(
+            failed.first?["suite"]?.stringValue == "powersync/009-a-wait-resolves-only-on-a-complete-checkpoint @ after-checkpoint-applied")
+        #expect(failed.first?["name"]?.stringValue == "step 6 wait-for-sync")
+        #expect(failed.first?["failures"]?.arrayValue?.first?["rule"]?.stringValue == "PSC-WAIT-COMPLETE", "\(output)")
+    }
 }

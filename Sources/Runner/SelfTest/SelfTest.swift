@@ -128,7 +128,10 @@ public struct SelfTest: Sendable {
             guard let command = options.powerSyncClientCommand?(fault) else {
                 throw RunError.usage("accord selftest: no PowerSync driver command is set for the PowerSync client's mutants")
             }
-            return MutantKill.first(in: try await clientSuites(options.powerSyncPaths, command: command), lane: "client")
+            if let kill = MutantKill.first(in: try await clientSuites(options.powerSyncPaths, command: command), lane: "client") {
+                return kill
+            }
+            return MutantKill.first(in: try await killSuites(options.powerSyncPaths, command: command), lane: "kill-matrix")
         }
     }
 

@@ -14,16 +14,24 @@ struct PowerSyncClientPlay {
     var session: DriverSession
     let mock: PowerSyncMock
     var judge = PowerSyncClientJudge()
+    /// The kill matrix's seam and how to start the driver again; nil outside the kill matrix.
+    var kill: (hook: KillHook, relaunch: DriverLauncher)?
     private(set) var cases: [CaseResult] = []
+    private var store = ""
 
-    init(transcript: PowerSyncTranscript, classname: String, session: DriverSession, mock: PowerSyncMock) {
+    init(
+        transcript: PowerSyncTranscript, classname: String, session: DriverSession, mock: PowerSyncMock,
+        kill: (hook: KillHook, relaunch: DriverLauncher)? = nil
+    ) {
         self.transcript = transcript
         self.classname = classname
         self.session = session
         self.mock = mock
+        self.kill = kill
     }
 
     mutating func run(store: String) async {
+        self.store = store
         switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion)) {
         case .result(.hello(let hello)) where hello.profile == .powerSync: break
         case .result(.hello(let hello)):
@@ -39,13 +47,12 @@ struct PowerSyncClientPlay {
             await broken("hello: \(PowerSyncClientJudge.describe(other))")
             return
         }
-        let attach = AttachRequest(
-            store: store, baseURL: mock.baseURL, token: PowerSyncClientLane.token, userID: transcript.userID, clientID: transcript.clientID)
-        if case let answer = await session.call(.powerSync(.attach(attach))), !(answer.isResult) {
-            await broken("attach: \(PowerSyncClientJudge.describe(answer))")
+        if let why = await attach() {
+            await broken("attach: \(why)")
             return
         }
         var failed = false
+        var killed = false
         for step in transcript.steps {
             let name = "step \(step.n) \(step.label)"
             if failed {
@@ -53,10 +60,27 @@ struct PowerSyncClientPlay {
                 continue
             }
             let started = ContinuousClock.now
-            let failures = await play(step)
-            let outcome: CaseOutcome = failures.isEmpty ? .passed : .failed(failures)
+            var failures = await play(step)
+            if let kill, !killed, failures.first?.died == true {
+                killed = true
+                let restart = await restart(kill.relaunch)
+                cases.append(
+                    CaseResult(
+                        name: "step \(step.n) kill @ \(kill.hook.rawValue)", classname: classname,
+                        outcome: restart.map { .errored($0) } ?? .passed))
+                if restart != nil { return }
+                // Applied and committed before the kill: the step's effect is done. Else it is replayed.
+                failures = kill.hook == .afterCheckpointApplied ? Self.observed(step, judge: &judge) : await play(step)
+            }
+            let outcome: CaseOutcome = failures.isEmpty ? .passed : .failed(failures.map(\.failure))
             cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: RunClock.seconds(since: started)))
             failed = !failures.isEmpty
+        }
+        if let kill, !killed {
+            cases.append(
+                CaseResult(
+                    name: "kill @ \(kill.hook.rawValue)", classname: classname,
+                    outcome: .skipped("not applicable: the driver never reached \(kill.hook.rawValue) in this case")))
         }
         _ = await session.call(.close)
         if let ending = await session.finish(timeout: .seconds(5)) {
@@ -64,17 +88,50 @@ struct PowerSyncClientPlay {
         }
     }
 
-    private mutating func play(_ step: PowerSyncStep) async -> [Failure] {
+    /// A finding of a step, or the driver's death at it.
+    private struct StepFailure {
+        var failure: Failure
+        var died: Bool
+    }
+
+    private mutating func play(_ step: PowerSyncStep) async -> [StepFailure] {
         let (body, expectations, extra) = Self.plan(step)
         mock.expect(expectations)
         let answer = await session.call(body, timeout: extra.map { session.timeout + $0 })
         let (received, missing) = mock.take()
         if case .broken(let why) = answer {
-            return [Failure(.powerSyncExchange, message: "\(ObligationID.powerSyncExchange): step \(step.n) \(step.label): \(why)")]
+            let failure = Failure(.powerSyncExchange, message: "\(ObligationID.powerSyncExchange): step \(step.n) \(step.label): \(why)")
+            return [StepFailure(failure: failure, died: true)]
         }
         let failures = judge.judgeRequests(step, received: received, missing: missing) + judge.judgeAnswer(step, answer)
         judge.observe(step)
-        return failures
+        return failures.map { StepFailure(failure: $0, died: false) }
+    }
+
+    private static func observed(_ step: PowerSyncStep, judge: inout PowerSyncClientJudge) -> [StepFailure] {
+        judge.observe(step)
+        return []
+    }
+
+    private mutating func attach() async -> String? {
+        let attach = AttachRequest(
+            store: store, baseURL: mock.baseURL, token: PowerSyncClientLane.token, userID: transcript.userID, clientID: transcript.clientID)
+        let answer = await session.call(.powerSync(.attach(attach)))
+        return answer.isResult ? nil : PowerSyncClientJudge.describe(answer)
+    }
+
+    /// Starts the driver again on the same store after a kill; why it failed, or nil.
+    private mutating func restart(_ relaunch: DriverLauncher) async -> String? {
+        _ = await session.finish(timeout: .seconds(5))
+        do throws(RunError) {
+            session.replace(with: try relaunch())
+        } catch {
+            return "the driver did not start again: \(error)"
+        }
+        guard case .result(.hello) = await session.call(.hello(protocolVersion: DriverRequest.protocolVersion)) else {
+            return "the restarted driver did not answer hello"
+        }
+        return await attach().map { "the restarted driver did not attach its store: \($0)" }
     }
 
     /// The driver op a step is, the requests the mock expects meanwhile, and the extra time the op may take.
