@@ -69,7 +69,12 @@ let package = Package(
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "SQLite", "Transport"], swiftSettings: strict),
-        .target(name: "ReferenceDriver", dependencies: ["ReferenceClient", "AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(
+            name: "ReferencePowerSyncClient", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "SQLite", "Transport"],
+            swiftSettings: strict),
+        .target(
+            name: "ReferenceDriver",
+            dependencies: ["ReferenceClient", "ReferencePowerSyncClient", "AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
         .target(
             name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
         .target(
@@ -81,7 +86,9 @@ let package = Package(
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver", "AccordDriver",
+                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver",
+                "ReferencePowerSyncClient",
+                "AccordDriver",
                 "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),

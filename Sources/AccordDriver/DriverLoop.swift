@@ -1,3 +1,4 @@
+import Corpus
 import KizunaWire
 
 /// Serves the driver protocol: reads request lines, dispatches them to a `SyncEngineDriver`,
@@ -28,6 +29,27 @@ public enum DriverLoop {
     public static func run(
         engine: some SyncEngineDriver, input: some DriverInput, output: some DriverOutput, maximumLineLength: Int = 16 << 20
     ) async -> Ending {
+        await serve(KizunaSyncSeat(engine: engine), input: input, output: output, maximumLineLength: maximumLineLength)
+    }
+
+    /// Runs a session of a PowerSync client (§11): its hello answers `profile: powersync`, and it
+    /// takes the PowerSync ops instead of KizunaSync's.
+    /// - Parameters:
+    ///   - engine: the client to drive.
+    ///   - input: where request lines come from.
+    ///   - output: where response lines go.
+    ///   - maximumLineLength: the longest request line accepted, in bytes.
+    /// - Returns: why the loop stopped.
+    public static func run(
+        powerSync engine: some PowerSyncEngineDriver, input: some DriverInput, output: some DriverOutput,
+        maximumLineLength: Int = 16 << 20
+    ) async -> Ending {
+        await serve(PowerSyncSeat(engine: engine), input: input, output: output, maximumLineLength: maximumLineLength)
+    }
+
+    private static func serve(
+        _ seat: some DriverSeat, input: some DriverInput, output: some DriverOutput, maximumLineLength: Int
+    ) async -> Ending {
         var lines = DriverLineReader(input, maximumLength: maximumLineLength)
         var phase = Phase.greeting
         var capabilities: Set<String> = []
@@ -51,27 +73,28 @@ public enum DriverLoop {
                     break
                 }
                 if case .close = request.body { stop = true }
-                response = await answer(request, engine: engine, phase: &phase, capabilities: &capabilities)
+                response = await answer(request, seat: seat, phase: &phase, capabilities: &capabilities)
             }
             do {
                 try await output.write(response.line)
             } catch {
-                if phase == .open && !stop { try? await engine.close() }
+                if phase == .open && !stop { try? await seat.close() }
                 return .outputFailed
             }
             if stop { return .closed }
         }
-        if phase == .open { try? await engine.close() }
+        if phase == .open { try? await seat.close() }
         return .endOfInput
     }
 
     private static func answer(
-        _ request: DriverRequest, engine: some SyncEngineDriver, phase: inout Phase, capabilities: inout Set<String>
+        _ request: DriverRequest, seat: some DriverSeat, phase: inout Phase, capabilities: inout Set<String>
     ) async -> DriverResponse {
         let id = request.id
         func refuse(_ kind: DriverError.Kind, _ detail: String, at pointer: JSONPointer = .root) -> DriverResponse {
             DriverResponse(id: id, failure: DriverFailure(DriverError(kind, at: pointer, detail)))
         }
+        let op = request.body.op
         switch (request.body, phase) {
         case (.hello(let version), .greeting):
             guard version == DriverRequest.protocolVersion else {
@@ -79,8 +102,9 @@ public enum DriverLoop {
                     .protocolVersion, "this driver speaks \(DriverRequest.protocolVersion), not \"\(version)\"",
                     at: JSONPointer(tokens: ["protocol"]))
             }
-            var hello = await engine.hello()
+            var hello = await seat.hello()
             hello.protocolVersion = DriverRequest.protocolVersion
+            hello.profile = seat.profile
             capabilities = Set(hello.capabilities)
             phase = .ready
             return DriverResponse(id: id, result: .hello(hello))
@@ -90,7 +114,7 @@ public enum DriverLoop {
             if current == .open {
                 phase = .ready
                 do {
-                    try await engine.close()
+                    try await seat.close()
                 } catch {
                     return failure(id, error)
                 }
@@ -98,44 +122,23 @@ public enum DriverLoop {
             return DriverResponse(id: id, result: .closed)
         case (_, .greeting):
             return refuse(.sequence, "the first request is hello")
-        case (.open(let open), .ready):
-            for table in open.server.tables where table.softDeleteColumn != nil && !capabilities.contains(DriverCapability.softDelete) {
-                return refuse(
-                    .unsupported, "the driver did not announce \(DriverCapability.softDelete)",
-                    at: JSONPointer(tokens: ["server", "tables", table.name, "soft_delete_column"]))
-            }
-            do {
-                try await engine.open(open)
-            } catch {
-                return failure(id, error)
-            }
-            phase = .open
-            return DriverResponse(id: id, result: .opened)
-        case (.open, _):
+        case (_, .ready) where op != .open && op != .attach:
+            return refuse(.sequence, "\(op.rawValue) needs an open store")
+        case (_, .open) where op == .open || op == .attach:
             return refuse(.sequence, "the store is already open")
-        case (_, .ready):
-            return refuse(.sequence, "\(request.body.op.rawValue) needs an open store")
-        case (.write(let write), .open):
-            if !write.mutation.transforms.isEmpty && !capabilities.contains(DriverCapability.transforms) {
+        default:
+            if let profile = op.profile, profile != seat.profile {
                 return refuse(
-                    .unsupported, "the driver did not announce \(DriverCapability.transforms)",
-                    at: JSONPointer(tokens: ["mutation", "transforms"]))
+                    .unsupported, "this driver speaks the \(seat.profile.rawValue) profile; \(op.rawValue) is a \(profile.rawValue) op",
+                    at: JSONPointer(tokens: ["op"]))
             }
-            if write.atomicGroup != nil && !capabilities.contains(DriverCapability.atomic) {
-                return refuse(
-                    .unsupported, "the driver did not announce \(DriverCapability.atomic)", at: JSONPointer(tokens: ["atomic_group"]))
-            }
-            return await call(id) { () async throws -> DriverResult in .written(try await engine.write(write)) }
-        case (.push, .open):
-            return await call(id) { () async throws -> DriverResult in .pushed(try await engine.push()) }
-        case (.pull(let pull), .open):
-            return await call(id) { () async throws -> DriverResult in .pulled(try await engine.pull(pull)) }
-        case (.state(let state), .open):
-            return await call(id) { () async throws -> DriverResult in .state(try await engine.state(state)) }
+            let response = await seat.perform(request, capabilities: capabilities)
+            if phase == .ready && response.result != nil { phase = .open }
+            return response
         }
     }
 
-    private static func call(_ id: Int, _ body: () async throws -> DriverResult) async -> DriverResponse {
+    static func call(_ id: Int, _ body: () async throws -> DriverResult) async -> DriverResponse {
         do {
             return DriverResponse(id: id, result: try await body())
         } catch {
@@ -143,7 +146,7 @@ public enum DriverLoop {
         }
     }
 
-    private static func failure(_ id: Int, _ error: any Error) -> DriverResponse {
+    static func failure(_ id: Int, _ error: any Error) -> DriverResponse {
         switch error {
         case let error as EngineError: DriverResponse(id: id, failure: DriverFailure(error))
         case let error as WireError: DriverResponse(id: id, failure: DriverFailure(EngineError(error)))

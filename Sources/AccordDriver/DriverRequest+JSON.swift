@@ -59,6 +59,7 @@ extension DriverRequest {
                 }
                 body = .state(StateOptions(tables: tables))
             case .close: body = .close
+            default: body = .powerSync(try PowerSyncBody(op: op, reading: &reader))
             }
             try reader.finish()
             self.init(id: id, body)
@@ -100,6 +101,8 @@ extension DriverRequest {
             if let maxPages = pull.maxPages { object["max_pages"] = .number(JSONNumber(maxPages)) }
         case .state(let state):
             if let tables = state.tables { object["tables"] = .array(tables.map { .string($0) }) }
+        case .powerSync(let body):
+            for member in body.members.members { object[member.key] = member.value }
         }
         return .object(object)
     }

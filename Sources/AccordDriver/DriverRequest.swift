@@ -17,6 +17,35 @@ public enum DriverOp: String, Sendable, Hashable, CaseIterable {
     case state
     /// Closes the engine and ends the session.
     case close
+    /// PowerSync (§11): open the local database and connect.
+    case attach
+    /// PowerSync: a local write and its upload queue entry.
+    case localWrite = "local-write"
+    /// PowerSync: upload the queue.
+    case upload
+    /// PowerSync: read one sync stream until the service ends it.
+    case sync
+    /// PowerSync: request a checkpoint.
+    case requestCheckpoint = "request-checkpoint"
+    /// PowerSync: wait for a request to sync, with a timeout.
+    case waitForSync = "wait-for-sync"
+    /// PowerSync: disconnect from the service.
+    case disconnect
+    /// PowerSync: connect again.
+    case reconnect
+    /// PowerSync: clear the local database.
+    case localReset = "local-reset"
+    /// PowerSync: rows, pending uploads, the last applied checkpoint and the requests.
+    case clientState = "client-state"
+
+    /// The profile whose drivers take this op; nil for `hello` and `close`, which every driver takes.
+    public var profile: CorpusProfile? {
+        switch self {
+        case .hello, .close: nil
+        case .open, .write, .push, .pull, .state: .kizunaSync
+        default: .powerSync
+        }
+    }
 }
 
 /// The open request: where the store lives, how to reach the server, and the case context.
@@ -158,6 +187,8 @@ public struct DriverRequest: Sendable, Hashable {
         case state(StateOptions)
         /// Close and end the session.
         case close
+        /// A PowerSync op (§11).
+        case powerSync(PowerSyncBody)
 
         /// The operation.
         public var op: DriverOp {
@@ -169,6 +200,7 @@ public struct DriverRequest: Sendable, Hashable {
             case .pull: .pull
             case .state: .state
             case .close: .close
+            case .powerSync(let body): body.op
             }
         }
     }

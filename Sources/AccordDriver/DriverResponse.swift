@@ -1,3 +1,4 @@
+import Corpus
 import KizunaWire
 
 /// One response line from a driver: the echoed `id` and either a result or an error.
@@ -130,10 +131,12 @@ extension DriverResult {
     public var json: JSONValue {
         switch self {
         case .hello(let hello):
-            return [
+            var object: JSONObject = [
                 "capabilities": .array(hello.capabilities.map { .string($0) }), "name": .string(hello.name),
                 "protocol": .string(hello.protocolVersion), "version": .string(hello.version),
             ]
+            if hello.profile != .kizunaSync { object["profile"] = .string(hello.profile.rawValue) }
+            return .object(object)
         case .opened, .closed:
             return .object(JSONObject())
         case .written(let write):
@@ -148,6 +151,8 @@ extension DriverResult {
             ]
             if let signal = pull.signal { object["signal"] = .string(signal.rawValue) }
             return .object(object)
+        case .powerSync(let result):
+            return result.json
         case .state(let state):
             var rows = JSONObject()
             for (table, byKey) in state.rows {
@@ -194,7 +199,14 @@ extension DriverResult {
                 }
                 capabilities.append(text)
             }
-            self = .hello(HelloResult(name: name, version: version, capabilities: capabilities, protocolVersion: version2))
+            var hello = HelloResult(name: name, version: version, capabilities: capabilities, protocolVersion: version2)
+            if let text = try reader.optionalString("profile") {
+                guard let profile = CorpusProfile(rawValue: text) else {
+                    throw WireError(.malformedRequest, at: at.appending("profile"), "expected kizunasync or powersync, found \"\(text)\"")
+                }
+                hello.profile = profile
+            }
+            self = .hello(hello)
         case .open: self = .opened
         case .close: self = .closed
         case .write: self = .written(WriteResult(outboxDepth: try Self.count(&reader, "outbox_depth")))
@@ -218,6 +230,8 @@ extension DriverResult {
             self = .pulled(PullResult(outcome: outcome, cursor: cursor, pages: pages, signal: signal))
         case .state:
             self = .state(try Self.state(&reader, at: at))
+        default:
+            self = .powerSync(try PowerSyncResult(reading: &reader, answering: op, at: at))
         }
         try reader.finish()
     }

@@ -1,3 +1,4 @@
+import Corpus
 import KizunaWire
 
 /// Capability names a driver may announce in its hello answer.
@@ -22,6 +23,9 @@ public struct HelloResult: Sendable, Hashable {
     public var capabilities: [String]
     /// The protocol version the driver speaks.
     public var protocolVersion: String
+    /// The sync protocol the driver's engine speaks (§11): KizunaSync unless it says
+    /// `"profile": "powersync"`; a KizunaSync driver's hello carries no `profile`.
+    public var profile: CorpusProfile = .kizunaSync
 
     /// Makes a hello answer.
     /// - Parameters:
@@ -219,6 +223,8 @@ public enum DriverResult: Sendable, Hashable {
     case state(StateResult)
     /// The engine is closed; the driver exits.
     case closed
+    /// A PowerSync op's answer (§11).
+    case powerSync(PowerSyncResult)
 
     /// The operation this answers.
     public var op: DriverOp {
@@ -230,6 +236,7 @@ public enum DriverResult: Sendable, Hashable {
         case .pulled: .pull
         case .state: .state
         case .closed: .close
+        case .powerSync(let result): result.op
         }
     }
 }

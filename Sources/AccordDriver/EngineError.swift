@@ -65,6 +65,14 @@ public struct EngineErrorCode: RawRepresentable, Sendable, Hashable, CustomStrin
     public static let configInvalid = EngineErrorCode(known: "CONFIG_INVALID")
     /// A pull ran before the bucket params were set.
     public static let bucketUnset = EngineErrorCode(known: "BUCKET_UNSET")
+    /// PowerSync (§11): the backend refused an upload; the entries stay queued.
+    public static let upload = EngineErrorCode(known: "UPLOAD")
+    /// PowerSync: the sync stream answered an error status.
+    public static let download = EngineErrorCode(known: "DOWNLOAD")
+    /// PowerSync: the op needs the service and the client is disconnected.
+    public static let disconnected = EngineErrorCode(known: "DISCONNECTED")
+    /// PowerSync: a wait names a checkpoint request the client does not hold.
+    public static let unknownRequest = EngineErrorCode(known: "UNKNOWN_REQUEST")
 }
 
 /// An engine failure carrying a catalog code; a `SyncEngineDriver` throws it and the driver

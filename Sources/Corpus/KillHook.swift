@@ -9,6 +9,12 @@ public enum KillHook: String, Sendable, CaseIterable, Hashable {
     case afterPushAnswered = "after-push-answered"
     /// A closing pull page was read; its rows are not committed yet.
     case beforeClosingCommit = "before-closing-commit"
+    /// PowerSync: a checkpoint request is created; it is not sent yet.
+    case afterRequestCreated = "after-request-created"
+    /// PowerSync: a complete checkpoint is being applied; part of it is written, nothing committed.
+    case midCheckpoint = "mid-checkpoint"
+    /// PowerSync: a checkpoint is applied and committed; the requests it covers are not marked synced yet.
+    case afterCheckpointApplied = "after-checkpoint-applied"
 
     /// The environment variable that arms a hook in a driver process: `ACCORD_KILL_AT=<hook>`.
     public static let environmentVariable = "ACCORD_KILL_AT"

@@ -6,15 +6,17 @@ import ReferenceClient
 extension ReferenceClientDriver {
     /// The SQLite file for a store path: the path itself, or `client.sqlite` inside it when it is a directory; parent
     /// directories are created.
-    /// - Parameter store: the open request's store path.
+    /// - Parameters:
+    ///   - store: the open request's store path.
+    ///   - file: the database file a directory path holds.
     /// - Returns: the database file path.
     /// - Throws: `EngineError` with `STORE_UNAVAILABLE` when the directories cannot be created.
-    static func storePath(_ store: String) throws -> String {
+    static func storePath(_ store: String, file: String = "client.sqlite") throws -> String {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         let path =
             manager.fileExists(atPath: store, isDirectory: &isDirectory) && isDirectory.boolValue
-            ? URL(fileURLWithPath: store).appendingPathComponent("client.sqlite").path : store
+            ? URL(fileURLWithPath: store).appendingPathComponent(file).path : store
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
             try manager.createDirectory(atPath: parent, withIntermediateDirectories: true)

@@ -26,10 +26,10 @@ struct PowerSyncCorpusTests {
     func loads() throws {
         let files = try Self.files()
         let corpus = try PowerSyncCorpus(files: files)
-        #expect(corpus.cases.count == 7)
+        #expect(corpus.cases.count == 13)
         #expect(corpus.cases.first?.transcript.caseID == "powersync/001-initial-sync-completes")
         #expect(try CorpusProfile.of(folder: files) == .powerSync)
-        let request = try #require(corpus.cases.last?.transcript.steps.first)
+        let request = try #require(corpus.cases[6].transcript.steps.first)
         #expect(request.label == "checkpoint-request")
     }
 

@@ -54,7 +54,7 @@ public enum RecordingToPowerSyncTranscript {
             case .step(let step):
                 user = user ?? exchange.user
                 client = client ?? exchange.client
-                steps.append(json(of: step, n: steps.count + 1))
+                if let json = json(of: step, n: steps.count + 1) { steps.append(json) }
             }
         }
         let document: JSONValue = [
@@ -67,13 +67,15 @@ public enum RecordingToPowerSyncTranscript {
         return Result(json: document, notes: notes)
     }
 
-    /// A step as the grammar writes it.
-    private static func json(of step: PowerSyncStep, n: Int) -> JSONValue {
+    /// An exchange step as the grammar writes it; nil for the steps no recording holds (what a
+    /// client is told to do is not on the wire).
+    private static func json(of step: PowerSyncStep, n: Int) -> JSONValue? {
         switch step.action {
         case .syncStream(let request, let lines):
             ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "lines": .array(lines)]
         case .checkpointRequest(let request, let response), .writeCheckpoint(let request, let response):
             ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "response": response]
+        case .client: nil
         }
     }
 }

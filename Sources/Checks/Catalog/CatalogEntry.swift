@@ -44,10 +44,22 @@ public struct CatalogEntry: Sendable, Hashable {
     /// - Parameter obligation: the obligation.
     public init(_ obligation: ClientObligation) {
         id = obligation.id
-        title = obligation.id.hasPrefix("KM-") ? "kill-matrix obligation" : "client obligation"
+        title =
+            obligation.id.hasPrefix("KM-")
+            ? "kill-matrix obligation" : obligation.id.hasPrefix("PSC-") ? "PowerSync client obligation" : "client obligation"
         statement = obligation.statement
         source = obligation.source
         checkedBy = obligation.observed
+        if obligation.id.hasPrefix("PSC-") {
+            fixtures = [
+                ("passing", "accord run --client 'accord driver --profile powersync' Conformance/powersync"),
+                (
+                    "violating",
+                    "accord run --client 'accord driver --profile powersync --fault NAME' Conformance/powersync, NAME a seeded fault that breaks it (accord driver --help)"
+                ),
+            ]
+            return
+        }
         let run =
             obligation.id.hasPrefix("KM-")
             ? "accord run --client 'accord driver' --kill-matrix ../shared/kizunasync-protocol (docs/kill-matrix.md)"

@@ -41,6 +41,26 @@ public enum ObligationID: String, Sendable, Hashable, CaseIterable, CustomString
     case killSoftBlock = "KM-SOFT-BLOCK"
     /// Kill matrix: another identity never sees or sends the previous one's outbox.
     case identity = "KM-IDENTITY"
+    /// PowerSync: each request the client sends is the golden one, and the driver answers as §11 says.
+    case powerSyncExchange = "PSC-EXCHANGE"
+    /// PowerSync: a checkpoint is applied as one unit, only once complete.
+    case powerSyncApplyWhole = "PSC-APPLY-WHOLE"
+    /// PowerSync: no checkpoint is applied while local writes wait to upload.
+    case powerSyncUploadsFirst = "PSC-UPLOADS-FIRST"
+    /// PowerSync: no checkpoint is applied before the write checkpoint is reached.
+    case powerSyncWriteCheckpoint = "PSC-WRITE-CHECKPOINT"
+    /// PowerSync: a wait resolves only once a covering checkpoint is completely applied.
+    case powerSyncWaitComplete = "PSC-WAIT-COMPLETE"
+    /// PowerSync: a request made with writes pending resolves only after they uploaded and synced back.
+    case powerSyncWaitUploads = "PSC-WAIT-UPLOADS"
+    /// PowerSync: request ids continue after the id the backend returns.
+    case powerSyncRequestID = "PSC-REQUEST-ID"
+    /// PowerSync: a request survives a disconnect.
+    case powerSyncRequestSurvives = "PSC-REQUEST-SURVIVES"
+    /// PowerSync: timeout, disconnect, upload and download errors fail a wait distinctly.
+    case powerSyncWaitFailures = "PSC-WAIT-FAILURES"
+    /// PowerSync: a checksum mismatch discards the bucket's data and syncs it again.
+    case powerSyncChecksum = "PSC-CHECKSUM"
 
     /// The id as reports print it.
     public var description: String { rawValue }

@@ -55,6 +55,9 @@ public struct PowerSyncEvent: Sendable {
                 events.append(PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: response)))
             case .writeCheckpoint(let request, let response):
                 events.append(PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: response)))
+            case .client:
+                // Client-side steps are not exchanges of the service; the client lane judges them.
+                continue
             }
         }
         return events

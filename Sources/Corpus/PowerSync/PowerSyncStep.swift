@@ -11,6 +11,9 @@ public struct PowerSyncStep: Sendable, Hashable {
         case checkpointRequest(request: JSONValue, response: JSONValue)
         /// `GET /write-checkpoint2.json`: the query parameters as an object, and the answer.
         case writeCheckpoint(request: JSONValue, response: JSONValue)
+        /// A client-side step (local write, upload, request a checkpoint, wait for sync, …),
+        /// played by the client lane (`PowerSyncClientAction`).
+        case client(PowerSyncClientAction)
     }
 
     /// The step number `n`.
@@ -33,6 +36,7 @@ public struct PowerSyncStep: Sendable, Hashable {
         case .syncStream: "sync-stream"
         case .checkpointRequest: "checkpoint-request"
         case .writeCheckpoint: "write-checkpoint"
+        case .client(let client): client.label
         }
     }
 
@@ -45,6 +49,11 @@ public struct PowerSyncStep: Sendable, Hashable {
         var reader = try ObjectReader(json, at: pointer, malformed: .json)
         let kind = try reader.string("kind")
         n = try reader.integer("n")
+        if PowerSyncClientAction.kinds.contains(kind) {
+            action = .client(try PowerSyncClientAction(kind: kind, reading: &reader, at: pointer))
+            try reader.finish()
+            return
+        }
         let request = try reader.required("request")
         if request.objectValue == nil { throw reader.typeError("request", "an object", request) }
         switch kind {

@@ -13,8 +13,11 @@ struct CaseSource: Sendable {
             case transcript(LoadedTranscript)
             case recording(RecordingContents, file: String)
             case blocked(Manifest.Entry)
-            /// A case no live lane can play yet (a PowerSync case), reported skipped with why.
+            /// A case no live lane can play yet, reported skipped with why.
             case unsupported(file: String, reason: String)
+            /// A PowerSync case: the lanes that play PowerSync cases play it, the others report it
+            /// skipped with `powerSyncReason`.
+            case powerSync(LoadedPowerSyncTranscript)
         }
         /// What the case is.
         var kind: Kind
@@ -55,8 +58,7 @@ struct CaseSource: Sendable {
                 if try Self.profile(of: folder) == .powerSync {
                     do throws(CorpusError) {
                         for item in try PowerSyncCorpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
-                            let kind = Case.Kind.unsupported(file: item.file, reason: Self.powerSyncReason)
-                            loaded.append(Case(kind: kind, id: item.transcript.caseID, decisions: [:]))
+                            loaded.append(Case(kind: .powerSync(item), id: item.transcript.caseID, decisions: [:]))
                         }
                     } catch {
                         throw RunError.input(error)
@@ -82,10 +84,7 @@ struct CaseSource: Sendable {
                     case .kizunaSync(let transcript):
                         loaded.append(Case(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
                     case .powerSync(let transcript):
-                        loaded.append(
-                            Case(
-                                kind: .unsupported(file: file, reason: Self.powerSyncReason), id: transcript.transcript.caseID,
-                                decisions: [:]))
+                        loaded.append(Case(kind: .powerSync(transcript), id: transcript.transcript.caseID, decisions: [:]))
                     }
                 } catch {
                     throw RunError.input(error)
@@ -100,7 +99,7 @@ struct CaseSource: Sendable {
 
     /// Why the live lanes skip a PowerSync case.
     static let powerSyncReason =
-        "not applicable/not yet supported: PowerSync cases are checked by accord check only; the server lane has no PowerSync target (accord serve --profile powersync is not built yet) and the client lane no PowerSync driver commands (docs/powersync.md)"
+        "not applicable/not yet supported: this lane does not play PowerSync cases yet; accord check judges their exchanges and the client lane their client steps (accord run --client \"accord driver --profile powersync\"); the server lane has no PowerSync target (accord serve --profile powersync is not built yet; docs/powersync.md)"
 
     /// The profile of a corpus folder.
     private static func profile(of folder: String) throws(RunError) -> CorpusProfile {

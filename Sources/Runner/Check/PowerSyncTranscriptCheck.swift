@@ -35,12 +35,17 @@ public enum PowerSyncTranscriptCheck {
             let name = "step \(step.n) \(step.label)"
             let stepJSON = stepsJSON.indices.contains(index) ? stepsJSON[index] : .null
             let found = byStep[step.n] ?? []
-            let outcome: CaseOutcome =
+            var outcome: CaseOutcome =
                 found.isEmpty ? .passed : .failed(found.map { TranscriptCheck.failure($0, in: scope(of: $0, in: stepJSON)) })
+            if case .client = step.action { outcome = .skipped(clientStepReason) }
             cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: seconds[step.n] ?? 0))
         }
         return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [profileProperty], cases: cases)
     }
+
+    /// Why a client-side step is not judged offline.
+    static let clientStepReason =
+        "client-side step: checked in the client lane (accord run --client \"accord driver --profile powersync\")"
 
     /// The JSON a finding's pointer is relative to: its NDJSON line, or the step.
     private static func scope(of finding: Finding, in step: JSONValue) -> JSONValue {

@@ -62,17 +62,21 @@ public enum KillMatrixRun {
     }
 
     /// The (case, kill point, target step) units to play, and the suites of what is not played.
-    private static func plan(_ cases: [(CaseSource.Case, [SuiteResult.Property])], killSafe: String?) -> (
-        [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])], [SuiteResult]
-    ) {
+    private static func plan(_ cases: [(CaseSource.Case, [SuiteResult.Property])], killSafe: String?) -> ([KillUnit], [SuiteResult]) {
         var suites: [SuiteResult] = []
-        var work: [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])] = []
+        var work: [KillUnit] = []
         for (item, properties) in cases {
             switch item.kind {
             case .blocked(let entry):
                 suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
             case .unsupported(let file, let reason):
                 suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: file, properties, reason))
+            case .powerSync(let loaded):
+                if let reason = killSafe ?? PowerSyncClientLane.inapplicable(loaded.transcript) {
+                    suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, reason))
+                } else {
+                    for hook in PowerSyncClientLane.killHooks(loaded.transcript) { work.append(.powerSync(loaded, hook, properties)) }
+                }
             case .recording(_, let file):
                 suites.append(
                     skipped(
@@ -86,7 +90,7 @@ public enum KillMatrixRun {
                         skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, "not applicable: \(reason)"))
                 } else {
                     for point in KillPoint.allCases {
-                        if let target = point.target(in: loaded.transcript) { work.append((loaded, point, target, properties)) }
+                        if let target = point.target(in: loaded.transcript) { work.append(.kizunaSync(loaded, point, target, properties)) }
                     }
                 }
             }
@@ -95,14 +99,27 @@ public enum KillMatrixRun {
     }
 
     /// Plays one unit: the case with the driver killed at the point, then restarted.
-    private static func play(
-        _ units: [(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])], _ options: ClientRun.Options,
-        launch: @escaping KillLauncher
-    ) -> @Sendable (Int) async -> SuiteResult {
+    private static func play(_ units: [KillUnit], _ options: ClientRun.Options, launch: @escaping KillLauncher)
+        -> @Sendable (Int) async
+        -> SuiteResult
+    {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
+        let powerSyncLane = PowerSyncClientLane(requestTimeout: options.requestTimeout)
         return { index in
-            let (loaded, point, target, properties) = units[index]
             let started = ContinuousClock.now
+            let (loaded, point, target, properties): (LoadedTranscript, KillPoint, Int, [SuiteResult.Property])
+            switch units[index] {
+            case .kizunaSync(let kizunaSync, let kizunaPoint, let kizunaTarget, let kizunaProperties):
+                (loaded, point, target, properties) = (kizunaSync, kizunaPoint, kizunaTarget, kizunaProperties)
+            case .powerSync(let powerSync, let hook, let powerSyncProperties):
+                let environment = [KillHook.environmentVariable: hook.rawValue]
+                var suite = await powerSyncLane.run(
+                    powerSync, launch: { () throws(RunError) in try launch(environment) }, properties: powerSyncProperties,
+                    kill: (hook, { () throws(RunError) in try launch([:]) }))
+                suite.properties.append(SuiteResult.Property(name: "kill_point", value: hook.rawValue))
+                suite.time = RunClock.seconds(since: started)
+                return suite
+            }
             let hook = point.driverHook.map { [KillHook.environmentVariable: $0.rawValue] } ?? [:]
             let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
             var suite = await lane.run(
@@ -136,4 +153,11 @@ public enum KillMatrixRun {
             return "the driver did not answer hello: \(error)"
         }
     }
+}
+
+/// One unit of the kill matrix: a KizunaSync case killed at a point (and its target step), or a
+/// PowerSync case whose driver dies at a seam of the reference PowerSync client.
+enum KillUnit: Sendable {
+    case kizunaSync(LoadedTranscript, KillPoint, Int, [SuiteResult.Property])
+    case powerSync(LoadedPowerSyncTranscript, KillHook, [SuiteResult.Property])
 }

@@ -10,6 +10,8 @@ extension LaneRun {
         var play: Play
         /// Replays one recording.
         var replay: Replay
+        /// Plays one PowerSync case; nil for a lane that does not play them yet.
+        var playPowerSync: PowerSyncPlay? = nil
 
         /// The server lane: each case and each recording on a fresh target from `makeTarget`.
         static func server(_ lane: ServerLane, replay: RecordingReplay, makeTarget: @escaping ServerRun.TargetFactory) -> Lane {
@@ -22,21 +24,21 @@ extension LaneRun {
 
         /// The client lane: each case and each recording with a fresh driver from `launch`.
         static func client(_ lane: ClientLane, replay: ClientReplay, launch: @escaping DriverLauncher) -> Lane {
-            Lane { loaded, properties in
-                await lane.run(loaded, launch: launch, properties: properties)
-            } replay: { contents, file, properties in
-                await replay.run(contents, file: file, launch: launch, properties: properties)
-            }
+            let powerSync = PowerSyncClientLane(requestTimeout: lane.requestTimeout)
+            return Lane(
+                play: { loaded, properties in await lane.run(loaded, launch: launch, properties: properties) },
+                replay: { contents, file, properties in await replay.run(contents, file: file, launch: launch, properties: properties) },
+                playPowerSync: { loaded, properties in await powerSync.run(loaded, launch: launch, properties: properties) })
         }
     }
 
     /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
     func run(output: (String) -> Void, _ lane: Lane) async throws(RunError) -> Bool {
-        try await run(output: output, play: lane.play, replay: lane.replay)
+        try await run(output: output, play: lane.play, replay: lane.replay, playPowerSync: lane.playPowerSync)
     }
 
     /// Plays the cases quietly: their suites and every case id of the inputs.
     func collect(_ lane: Lane) async throws(RunError) -> ([SuiteResult], Set<String>) {
-        try await collect(play: lane.play, replay: lane.replay)
+        try await collect(play: lane.play, replay: lane.replay, playPowerSync: lane.playPowerSync)
     }
 }

@@ -9,11 +9,14 @@ struct LaneRun: Sendable {
     typealias Play = @Sendable (LoadedTranscript, [SuiteResult.Property]) async -> SuiteResult
     /// Replays one recording (its contents and path) and returns its suite.
     typealias Replay = @Sendable (RecordingContents, String, [SuiteResult.Property]) async -> SuiteResult
+    /// Plays one PowerSync case and returns its suite.
+    typealias PowerSyncPlay = @Sendable (LoadedPowerSyncTranscript, [SuiteResult.Property]) async -> SuiteResult
 
     /// One unit of work: a transcript to play or a recording to replay.
     enum Work: Sendable {
         case transcript(LoadedTranscript)
         case recording(RecordingContents, file: String)
+        case powerSync(LoadedPowerSyncTranscript)
     }
 
     /// The inputs, the selection, the reports and the console.
@@ -26,14 +29,18 @@ struct LaneRun: Sendable {
     var preflight: @Sendable () async throws(RunError) -> Void = {}
 
     /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
-    func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
+    func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay, playPowerSync: PowerSyncPlay? = nil)
+        async throws(RunError) -> Bool
+    {
         try options.reports.check(inputs: options.inputs.paths)
         let (cases, ids) = try options.source.selected()
         try await preflight()
-        let (runnable, blocked) = split(cases)
+        let (runnable, blocked) = split(cases, playsPowerSync: playPowerSync != nil)
         var report = try ReportSession(options.reports, name: reportName, console: options.console, total: runnable.count + blocked.count)
         let knownFailing = options.selection.knownFailing
-        await CaseSchedule.stream(count: runnable.count, jobs: options.selection.jobs, unit(runnable, play: play, replay: replay)) {
+        await CaseSchedule.stream(
+            count: runnable.count, jobs: options.selection.jobs, unit(runnable, play: play, replay: replay, playPowerSync: playPowerSync)
+        ) {
             index, suite in
             report.ended(index, knownFailing.apply(to: suite), output: output)
         }
@@ -44,30 +51,35 @@ struct LaneRun: Sendable {
 
     /// Plays the cases quietly: their suites (known-failing applied, blocked entries last) and
     /// every case id of the inputs.
-    func collect(play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> ([SuiteResult], Set<String>) {
+    func collect(play: @escaping Play, replay: @escaping Replay, playPowerSync: PowerSyncPlay? = nil) async throws(RunError) -> (
+        [SuiteResult], Set<String>
+    ) {
         let (cases, ids) = try options.source.selected()
-        let (runnable, blocked) = split(cases)
+        let (runnable, blocked) = split(cases, playsPowerSync: playPowerSync != nil)
         let results = await CaseSchedule.run(
-            count: runnable.count, jobs: options.selection.jobs, unit(runnable, play: play, replay: replay))
+            count: runnable.count, jobs: options.selection.jobs, unit(runnable, play: play, replay: replay, playPowerSync: playPowerSync))
         let knownFailing = options.selection.knownFailing
         return ((results + blocked).map { knownFailing.apply(to: $0) }, ids)
     }
 
     /// The work to play, and the blocked entries' suites.
-    private func split(_ cases: [CaseSource.Case]) -> ([Work], [SuiteResult]) {
+    private func split(_ cases: [CaseSource.Case], playsPowerSync: Bool) -> ([Work], [SuiteResult]) {
         let properties = self.properties
         let blocked = cases.compactMap { item -> SuiteResult? in
             switch item.kind {
             case .blocked(let entry): TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
             case .unsupported(let file, let reason):
                 CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)
-            case .transcript, .recording: nil
+            case .powerSync(let loaded) where !playsPowerSync:
+                CaseSource.unsupportedSuite(item.id, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
+            case .transcript, .recording, .powerSync: nil
             }
         }
         let runnable = cases.compactMap { item -> Work? in
             switch item.kind {
             case .transcript(let loaded): .transcript(loaded)
             case .recording(let contents, let file): .recording(contents, file: file)
+            case .powerSync(let loaded): playsPowerSync ? .powerSync(loaded) : nil
             case .blocked, .unsupported: nil
             }
         }
@@ -75,7 +87,9 @@ struct LaneRun: Sendable {
     }
 
     /// Plays one unit of work and times it.
-    private func unit(_ runnable: [Work], play: @escaping Play, replay: @escaping Replay) -> @Sendable (Int) async -> SuiteResult {
+    private func unit(_ runnable: [Work], play: @escaping Play, replay: @escaping Replay, playPowerSync: PowerSyncPlay?)
+        -> @Sendable (Int) async -> SuiteResult
+    {
         let properties = self.properties
         return { index in
             let started = ContinuousClock.now
@@ -84,6 +98,11 @@ struct LaneRun: Sendable {
             case .transcript(let loaded): suite = await play(loaded, properties).drawing(SequenceTimeline(transcript: loaded.transcript))
             case .recording(let contents, let file):
                 suite = await replay(contents, file, properties).drawing(RecordingTimeline(exchanges: contents.exchanges).timeline)
+            case .powerSync(let loaded):
+                suite =
+                    await playPowerSync?(loaded, properties)
+                    ?? CaseSource.unsupportedSuite(
+                        loaded.transcript.caseID, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
             }
             suite.time = RunClock.seconds(since: started)
             return suite

@@ -7,6 +7,9 @@ public struct Mutant: Sendable, Hashable {
         case server
         /// The reference client behind `accord driver` (played by the client lane and the kill matrix).
         case client
+        /// The reference PowerSync client behind `accord driver --profile powersync` (played by the
+        /// client lane over the PowerSync cases).
+        case powerSyncClient = "powersync-client"
     }
 
     /// The switch's name, e.g. `cursor-plus-one`.
@@ -30,5 +33,13 @@ public struct Mutant: Sendable, Hashable {
     ///   - rule: the rule it breaks.
     public static func client(_ name: String, breaks rule: String) -> Mutant {
         Mutant(name: name, component: .client, rule: rule)
+    }
+
+    /// A fault of the reference PowerSync client, played by the client lane over the PowerSync cases.
+    /// - Parameters:
+    ///   - name: the switch's name.
+    ///   - rule: the obligation it breaks.
+    public static func powerSyncClient(_ name: String, breaks rule: String) -> Mutant {
+        Mutant(name: name, component: .powerSyncClient, rule: rule)
     }
 }

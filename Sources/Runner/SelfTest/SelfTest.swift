@@ -25,6 +25,10 @@ public struct SelfTest: Sendable {
         public var jobs: Int
         /// How long a driver may take to answer one request.
         public var requestTimeout: Duration
+        /// The PowerSync cases the PowerSync client's baseline and mutants are played over.
+        public var powerSyncPaths: [String] = []
+        /// The PowerSync driver command line for a fault's name; nil for the unmutated client.
+        public var powerSyncClientCommand: ClientCommand?
 
         /// Makes options.
         /// - Parameters:
@@ -89,7 +93,7 @@ public struct SelfTest: Sendable {
         let clientPaths = serverPaths + [try BijectionProbe.write(corpus: options.corpus, into: folder)]
         var baseline: [(component: Mutant.Component, kill: MutantKill)] = []
         let components = Set(mutants.map(\.component))
-        for component in [Mutant.Component.server, .client] where components.contains(component) {
+        for component in [Mutant.Component.server, .client, .powerSyncClient] where components.contains(component) {
             let started = ContinuousClock.now
             if let kill = try await play(component, fault: nil, server: serverPaths, client: clientPaths) {
                 baseline.append((component, kill))
@@ -120,6 +124,14 @@ public struct SelfTest: Sendable {
             let command = clientCommand(fault)
             if let kill = MutantKill.first(in: try await clientSuites(client, command: command), lane: "client") { return kill }
             return MutantKill.first(in: try await killSuites(client, command: command), lane: "kill-matrix")
+        case .powerSyncClient:
+            guard let command = options.powerSyncClientCommand?(fault) else {
+                throw RunError.usage("accord selftest: no PowerSync driver command is set for the PowerSync client's mutants")
+            }
+            if let kill = MutantKill.first(in: try await clientSuites(options.powerSyncPaths, command: command), lane: "client") {
+                return kill
+            }
+            return MutantKill.first(in: try await killSuites(options.powerSyncPaths, command: command), lane: "kill-matrix")
         }
     }
 

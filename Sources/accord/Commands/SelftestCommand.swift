@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import KizunaWire
 import ReferenceClient
+import ReferencePowerSyncClient
 import ReferenceServer
 import Runner
 import ServerContract
@@ -40,6 +41,7 @@ enum SelftestCommand: Command {
     static var catalogue: [Mutant] {
         ServerFault.allCases.map { Mutant.server($0.rawValue, breaks: $0.rule) }
             + ClientFault.allCases.map { Mutant.client($0.rawValue, breaks: $0.summary) }
+            + PowerSyncClientFault.allCases.map { Mutant.powerSyncClient($0.rawValue, breaks: $0.summary) }
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -52,6 +54,8 @@ enum SelftestCommand: Command {
         options.jobs = try SharedOptions.jobs(arguments)
         options.scenarios = try scenarios(arguments.value(.scenarios) ?? "../shared/corpus-scenarios.json")
         let own = DriverCommandLine.resolve("accord driver")
+        options.powerSyncPaths = ["Conformance/powersync"]
+        options.powerSyncClientCommand = { name in own + " --profile powersync" + (name.map { " --fault " + $0 } ?? "") }
         let selftest = SelfTest(
             options: options,
             serverFactory: { name in

@@ -42,7 +42,7 @@ struct BucketTallies: Sendable {
     /// Adds a data line's ops: a CLEAR replaces the sum, every other op adds to it.
     mutating func add(_ data: BucketData) {
         var tally = tally(data.bucket)
-        for op in data.ops { tally.sum = op.op == .clear ? op.checksum : tally.sum.map { $0 + op.checksum } }
+        for op in data.ops { tally.sum = op.op == .clear ? op.checksum : tally.sum.map { $0.adding(op) } }
         tally.position = data.nextAfter
         tally.pending = data.hasMore
         byName[data.bucket] = tally

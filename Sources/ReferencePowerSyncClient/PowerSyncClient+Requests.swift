@@ -1,0 +1,81 @@
+import Corpus
+import KizunaWire
+import PowerSyncWire
+import Transport
+
+extension PowerSyncClient {
+    /// Uploads the whole queue as one `POST /accord/upload`; after an accepted upload, makes the
+    /// client's own checkpoint request, whose id every checkpoint applied from then on must reach.
+    /// - Returns: the entries uploaded (0 when the queue was empty) and the client's own request.
+    /// - Throws: `PowerSyncClientError` (UPLOAD for an error status, REMOTE, STORE).
+    public func upload() async throws(PowerSyncClientError) -> (entries: Int, checkpointRequestID: String?) {
+        let queue = try database.queue()
+        if queue.isEmpty { return (0, nil) }
+        let reply: ClientResponse
+        do {
+            reply = try await post("/accord/upload", ["crud": .array(queue)])
+        } catch {
+            failed(.upload)
+            throw .remote("the upload was not answered: \(error)")
+        }
+        guard (200..<300).contains(reply.status) else {
+            failed(.upload)
+            throw .upload("the backend answered the upload with status \(reply.status); \(queue.count) entries stay queued")
+        }
+        try database.dequeue(queue.count)
+        recovered(.upload)
+        let own = try await requestCheckpoint()
+        try database.set(Self.targetKey, Int64(own))
+        return (queue.count, own)
+    }
+
+    /// Requests a checkpoint: sends the counter's next id and keeps the greater of it and the answer.
+    /// - Returns: the id the service answered, which names the request.
+    /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD for an answer that is not one, STORE).
+    public func requestCheckpoint() async throws(PowerSyncClientError) -> String {
+        guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
+        let sent = (try database.value(Self.counterKey) ?? 0) + 1
+        // Created, not sent: nothing of it is durable, so a kill here leaves no request behind.
+        reached(.afterRequestCreated)
+        let reply: ClientResponse
+        do {
+            reply = try await post(
+                "/sync/checkpoint-request", ["checkpoint_request_id": .string(String(sent)), "client_id": .string(configuration.clientID)])
+        } catch {
+            throw .remote("the checkpoint request was not answered: \(error)")
+        }
+        guard reply.status == 200, let json = try? JSONParser.parse(reply.body), let answer = try? CheckpointRequestAnswer(json: json)
+        else {
+            throw .download(
+                "the checkpoint request was answered with status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        let id = answer.id.value
+        try database.set(Self.counterKey, faults.contains(.idsRestartAfterReset) ? sent : max(sent, id))
+        try database.addRequest(id)
+        return String(id)
+    }
+
+    /// Waits for a request to sync, at most `milliseconds`.
+    /// - Parameters:
+    ///   - id: the request id the service answered.
+    ///   - milliseconds: the timeout.
+    /// - Returns: how the wait ended.
+    /// - Throws: `PowerSyncClientError` (UNKNOWN_REQUEST, STORE).
+    public func waitForSync(_ id: String, timeout milliseconds: Int) async throws(PowerSyncClientError) -> PowerSyncWaitOutcome {
+        guard let number = Int64(id), let synced = try database.requests()[number] else {
+            throw .unknownRequest("no checkpoint request \(id) is held (a local reset forgets them)")
+        }
+        if synced { return .resolved }
+        switch link {
+        case .disconnected: return .disconnected
+        case .connected(.upload?) where try database.queueDepth() > 0: return .uploadError
+        case .connected(.download?): return .downloadError
+        case .connected: break
+        }
+        // The client reads the stream only on sync, so nothing can arrive while it waits: it
+        // waits out the timeout, then looks once more.
+        try? await Task.sleep(for: .milliseconds(milliseconds))
+        if try database.requests()[number] == true { return .resolved }
+        return faults.contains(.timeoutReportedAsResolved) ? .resolved : .timeout
+    }
+}

@@ -1,0 +1,133 @@
+import Corpus
+import KizunaWire
+import PowerSyncWire
+import Transport
+
+/// The reference PowerSync client on SQLite (issue 24): local writes and their upload queue,
+/// the sync stream applied a whole checkpoint at a time, checkpoint requests and waits for
+/// them. One actor per local database connection. It knows nothing of the driver protocol;
+/// ReferenceDriver maps it onto accord-driver/1 (docs/driver-protocol.md §11).
+public actor PowerSyncClient {
+    /// Whether the client is connected, and the last upload or download failure it saw since.
+    enum Link: Sendable, Hashable {
+        /// Connected; `lastFailure` is the last failed upload or sync stream, nil when none failed since.
+        case connected(lastFailure: SyncFailure?)
+        /// The app disconnected the client.
+        case disconnected
+    }
+
+    /// A failure that fails waits until it recovers.
+    enum SyncFailure: Sendable, Hashable {
+        case upload, download
+    }
+
+    static let counterKey = "request_counter"
+    static let lastCheckpointKey = "last_checkpoint"
+    static let targetKey = "target_write_checkpoint"
+    static let appliedWriteCheckpointKey = "applied_write_checkpoint"
+
+    let configuration: PowerSyncClientConfiguration
+    let faults: Set<PowerSyncClientFault>
+    let database: LocalDatabase
+    let http: CurlSession
+    /// Called at each kill-matrix seam the client reaches.
+    let reached: @Sendable (KillHook) -> Void
+    var link = Link.connected(lastFailure: nil)
+
+    /// Opens (or creates) the local database and connects.
+    /// - Parameters:
+    ///   - configuration: the store, service and identities.
+    ///   - faults: seeded faults to switch on.
+    ///   - reached: called at each kill-matrix seam (`KillHook`); nothing by default.
+    /// - Throws: `PowerSyncClientError` (STORE, or REMOTE when the HTTP client does not start).
+    public init(
+        configuration: PowerSyncClientConfiguration, faults: Set<PowerSyncClientFault> = [],
+        reached: @escaping @Sendable (KillHook) -> Void = { _ in }
+    ) throws(PowerSyncClientError) {
+        self.configuration = configuration
+        self.faults = faults
+        self.reached = reached
+        database = try LocalDatabase(path: configuration.store)
+        // Recovery: a kill after a checkpoint was applied and before its requests were marked
+        // synced leaves them pending; the applied write checkpoint says which it covered.
+        if let applied = try database.value(Self.appliedWriteCheckpointKey), !faults.contains(.syncedStateNotRecovered) {
+            try database.markSynced(through: applied)
+        }
+        do {
+            http = try CurlSession()
+        } catch {
+            throw .remote("the HTTP client did not start: \(error)")
+        }
+    }
+
+    /// Applies a local write and queues its upload entry, in one local transaction.
+    /// - Parameter write: the write.
+    /// - Returns: the upload queue depth afterwards.
+    /// - Throws: `PowerSyncClientError` (STORE).
+    public func write(_ write: PowerSyncLocalWrite) throws(PowerSyncClientError) -> Int {
+        let database = self.database
+        return try database.connection.transaction { () throws(PowerSyncClientError) -> Int in
+            switch write.op {
+            case .put: try database.put(write.table, write.id, write.data ?? JSONObject(), bucket: nil)
+            case .patch:
+                var row = try database.row(write.table, write.id) ?? JSONObject()
+                for member in (write.data ?? JSONObject()).members { row[member.key] = member.value }
+                try database.put(write.table, write.id, row, bucket: nil)
+            case .delete: try database.delete(write.table, write.id)
+            }
+            var entry: JSONObject = ["op": .string(write.op.rawValue), "type": .string(write.table), "id": .string(write.id)]
+            if let data = write.data { entry["data"] = .object(data) }
+            try database.enqueue(.object(entry))
+            return try database.queueDepth()
+        }
+    }
+
+    /// Disconnects from the service; waits then fail as disconnected.
+    public func disconnect() { link = .disconnected }
+
+    /// Connects again; earlier failures are forgotten.
+    public func reconnect() { link = .connected(lastFailure: nil) }
+
+    /// Clears the local database: rows, buckets, upload queue, requests and their counter.
+    /// - Throws: `PowerSyncClientError` (STORE).
+    public func reset() throws(PowerSyncClientError) {
+        let database = self.database
+        try database.connection.transaction { () throws(PowerSyncClientError) in try database.reset() }
+    }
+
+    /// The client's state.
+    /// - Parameter tables: the tables whose rows to report, nil for every table with rows.
+    /// - Returns: rows, queue depth, the last applied checkpoint and the requests (id → synced).
+    /// - Throws: `PowerSyncClientError` (STORE).
+    public func state(tables: [String]?) throws(PowerSyncClientError) -> (
+        rows: [String: [String: JSONObject]], pendingUploads: Int, lastCheckpoint: String?, requests: [String: Bool]
+    ) {
+        var rows = try database.rows()
+        if let tables {
+            rows = rows.filter { tables.contains($0.key) }
+            for table in tables where rows[table] == nil { rows[table] = [:] }
+        }
+        var requests: [String: Bool] = [:]
+        for (id, synced) in try database.requests() { requests[String(id)] = synced }
+        return (rows, try database.queueDepth(), try database.value(Self.lastCheckpointKey).map { String($0) }, requests)
+    }
+
+    /// Closes the local database.
+    public func close() { database.connection.close() }
+
+    /// POSTs a JSON body to a path of the service.
+    func post(_ path: String, _ body: JSONValue) async throws(TransportError) -> ClientResponse {
+        try await http.send(
+            "POST", configuration.baseURL + path,
+            headers: [
+                ("Authorization", "Bearer \(configuration.token)"), ("Content-Type", "application/json"), ("Accept", "application/json"),
+            ],
+            body: Array(CanonicalJSON.compact(body).utf8), timeout: 5)
+    }
+
+    /// Fails waits with `failure` until it recovers (only while connected).
+    func failed(_ failure: SyncFailure) { if case .connected = link { link = .connected(lastFailure: failure) } }
+
+    /// A failure recovered.
+    func recovered(_ failure: SyncFailure) { if link == .connected(lastFailure: failure) { link = .connected(lastFailure: nil) } }
+}

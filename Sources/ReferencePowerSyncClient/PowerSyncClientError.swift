@@ -1,0 +1,52 @@
+import SQLite
+
+/// A failure of the reference PowerSync client, with the code the driver protocol answers
+/// (docs/driver-protocol.md §11).
+public struct PowerSyncClientError: Error, Sendable, CustomStringConvertible {
+    private enum Code: String, Sendable {
+        case store = "STORE"
+        case upload = "UPLOAD"
+        case download = "DOWNLOAD"
+        case remote = "REMOTE"
+        case disconnected = "DISCONNECTED"
+        case unknownRequest = "UNKNOWN_REQUEST"
+    }
+
+    private let code: Code
+    /// What happened, for people.
+    public let message: String
+
+    private init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The protocol code, e.g. "UPLOAD".
+    public var protocolCode: String { code.rawValue }
+    /// "CODE: message".
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// The local database failed.
+    static func store(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.store, message) }
+    /// The backend refused an upload.
+    static func upload(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.upload, message) }
+    /// The sync stream answered an error.
+    static func download(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.download, message) }
+    /// A transport fault.
+    static func remote(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.remote, message) }
+    /// The client is disconnected.
+    static func disconnected(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.disconnected, message) }
+    /// A request the client does not hold.
+    static func unknownRequest(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.unknownRequest, message) }
+}
+
+extension PowerSyncClientError: SQLiteFailure {
+    /// A database that does not open.
+    public static func cannotOpen(_ message: String) -> PowerSyncClientError { .store(message) }
+    /// A statement that does not run, prepare or bind.
+    public static func failed(_ message: String) -> PowerSyncClientError { .store(message) }
+    /// A statement that fails while stepping.
+    public static func stepFailed(_ message: String, sql: String) -> PowerSyncClientError { .store("\(message) in: \(sql)") }
+    /// A closed connection.
+    public static var closed: PowerSyncClientError { .store("the local database is closed") }
+}

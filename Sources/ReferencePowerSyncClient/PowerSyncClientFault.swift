@@ -1,0 +1,64 @@
+/// A seeded fault of the reference PowerSync client, each named after the client obligation it
+/// breaks; `accord driver --profile powersync --fault NAME` switches one on so the client lane
+/// can be shown to catch it.
+public enum PowerSyncClientFault: String, Sendable, Hashable, CaseIterable {
+    /// `wait-for-sync` resolves once a partial completion covers the request.
+    case waitResolvesOnPartial = "wait-resolves-on-partial"
+    /// `wait-for-sync` resolves once a covering checkpoint is announced, before its data is complete.
+    case waitResolvesMidCheckpoint = "wait-resolves-mid-checkpoint"
+    /// After a local reset, request ids restart at 1 and ignore the id the backend holds.
+    case idsRestartAfterReset = "ids-restart-after-reset"
+    /// A checkpoint is applied while local writes wait to upload.
+    case applyWithUploadsPending = "apply-with-uploads-pending"
+    /// A checkpoint is applied before its write checkpoint reaches the client's own request.
+    case applyBeforeWriteCheckpoint = "apply-before-write-checkpoint"
+    /// A checkpoint whose checksums do not match is applied anyway.
+    case applyChecksumMismatch = "apply-checksum-mismatch"
+    /// A wait that times out answers resolved.
+    case timeoutReportedAsResolved = "timeout-reported-as-resolved"
+    /// After a kill between applying a checkpoint and marking its requests synced, they stay pending.
+    case syncedStateNotRecovered = "synced-state-not-recovered"
+
+    /// What the fault breaks, for `accord driver --help`.
+    public var summary: String {
+        switch self {
+        case .waitResolvesOnPartial: "wait-for-sync resolves on a partial completion"
+        case .waitResolvesMidCheckpoint: "wait-for-sync resolves when a covering checkpoint is announced, mid-checkpoint"
+        case .idsRestartAfterReset: "request ids restart at 1 after a local reset, ignoring the backend's"
+        case .applyWithUploadsPending: "a checkpoint is applied while local writes wait to upload"
+        case .applyBeforeWriteCheckpoint: "a checkpoint is applied before the write checkpoint is reached"
+        case .applyChecksumMismatch: "a checkpoint with a checksum mismatch is applied anyway"
+        case .timeoutReportedAsResolved: "a wait that times out answers resolved"
+        case .syncedStateNotRecovered: "a kill after a checkpoint is applied leaves its requests pending for good"
+        }
+    }
+}
+
+/// Where the reference PowerSync client's local database lives and how it reaches the service.
+public struct PowerSyncClientConfiguration: Sendable, Hashable {
+    /// The database file.
+    public var store: String
+    /// The service's base URL.
+    public var baseURL: String
+    /// The bearer token.
+    public var token: String
+    /// The authenticated user.
+    public var userID: String
+    /// The PowerSync client id.
+    public var clientID: String
+
+    /// Makes a configuration.
+    /// - Parameters:
+    ///   - store: the database file.
+    ///   - baseURL: the service's base URL.
+    ///   - token: the bearer token.
+    ///   - userID: the user.
+    ///   - clientID: the client id.
+    public init(store: String, baseURL: String, token: String, userID: String, clientID: String) {
+        self.store = store
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.token = token
+        self.userID = userID
+        self.clientID = clientID
+    }
+}

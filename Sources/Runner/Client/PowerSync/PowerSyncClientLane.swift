@@ -1,0 +1,93 @@
+import AccordDriver
+import Corpus
+import Foundation
+import KizunaWire
+import Reports
+
+/// The client lane for one PowerSync case: a fresh loopback mock service, a fresh PowerSync
+/// driver (docs/driver-protocol.md §11) and a fresh store; the case's steps played through the
+/// driver, one test case a step, judged by `PowerSyncClientJudge`.
+struct PowerSyncClientLane: Sendable {
+    /// How long a driver may take to answer one request (a wait adds its own timeout).
+    var requestTimeout: Duration
+    /// The token the driver is told to send.
+    static let token = "accord-powersync-client-lane-token"
+
+    /// Runs one case.
+    /// - Parameters:
+    ///   - loaded: the transcript.
+    ///   - launch: starts a fresh driver.
+    ///   - properties: the suite's properties.
+    ///   - kill: for the kill matrix, the seam the driver dies at and how to start it again.
+    /// - Returns: the suite result.
+    func run(
+        _ loaded: LoadedPowerSyncTranscript, launch: DriverLauncher, properties: [SuiteResult.Property],
+        kill: (hook: KillHook, relaunch: DriverLauncher)? = nil
+    ) async -> SuiteResult {
+        let transcript = loaded.transcript
+        let suffix = kill.map { "@" + $0.hook.rawValue } ?? ""
+        let classname = CaseResult.classname(lane: kill == nil ? "client" : "kill", caseID: transcript.caseID + suffix)
+        let name = transcript.caseID + (kill.map { " @ " + $0.hook.rawValue } ?? "")
+        func suite(_ cases: [CaseResult]) -> SuiteResult {
+            SuiteResult(name: name, file: loaded.file, properties: properties + [PowerSyncTranscriptCheck.profileProperty], cases: cases)
+        }
+        if let reason = Self.inapplicable(transcript) {
+            return suite([CaseResult(name: "client lane", classname: classname, outcome: .skipped(reason))])
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-powersync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mock: PowerSyncMock
+        let channel: any DriverChannel
+        do throws(RunError) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RunError.usage("cannot create the case folder \(folder.path): \(error.localizedDescription)")
+            }
+            mock = try PowerSyncMock.start(token: Self.token)
+            do throws(RunError) {
+                channel = try launch()
+            } catch {
+                await mock.stop()
+                throw error
+            }
+        } catch {
+            return suite([CaseResult(name: "driver", classname: classname, outcome: .errored("\(error)"))])
+        }
+        var play = PowerSyncClientPlay(
+            transcript: transcript, classname: classname, session: DriverSession(channel: channel, timeout: requestTimeout), mock: mock,
+            kill: kill)
+        await play.run(store: folder.appendingPathComponent("store").path)
+        await mock.stop()
+        return suite(play.cases)
+    }
+
+    /// Why no client can play a case, or nil: a `checkpoint-request` or `write-checkpoint` step is
+    /// an exchange the app cannot make a client send.
+    static func inapplicable(_ transcript: PowerSyncTranscript) -> String? {
+        for step in transcript.steps {
+            switch step.action {
+            case .checkpointRequest, .writeCheckpoint:
+                return
+                    "not applicable: step \(step.n) \(step.label) is an exchange the app cannot make a client send (a chosen id or query); the server lane and accord check judge it"
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The kill-matrix seams a case can reach: a checkpoint request for after-request-created, a
+    /// completed checkpoint for mid-checkpoint and after-checkpoint-applied.
+    static func killHooks(_ transcript: PowerSyncTranscript) -> [KillHook] {
+        var requests = false
+        var completes = false
+        for step in transcript.steps {
+            switch step.action {
+            case .client(.requestCheckpoint), .client(.upload(_, _, .some)): requests = true
+            case .syncStream(_, let lines): completes = completes || lines.contains { $0["checkpoint_complete"] != nil }
+            default: break
+            }
+        }
+        return (requests ? [.afterRequestCreated] : []) + (completes ? [.midCheckpoint, .afterCheckpointApplied] : [])
+    }
+}

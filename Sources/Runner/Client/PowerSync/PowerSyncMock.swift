@@ -1,0 +1,130 @@
+import Foundation
+import HTTP
+import KizunaWire
+import Synchronization
+
+/// The PowerSync client lane's service: a loopback HTTP server that answers each request the
+/// current step expects with its golden answer (the sync stream's NDJSON lines, a checkpoint
+/// request's id, an upload's status) and keeps what it received for the judge.
+final class PowerSyncMock: Sendable {
+    /// One request the step expects, and its answer.
+    struct Expectation: Sendable {
+        /// The path, e.g. "/sync/stream".
+        var path: String
+        /// The golden request body.
+        var golden: JSONValue
+        /// The answer's status.
+        var status: Int
+        /// The answer's body: NDJSON lines or one JSON value.
+        var body: [UInt8]
+        /// The answer's content type.
+        var contentType: String
+    }
+
+    /// One request as the mock saw it.
+    struct Received: Sendable {
+        /// "POST /path body…", for findings.
+        var summary: String
+        /// Why it is not the golden request, if it is not.
+        var mismatch: String?
+    }
+
+    private struct State {
+        var expected: [Expectation] = []
+        var received: [Received] = []
+    }
+
+    private let state = Mutex(State())
+    private let server: HTTPServer
+    private let token: String
+    /// The base URL the driver is given.
+    let baseURL: String
+
+    private init(server: HTTPServer, token: String, baseURL: String) {
+        self.server = server
+        self.token = token
+        self.baseURL = baseURL
+    }
+
+    /// Starts a mock on 127.0.0.1 at a free port.
+    /// - Parameter token: the bearer token every request must carry.
+    /// - Throws: `RunError` when no port can be bound.
+    static func start(token: String) throws(RunError) -> PowerSyncMock {
+        let box = Mutex<PowerSyncMock?>(nil)
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, gracePeriod: .milliseconds(100))
+        let server: HTTPServer
+        do {
+            server = try HTTPServer.start(configuration) { request in
+                guard let mock = box.withLock({ $0 }) else { return HTTPResponse.text(status: 503, "starting") }
+                return mock.answer(request)
+            }
+        } catch {
+            throw RunError.usage("the PowerSync client lane's mock service did not start: \(error)")
+        }
+        let mock = PowerSyncMock(server: server, token: token, baseURL: "http://127.0.0.1:\(server.port)")
+        box.withLock { $0 = mock }
+        return mock
+    }
+
+    /// Stops the server.
+    func stop() async { await server.stop() }
+
+    /// Sets the requests the current step expects, in order (none: no request may come).
+    func expect(_ expectations: [Expectation]) { state.withLock { $0.expected = expectations } }
+
+    /// Every request received since the last `take`, and the expected ones that never came.
+    func take() -> (received: [Received], missing: [Expectation]) {
+        state.withLock { state in
+            defer {
+                state.received = []
+                state.expected = []
+            }
+            return (state.received, state.expected)
+        }
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        let summary = "\(request.method) \(request.target) " + String(decoding: request.body.prefix(2048), as: UTF8.self)
+        let next = state.withLock { state -> Expectation? in state.expected.isEmpty ? nil : state.expected.removeFirst() }
+        guard let next else {
+            record(Received(summary: summary, mismatch: "no request was expected at this step"))
+            return Self.close(HTTPResponse.text(status: 503, "accord: no request was expected at this step"))
+        }
+        if let mismatch = mismatch(request, next) {
+            record(Received(summary: summary, mismatch: mismatch))
+            return Self.close(HTTPResponse.text(status: 500, "accord: \(mismatch)"))
+        }
+        record(Received(summary: summary, mismatch: nil))
+        return Self.close(HTTPResponse(status: next.status, headers: ["Content-Type": next.contentType], body: next.body))
+    }
+
+    private func mismatch(_ request: HTTPRequest, _ expected: Expectation) -> String? {
+        if request.method != "POST" || request.path != expected.path {
+            return "expected POST \(expected.path), found \(request.method) \(request.path)"
+        }
+        if request.headers["Authorization"] != "Bearer \(token)" {
+            return "the Authorization header is not Bearer <the token given at attach>"
+        }
+        guard let body = try? JSONParser.parse(request.body) else { return "the body is not JSON" }
+        let actual = Self.normalized(body)
+        let golden = Self.normalized(expected.golden)
+        guard let at = actual.firstDifference(from: golden) else { return nil }
+        return "the body differs from the golden request at \(at.tokens.isEmpty ? "/" : at.description): expected "
+            + "\(CanonicalJSON.compact(golden.value(at: at) ?? .null)), found \(CanonicalJSON.compact(actual.value(at: at) ?? .null))"
+    }
+
+    /// A body with its sync-stream `buckets` sorted by name, so their order is free.
+    private static func normalized(_ body: JSONValue) -> JSONValue {
+        guard var object = body.objectValue, let buckets = object["buckets"]?.arrayValue else { return body }
+        object["buckets"] = .array(buckets.sorted { ($0["name"]?.stringValue ?? "") < ($1["name"]?.stringValue ?? "") })
+        return .object(object)
+    }
+
+    private func record(_ received: Received) { state.withLock { $0.received.append(received) } }
+
+    private static func close(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.set("Connection", "close")
+        return response
+    }
+}

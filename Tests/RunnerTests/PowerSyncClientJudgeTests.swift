@@ -1,0 +1,71 @@
+import AccordDriver
+import Checks
+import Corpus
+import KizunaWire
+import Reports
+import Testing
+
+@testable import Runner
+
+/// The PowerSync client lane's pure judge: which obligation a wrong answer or state breaks,
+/// from what the golden steps say the client has outstanding.
+@Suite("PowerSync client judge")
+struct PowerSyncClientJudgeTests {
+    static let state = PowerSyncStep(
+        n: 4, action: .client(.assertClient(PowerSyncClientExpectation(lastCheckpoint: .some("2"), requests: ["1": false]))))
+
+    static func stateAnswer(last: String?, requests: [String: Bool]) -> DriverSession.Answer {
+        .result(.powerSync(.state(ClientStateResult(rows: [:], pendingUploads: 0, lastCheckpoint: last, requests: requests))))
+    }
+
+    @Test("a checkpoint applied too early breaks the obligation of what is outstanding: uploads, the upload's request, a checksum fault")
+    func applyObligationFollowsContext() {
+        let wrong = Self.stateAnswer(last: "3", requests: ["1": false])
+        var judge = PowerSyncClientJudge()
+        #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-APPLY-WHOLE"])
+        judge.observe(
+            PowerSyncStep(
+                n: 1, action: .client(.localWrite(PowerSyncLocalWrite(op: .delete, table: "todos", id: "t1", data: nil), pendingUploads: 1))
+            ))
+        #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-UPLOADS-FIRST"])
+        let own = PowerSyncExchangePair(request: ["checkpoint_request_id": "2"], response: ["checkpoint_request_id": "2"])
+        judge.observe(
+            PowerSyncStep(n: 2, action: .client(.upload(request: ["crud": []], response: ["status": 200], checkpointRequest: own))))
+        #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-WRITE-CHECKPOINT"])
+        let reaching: [JSONValue] = [
+            ["checkpoint": ["last_op_id": "3", "write_checkpoint": "2", "buckets": []]], ["checkpoint_complete": ["last_op_id": "3"]],
+        ]
+        judge.observe(PowerSyncStep(n: 3, action: .syncStream(request: ["buckets": []], lines: reaching)))
+        #expect(judge.ownRequest == nil)
+        judge.observe(
+            PowerSyncStep(n: 3, action: .client(.streamFault(request: ["buckets": []], fault: .checksumMismatch(lines: reaching)))))
+        #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-CHECKSUM"])
+        #expect(judge.judgeAnswer(Self.state, Self.stateAnswer(last: "2", requests: ["1": false])).isEmpty)
+    }
+
+    @Test("wait outcomes: early resolution, the wrong failure, and no resolution after a disconnect are three obligations")
+    func waitOutcomes() {
+        func wait(_ expect: PowerSyncWaitOutcome) -> PowerSyncStep {
+            PowerSyncStep(n: 5, action: .client(.waitForSync(requestID: "1", timeoutMilliseconds: 5, expect: expect)))
+        }
+        func got(_ outcome: PowerSyncWaitOutcome) -> DriverSession.Answer { .result(.powerSync(.waited(outcome))) }
+        var judge = PowerSyncClientJudge()
+        #expect(judge.judgeAnswer(wait(.timeout), got(.resolved)).map(\.ruleID) == ["PSC-WAIT-COMPLETE"])
+        #expect(judge.judgeAnswer(wait(.uploadError), got(.timeout)).map(\.ruleID) == ["PSC-WAIT-FAILURES"])
+        #expect(judge.judgeAnswer(wait(.resolved), got(.timeout)).map(\.ruleID) == ["PSC-WAIT-COMPLETE"])
+        judge.observe(PowerSyncStep(n: 2, action: .client(.disconnect)))
+        #expect(judge.judgeAnswer(wait(.resolved), got(.timeout)).map(\.ruleID) == ["PSC-REQUEST-SURVIVES"])
+        #expect(judge.judgeAnswer(wait(.downloadError), got(.downloadError)).isEmpty)
+    }
+
+    @Test("a request the mock refused names the step's obligation and its reason")
+    func requestMismatch() {
+        let judge = PowerSyncClientJudge()
+        let step = PowerSyncStep(n: 6, action: .client(.requestCheckpoint(request: [:], response: [:])))
+        let failures = judge.judgeRequests(
+            step, received: [PowerSyncMock.Received(summary: "POST /sync/checkpoint-request", mismatch: "expected \"43\", found \"2\"")],
+            missing: [])
+        #expect(failures.map(\.ruleID) == ["PSC-REQUEST-ID"])
+        #expect(failures.first?.message.contains("step 6 request-checkpoint") == true)
+    }
+}
