@@ -140,7 +140,7 @@ public struct ClientObligation: Sendable, Hashable {
         ClientObligation(
             obligation: .faultCursor,
             statement:
-                "A storage failure never leaves the durable cursor ahead of its data and never discards it: after a failed page or checkpoint commit the cursor is the last committed one, and no staged row is visible.",
+                "A storage failure never leaves the durable cursor ahead of its data and never discards it: after a failed page or checkpoint commit the cursor is the last committed one (a row of the failed page that becomes visible is SF-FAILED-APPLIED).",
             source:
                 "seeds/cksyncengine-crash-recovery.txt (retry transient failures without discarding the checkpoint); PROTOCOL-NOTES §3, §4",
             observed: "storage faults: the cursor and rows after a failed staged page or closing commit"),
