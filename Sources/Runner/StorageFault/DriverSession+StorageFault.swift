@@ -18,6 +18,10 @@ extension DriverSession {
         if !atRequest { await failures.switchOn() }
         if case .broken(let problem) = failures.phase { return FailedCall(answer: .broken(problem), armed: false, problem: problem) }
         let answer = await call(body)
+        if failures.phase == .switching {
+            let problem = "the driver answered while fiu-ctrl was still switching the failures on (a loaded machine?)"
+            return FailedCall(answer: answer, armed: false, problem: problem)
+        }
         let armed = failures.phase == .on
         await failures.switchOff()
         if case .broken(let problem) = failures.phase {

@@ -9,6 +9,8 @@ final class FailureSwitch: Sendable {
     enum Phase: Sendable, Equatable {
         /// Not switched on yet (a request that never arrived leaves it here).
         case off
+        /// `fiu-ctrl` is switching the failure points on.
+        case switching
         /// The failure points are on.
         case on
         /// Switched off again after the answer.
@@ -33,7 +35,12 @@ final class FailureSwitch: Sendable {
 
     /// Switches the failures on, blocking this thread until `fiu-ctrl` exits (a connection thread, never a pool thread).
     func switchOnBlocking() {
-        guard state.withLock({ $0 == .off }) else { return }
+        let off = state.withLock { phase -> Bool in
+            guard phase == .off else { return false }
+            phase = .switching
+            return true
+        }
+        guard off else { return }
         let problem = failures.enableBlocking(errno, group: group)
         state.withLock { $0 = problem.map(Phase.broken) ?? .on }
     }
