@@ -18,6 +18,10 @@ public enum ClientFault: String, CaseIterable, Sendable, Hashable {
     case cursorBeforeData = "cursor-before-data"
     /// Opens a store under another user or client than the one it was created for, outbox included.
     case shareStoreAcrossIdentities = "share-store-across-identities"
+    /// A local write whose commit fails with `STORE` is answered as done.
+    case ackFailedWrite = "ack-failed-write"
+    /// After a pull page fails to commit with `STORE`, the durable cursor is dropped back to `"0"`.
+    case dropCursorOnFailedCommit = "drop-cursor-on-failed-commit"
 }
 
 extension ClientFault {
@@ -33,6 +37,8 @@ extension ClientFault {
         case .twoTransactionWrite: "a local write commits row and outbox entry separately"
         case .cursorBeforeData: "the closing pull commits the cursor before the rows"
         case .shareStoreAcrossIdentities: "another identity opens the store and sends its outbox"
+        case .ackFailedWrite: "a local write whose commit failed is reported as done"
+        case .dropCursorOnFailedCommit: "a failed page commit drops the durable cursor"
         }
     }
 }

@@ -86,6 +86,12 @@ extension ClientStore {
         try recomputeAll()
     }
 
+    /// The `drop-cursor-on-failed-commit` fault: forgets the committed cursor (`"0"`), and writes that down if it can.
+    func dropCursor() {
+        cursor = "0"
+        _ = try? db.query("UPDATE sync_state SET cursor = '0' WHERE id = 1")
+    }
+
     /// Drops any staged pages so the next pull restarts from the committed cursor; the committed cursor never moves.
     /// - Throws: `ClientError` with `STORE`.
     func dropStaging() throws(ClientError) {

@@ -30,6 +30,9 @@ extension SyncEngine {
         } catch {
             // Nothing staged by a failed pull may survive it: the next pull restarts from the committed cursor.
             try? await store.dropStaging()
+            if faults.contains(.dropCursorOnFailedCommit), (error as? ClientError)?.code == ClientError.Code.store.rawValue {
+                await store.dropCursor()
+            }
             throw error
         }
     }

@@ -33,10 +33,11 @@ enum AccordBinary {
     /// large outputs never block the child.
     /// Waits without holding a concurrency-pool thread, so in-process servers of other tests
     /// keep being served while the binary runs.
-    static func run(_ arguments: [String], cwd: String? = nil) async throws -> Result {
+    static func run(_ arguments: [String], cwd: String? = nil, environment: [String: String] = [:]) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let directory = scratchFolder.appendingPathComponent("accord-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -9,7 +9,7 @@ import Testing
 struct FaultTests {
     @Test("every fault has a kebab-case name and none is on by default")
     func names() async throws {
-        #expect(ClientFault.allCases.count == 9)
+        #expect(ClientFault.allCases.count == 11)
         #expect(ClientFault(rawValue: "push-after-reset") == .pushAfterReset)
         #expect(try Rig.make().engine.faults.isEmpty)
     }

@@ -44,30 +44,12 @@ public struct CatalogEntry: Sendable, Hashable {
     /// - Parameter obligation: the obligation.
     public init(_ obligation: ClientObligation) {
         id = obligation.id
-        title =
-            obligation.id.hasPrefix("KM-")
-            ? "kill-matrix obligation" : obligation.id.hasPrefix("PSC-") ? "PowerSync client obligation" : "client obligation"
+        let lane = ObligationLane(obligation.id)
+        title = lane.title
         statement = obligation.statement
         source = obligation.source
         checkedBy = obligation.observed
-        if obligation.id.hasPrefix("PSC-") {
-            fixtures = [
-                ("passing", "accord run --client 'accord driver --profile powersync' Conformance/powersync"),
-                (
-                    "violating",
-                    "accord run --client 'accord driver --profile powersync --fault NAME' Conformance/powersync, NAME a seeded fault that breaks it (accord driver --help)"
-                ),
-            ]
-            return
-        }
-        let run =
-            obligation.id.hasPrefix("KM-")
-            ? "accord run --client 'accord driver' --kill-matrix ../shared/kizunasync-protocol (docs/kill-matrix.md)"
-            : "accord run --client 'accord driver' ../shared/kizunasync-protocol"
-        fixtures = [
-            ("passing", run),
-            ("violating", "accord selftest: the client mutants of the reference client (accord driver) that break it"),
-        ]
+        fixtures = [("passing", lane.passing), ("violating", lane.violating(obligation.obligation))]
     }
 
     /// The entry as `accord rules ID` prints it: id and title, the statement, source, what checks
@@ -114,4 +96,48 @@ extension RuleCatalog {
     /// - Parameter id: the id, e.g. `I-5` or `ac-golden`.
     /// - Returns: the entry.
     public static func entry(_ id: String) -> CatalogEntry? { entries.first { $0.id.uppercased() == id.uppercased() } }
+}
+
+/// Which lane checks an obligation, read from its id's prefix, with the fixtures the catalog shows.
+private enum ObligationLane {
+    case client, kill, storage, powerSyncClient
+
+    init(_ id: String) {
+        self =
+            id.hasPrefix("KM-")
+            ? .kill : id.hasPrefix("SF-") ? .storage : id.hasPrefix("PSC-") ? .powerSyncClient : .client
+    }
+
+    var title: String {
+        switch self {
+        case .client: "client obligation"
+        case .kill: "kill-matrix obligation"
+        case .storage: "storage-fault obligation"
+        case .powerSyncClient: "PowerSync client obligation"
+        }
+    }
+
+    var passing: String {
+        switch self {
+        case .client: "accord run --client 'accord driver' ../shared/kizunasync-protocol"
+        case .kill: "accord run --client 'accord driver' --kill-matrix ../shared/kizunasync-protocol (docs/kill-matrix.md)"
+        case .storage: "accord run --client 'accord driver' --storage-faults ../shared/kizunasync-protocol (docs/storage-faults.md)"
+        case .powerSyncClient: "accord run --client 'accord driver --profile powersync' Conformance/powersync"
+        }
+    }
+
+    func violating(_ obligation: ObligationID) -> String {
+        switch (self, obligation) {
+        case (.storage, .falseSuccess):
+            "accord driver --fault ack-failed-write (a write answered as done although its commit failed), caught at local-write"
+        case (.storage, .faultCursor):
+            "accord driver --fault drop-cursor-on-failed-commit (the cursor dropped after a failed page commit), caught at staged-page"
+        case (.storage, _):
+            "the judge's fixtures in Tests/RunnerTests/StorageFaultJudgeTests.swift: a state or answer that breaks it, found and named"
+        case (.powerSyncClient, _):
+            "accord run --client 'accord driver --profile powersync --fault NAME' Conformance/powersync, NAME a seeded fault that breaks it (accord driver --help)"
+        default:
+            "accord selftest: the client mutants of the reference client (accord driver) that break it"
+        }
+    }
 }

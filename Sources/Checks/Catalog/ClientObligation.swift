@@ -115,5 +115,38 @@ public struct ClientObligation: Sendable, Hashable {
                     "A store reopened under another user or client never sends (or shows as pending) the previous identity's outbox; refusing the open is conforming.",
                 source: "seeds/cksyncengine-crash-recovery.txt (account changes); PROTOCOL-NOTES §6",
                 observed: "kill matrix: open, state and push under another identity"),
+            ClientObligation(
+                obligation: .falseSuccess,
+                statement:
+                    "An operation whose store writes, fsyncs or renames fail (EIO or ENOSPC) does not report success: a write, push, pull or open the client answered as done is durable.",
+                source:
+                    "seeds/cksyncengine-crash-recovery.txt (serialization-write failures are not silently ignored); docs/storage-faults.md",
+                observed: "storage faults: the driver's answer to the command run while libfiu fails its writes"),
+            ClientObligation(
+                obligation: .storeError,
+                statement:
+                    "A failed store operation reaches the driver's answer as the engine error STORE (spec/engine-errors.json), not as a DRIVER_* protocol error, another engine code, a bad line, a hang or a crash.",
+                source:
+                    "seeds/cksyncengine-crash-recovery.txt (surface storage errors distinctly); spec/engine-errors.json; docs/driver-protocol.md §7",
+                observed: "storage faults: the code of the failed answer"),
+            ClientObligation(
+                obligation: .ackedLost,
+                statement:
+                    "A storage failure loses nothing the client acknowledged before it: rows, outbox entries and journal entries durable before the fault are there after it, in the same process and after a restart.",
+                source: "seeds/cksyncengine-crash-recovery.txt; PROTOCOL-NOTES §4, §6; docs/storage-faults.md",
+                observed: "storage faults: state after the fault (and after a restart) against the state before it"),
+            ClientObligation(
+                obligation: .failedApplied,
+                statement:
+                    "Nothing the client reported failed shows up as applied: the failed operation leaves rows, outbox and journal as they were, and no request reaches the server while the failure is handled.",
+                source: "seeds/cksyncengine-crash-recovery.txt; PROTOCOL-NOTES §4; docs/storage-faults.md",
+                observed: "storage faults: state after the fault against the state before it, and the mock's requests"),
+            ClientObligation(
+                obligation: .faultCursor,
+                statement:
+                    "A storage failure never leaves the durable cursor ahead of its data and never discards it: after a failed page or checkpoint commit the cursor is the last committed one (a row of the failed page that becomes visible is SF-FAILED-APPLIED).",
+                source:
+                    "seeds/cksyncengine-crash-recovery.txt (retry transient failures without discarding the checkpoint); PROTOCOL-NOTES §3, §4",
+                observed: "storage faults: the cursor and rows after a failed staged page or closing commit"),
         ] + powerSync
 }

@@ -1,5 +1,5 @@
-/// The id of a client or kill-matrix obligation (`ClientObligation`): the one place the lane's
-/// `CL-…` and `KM-…` ids are spelled. Raw values are the stable ids reports carry.
+/// The id of a client, kill-matrix or storage-fault obligation (`ClientObligation`): the one place
+/// the lane's `CL-…`, `KM-…` and `SF-…` ids are spelled. Raw values are the stable ids reports carry.
 public enum ObligationID: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Each RPC is the golden request.
     case request = "CL-REQUEST"
@@ -61,6 +61,16 @@ public enum ObligationID: String, Sendable, Hashable, CaseIterable, CustomString
     case powerSyncWaitFailures = "PSC-WAIT-FAILURES"
     /// PowerSync: a checksum mismatch discards the bucket's data and syncs it again.
     case powerSyncChecksum = "PSC-CHECKSUM"
+    /// Storage faults: an operation whose store writes fail does not report success.
+    case falseSuccess = "SF-FALSE-SUCCESS"
+    /// Storage faults: the failure reaches the driver's answer as the engine code `STORE`.
+    case storeError = "SF-STORE-ERROR"
+    /// Storage faults: nothing acknowledged before the fault is lost.
+    case ackedLost = "SF-ACKED-LOST"
+    /// Storage faults: nothing reported failed shows up as applied.
+    case failedApplied = "SF-FAILED-APPLIED"
+    /// Storage faults: the durable cursor is never ahead of its data nor discarded by a transient failure.
+    case faultCursor = "SF-CURSOR"
 
     /// The id as reports print it.
     public var description: String { rawValue }

@@ -38,6 +38,15 @@ public protocol DriverChannel: Sendable {
 
     /// How the driver ended, once it has; nil while it runs, and for an engine in this process.
     var ending: DriverEnding? { get }
+
+    /// The process group the driver runs in (the storage-fault matrix switches libfiu's failure
+    /// points in its members); nil for an engine in this process.
+    var processGroup: Int32? { get }
+}
+
+extension DriverChannel {
+    /// No process group: an engine in this process.
+    public var processGroup: Int32? { nil }
 }
 
 /// Starts a fresh driver for one case.

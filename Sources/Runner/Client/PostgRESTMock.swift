@@ -16,6 +16,9 @@ final class PostgRESTMock: Sendable {
         /// Read the request and hold the connection until `release()` (the kill matrix kills the
         /// driver meanwhile), then close it without an answer.
         case hold
+        /// Read the request, run `before` on the connection's own thread (the storage-fault matrix
+        /// switches the driver's write failures on there), then answer the golden response.
+        case replyAfter(status: Int, body: JSONValue, before: @Sendable () -> Void)
     }
 
     /// What the current step expects: one request of an RPC, matching a golden body (or any
@@ -180,14 +183,23 @@ final class PostgRESTMock: Sendable {
             // A connection thread of the server, not a pool thread: blocking here holds only this connection.
             state.withLock { $0.release }.block(timeout: .seconds(30))
             return .drop
+        case .replyAfter(let status, let body, let before):
+            // A connection thread of the server, not a pool thread: `before` may block it briefly.
+            before()
+            return reply(status: status, body: body)
         case .reply(let status, let body):
-            var response = HTTPResponse(
-                status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
-            // No connection reuse: a client's HTTP library must not silently retry on a dropped one.
-            response.headers.set("Connection", "close")
-            for waiter in state.withLock({ $0.bump(.answered) }) { waiter.set() }
-            return response
+            return reply(status: status, body: body)
         }
+    }
+
+    /// The golden answer, counted as handed over.
+    private func reply(status: Int, body: JSONValue) -> HTTPResponse {
+        var response = HTTPResponse(
+            status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: Array(CanonicalJSON.compact(body).utf8))
+        // No connection reuse: a client's HTTP library must not silently retry on a dropped one.
+        response.headers.set("Connection", "close")
+        for waiter in state.withLock({ $0.bump(.answered) }) { waiter.set() }
+        return response
     }
 
     private static func postgrestError(status: Int, _ message: String) -> HTTPResponse {

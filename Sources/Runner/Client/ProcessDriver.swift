@@ -128,6 +128,9 @@ public final class ProcessDriver: DriverChannel {
         }
     }
 
+    /// The driver's process group: the shell's pid, which leads the group its children join.
+    public var processGroup: Int32? { process.processIdentifier }
+
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
 

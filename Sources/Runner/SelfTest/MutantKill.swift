@@ -8,7 +8,7 @@ public struct MutantKill: Sendable, Hashable {
     public var caseID: String
     /// The failing step (test case) inside it.
     public var step: String
-    /// The lane that caught it: `server`, `client` or `kill-matrix`.
+    /// The lane that caught it: `server`, `client`, `kill-matrix` or `storage-faults`.
     public var lane: String
 
     /// The first failure among `suites`, if any.

@@ -6,7 +6,8 @@ import ServerContract
 /// `accord selftest`: plays the unmutated reference server and client (they must pass), then
 /// each seeded fault through the lanes that should catch it, quietly, and records which rule
 /// killed it first: server faults in process through the server lane, client faults in a driver
-/// process through the client lane and then, if they survived it, the kill matrix.
+/// process through the client lane and then, if they survived it, the kill matrix and the
+/// storage-fault matrix.
 public struct SelfTest: Sendable {
     /// Makes the server factory for a fault's name; nil for the unmutated server.
     public typealias ServerFactory = @Sendable (_ fault: String?) -> ServerRun.TargetFactory
@@ -123,7 +124,8 @@ public struct SelfTest: Sendable {
         case .client:
             let command = clientCommand(fault)
             if let kill = MutantKill.first(in: try await clientSuites(client, command: command), lane: "client") { return kill }
-            return MutantKill.first(in: try await killSuites(client, command: command), lane: "kill-matrix")
+            if let kill = MutantKill.first(in: try await killSuites(client, command: command), lane: "kill-matrix") { return kill }
+            return MutantKill.first(in: try await storageSuites(client, command: command), lane: "storage-faults")
         case .powerSyncClient:
             guard let command = options.powerSyncClientCommand?(fault) else {
                 throw RunError.usage("accord selftest: no PowerSync driver command is set for the PowerSync client's mutants")
@@ -159,6 +161,15 @@ public struct SelfTest: Sendable {
         run.run.selection.jobs = options.jobs
         run.requestTimeout = options.requestTimeout
         return try await KillMatrixRun.collect(run) { (environment: [String: String]) throws(RunError) in
+            try ProcessDriver(command: command, environment: environment)
+        }
+    }
+
+    private func storageSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
+        var run = ClientRun.Options(paths: paths, clientName: command)
+        run.run.selection.jobs = options.jobs
+        run.requestTimeout = options.requestTimeout
+        return try await StorageFaultRun.collect(run) { (environment: [String: String]) throws(RunError) in
             try ProcessDriver(command: command, environment: environment)
         }
     }

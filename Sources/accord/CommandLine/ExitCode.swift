@@ -23,7 +23,7 @@ enum ExitCode {
         (software, "A fault in accord itself."),
         (
             setup,
-            "accord run: a setup problem found before the first case (server not reachable, fixture endpoint off, JWT refused, driver not found or not speaking the driver protocol), or a run in which no check ran."
+            "accord run: a setup problem found before the first case (server not reachable, fixture endpoint off, JWT refused, driver not found or not speaking the driver protocol, libfiu missing for --storage-faults), or a run in which no check ran."
         ),
     ]
 }

@@ -24,6 +24,7 @@ extension OptionKey {
     static let postgresConfig = OptionKey("postgres-config")
     static let client = OptionKey("client")
     static let killMatrix = OptionKey("kill-matrix")
+    static let storageFaults = OptionKey("storage-faults")
     static let timeout = OptionKey("timeout")
     static let jwtSecret = OptionKey("jwt-secret")
     static let apikey = OptionKey("apikey")

@@ -52,6 +52,11 @@ enum RunCommand: Command {
                     "Client lane: play each case once per kill point it reaches, SIGKILL the driver there, restart it on the same store and check recovery (docs/kill-matrix.md)."
             ),
             OptionSpec(
+                flag: .storageFaults,
+                help:
+                    "Client lane: run the driver under libfiu and play each case once per storage-fault point and variant, with its writes, fsyncs and renames failing (EIO, ENOSPC) for one command (docs/storage-faults.md)."
+            ),
+            OptionSpec(
                 .timeout, value: "seconds",
                 help: "Client lane: how long the driver may take to answer one request, hello included (default 10)."),
         ]
@@ -98,6 +103,7 @@ enum RunCommand: Command {
     static func server(_ server: String, _ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         if arguments.has(.timeout) { throw RunError.usage("--timeout applies to the client lane only") }
         if arguments.has(.killMatrix) { throw RunError.usage("--kill-matrix applies to the client lane only") }
+        if arguments.has(.storageFaults) { throw RunError.usage("--storage-faults applies to the client lane only") }
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
         options.run = try runOptions(arguments)
         if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
@@ -139,6 +145,18 @@ enum RunCommand: Command {
         let resolved = DriverCommandLine.resolve(command)
         guard !resolved.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw RunError.usage("--client takes a command line, found ''")
+        }
+        if arguments.has(.storageFaults) {
+            if arguments.has(.killMatrix) { throw RunError.usage("give one of --kill-matrix and --storage-faults, not both") }
+            if options.run.selection.knownFailing != Expectations() {
+                throw RunError.usage("--known-failing and --expect do not apply with --storage-faults")
+            }
+            let passed = try await StorageFaultRun.run(
+                options,
+                launch: { (environment: [String: String]) throws(RunError) in try ProcessDriver(command: resolved, environment: environment)
+                }
+            ) { console.out($0) }
+            return passed ? ExitCode.success : ExitCode.failure
         }
         if arguments.has(.killMatrix) {
             if options.run.selection.knownFailing != Expectations() {
