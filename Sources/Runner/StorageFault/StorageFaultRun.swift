@@ -98,7 +98,8 @@ public enum StorageFaultRun {
                 suites.append(
                     skipped(
                         item.id, caseID: item.id, file: loaded.file, properties,
-                        "not applicable: the storage-fault matrix plays KizunaSync cases; PowerSync cases are played by the client lane and the kill matrix"))
+                        "not applicable: the storage-fault matrix plays KizunaSync cases; PowerSync cases are played by the client lane and the kill matrix"
+                    ))
             case .transcript(let loaded):
                 if let reason = ClientCasePlan(loaded.transcript).inapplicable {
                     suites.append(skipped(item.id, caseID: item.id, file: loaded.file, properties, "not applicable: \(reason)"))
