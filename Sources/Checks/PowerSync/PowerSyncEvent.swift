@@ -55,6 +55,8 @@ public struct PowerSyncEvent: Sendable {
                 events.append(PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: response)))
             case .writeCheckpoint(let request, let response):
                 events.append(PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: response)))
+            case .source, .replicate:
+                continue  // source side: no exchange on the wire, nothing for a rule to see
             }
         }
         return events

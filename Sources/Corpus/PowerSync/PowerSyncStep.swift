@@ -11,6 +11,10 @@ public struct PowerSyncStep: Sendable, Hashable {
         case checkpointRequest(request: JSONValue, response: JSONValue)
         /// `GET /write-checkpoint2.json`: the query parameters as an object, and the answer.
         case writeCheckpoint(request: JSONValue, response: JSONValue)
+        /// Source side (server lane): a transaction committed in the service's source database.
+        case source(SourceCommit)
+        /// Source side (server lane): the service's replication catches up with the source.
+        case replicate(during: StreamMoment?)
     }
 
     /// The step number `n`.
@@ -33,6 +37,8 @@ public struct PowerSyncStep: Sendable, Hashable {
         case .syncStream: "sync-stream"
         case .checkpointRequest: "checkpoint-request"
         case .writeCheckpoint: "write-checkpoint"
+        case .source: "source"
+        case .replicate: "replicate"
         }
     }
 
@@ -45,6 +51,11 @@ public struct PowerSyncStep: Sendable, Hashable {
         var reader = try ObjectReader(json, at: pointer, malformed: .json)
         let kind = try reader.string("kind")
         n = try reader.integer("n")
+        if let source = try Self.sourceAction(kind: kind, &reader, at: pointer) {
+            action = source
+            try reader.finish()
+            return
+        }
         let request = try reader.required("request")
         if request.objectValue == nil { throw reader.typeError("request", "an object", request) }
         switch kind {
@@ -61,7 +72,7 @@ public struct PowerSyncStep: Sendable, Hashable {
         default:
             throw WireError(
                 .json, at: pointer.appending("kind"),
-                "unknown PowerSync step kind \"\(kind)\" (expected sync-stream|checkpoint-request|write-checkpoint)")
+                "unknown PowerSync step kind \"\(kind)\" (expected sync-stream|checkpoint-request|write-checkpoint|source|replicate)")
         }
         try reader.finish()
     }

@@ -33,6 +33,10 @@ public enum PowerSyncTranscriptCheck {
         var cases: [CaseResult] = []
         for (index, step) in transcript.steps.enumerated() {
             let name = "step \(step.n) \(step.label)"
+            if step.isSourceSide {
+                cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(sourceSideReason)))
+                continue
+            }
             let stepJSON = stepsJSON.indices.contains(index) ? stepsJSON[index] : .null
             let found = byStep[step.n] ?? []
             let outcome: CaseOutcome =
@@ -41,6 +45,10 @@ public enum PowerSyncTranscriptCheck {
         }
         return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [profileProperty], cases: cases)
     }
+
+    /// Why `accord check` does not judge a source or replicate step.
+    static let sourceSideReason =
+        "not applicable offline: a source-side step sets the service's state; the server lane (accord run --server) plays it against a service"
 
     /// The JSON a finding's pointer is relative to: its NDJSON line, or the step.
     private static func scope(of finding: Finding, in step: JSONValue) -> JSONValue {
