@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ServerContract", targets: ["ServerContract"]),
         .library(name: "Runner", targets: ["Runner"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
+        .library(name: "ReferencePowerSync", targets: ["ReferencePowerSync"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
@@ -66,6 +67,9 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "SQLite"], swiftSettings: strict),
+        .target(
+            name: "ReferencePowerSync", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "ServerContract", "SQLite"],
+            swiftSettings: strict),
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "SQLite", "Transport"], swiftSettings: strict),
@@ -75,13 +79,15 @@ let package = Package(
         .target(
             name: "Runner",
             dependencies: [
-                "KizunaWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver", "AccordVersion",
+                "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver",
+                "AccordVersion",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver", "AccordDriver",
+                "Runner", "ReferenceServer", "ReferencePowerSync", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver",
+                "AccordDriver",
                 "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),

@@ -105,12 +105,46 @@ struct PowerSyncCheckTests {
         }
     }
 
-    @Test("the server lane reports PowerSync cases not yet supported, and a run that checks only them is not green")
-    func liveLaneSaysNotYetSupported() async throws {
+    @Test("the server lane plays every PowerSync case against the embedded service: its answers are the golden lines and pass the PS rules")
+    func serverLanePasses() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
+        let suites = json["suites"]?.arrayValue ?? []
+        #expect(suites.count == 7)
+        let cases = suites.flatMap { $0["cases"]?.arrayValue ?? [] }
+        #expect(cases.count == 17, "one test case per exchange step")
+        #expect(cases.allSatisfy { $0["outcome"]?.stringValue == "passed" })
+        #expect(cases.allSatisfy { $0["classname"]?.stringValue?.hasPrefix("powersync.server.") == true })
+        #expect(suites.allSatisfy { ($0["properties"]?["source_steps"]?.stringValue).flatMap(Int.init) ?? 0 > 0 })
+    }
+
+    @Test("a golden line the embedded service does not send fails AC-GOLDEN at its step, NDJSON line and pointer")
+    func serverLaneComparesGolden() async throws {
+        let path = Self.folder + "/transcripts/005-diff-follows-its-checkpoint.json"
+        var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        json = json.replacing(at: try ptr("/steps/1/lines/5/data/data/0/data"), with: "{\"title\":\"B\"}")
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("changed.json")
+        try Data(CanonicalJSON.render(json)).write(to: file)
+        let result = try await AccordBinary.run(["run", "--server", "embedded", file.path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "step 2 sync-stream NDJSON line 6: AC-GOLDEN the live line differs from golden NDJSON line 6 (at /data/data/0/data)"),
+            "\(result.stdout)")
+    }
+
+    @Test("the client lane still reports PowerSync cases not yet supported, and a run that checks only them is not green")
+    func clientLaneSaysNotYetSupported() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["run", "--client", "'\(AccordBinary.path)' driver", Self.folder, "--json", report.path])
         #expect(result.status != 0, "nothing was checked, so the run is not a pass: \(result.stdout)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let cases = (json["suites"]?.arrayValue ?? []).flatMap { $0["cases"]?.arrayValue ?? [] }

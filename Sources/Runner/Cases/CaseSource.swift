@@ -13,8 +13,10 @@ struct CaseSource: Sendable {
             case transcript(LoadedTranscript)
             case recording(RecordingContents, file: String)
             case blocked(Manifest.Entry)
-            /// A case no live lane can play yet (a PowerSync case), reported skipped with why.
+            /// A case no live lane can play yet, reported skipped with why.
             case unsupported(file: String, reason: String)
+            /// A PowerSync transcript: the server lane plays it, other lanes report it unsupported.
+            case powerSync(LoadedPowerSyncTranscript)
         }
         /// What the case is.
         var kind: Kind
@@ -55,8 +57,7 @@ struct CaseSource: Sendable {
                 if try Self.profile(of: folder) == .powerSync {
                     do throws(CorpusError) {
                         for item in try PowerSyncCorpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
-                            let kind = Case.Kind.unsupported(file: item.file, reason: Self.powerSyncReason)
-                            loaded.append(Case(kind: kind, id: item.transcript.caseID, decisions: [:]))
+                            loaded.append(Case(kind: .powerSync(item), id: item.transcript.caseID, decisions: [:]))
                         }
                     } catch {
                         throw RunError.input(error)
@@ -82,10 +83,7 @@ struct CaseSource: Sendable {
                     case .kizunaSync(let transcript):
                         loaded.append(Case(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
                     case .powerSync(let transcript):
-                        loaded.append(
-                            Case(
-                                kind: .unsupported(file: file, reason: Self.powerSyncReason), id: transcript.transcript.caseID,
-                                decisions: [:]))
+                        loaded.append(Case(kind: .powerSync(transcript), id: transcript.transcript.caseID, decisions: [:]))
                     }
                 } catch {
                     throw RunError.input(error)
@@ -98,9 +96,9 @@ struct CaseSource: Sendable {
         return loaded
     }
 
-    /// Why the live lanes skip a PowerSync case.
+    /// Why the client lane and the kill matrix skip a PowerSync case.
     static let powerSyncReason =
-        "not applicable/not yet supported: PowerSync cases are checked by accord check only; the server lane has no PowerSync target (accord serve --profile powersync is not built yet) and the client lane no PowerSync driver commands (docs/powersync.md)"
+        "not applicable/not yet supported: PowerSync cases are checked by accord check and the server lane (accord run --server); the client lane has no PowerSync driver commands yet (docs/powersync.md)"
 
     /// The profile of a corpus folder.
     private static func profile(of folder: String) throws(RunError) -> CorpusProfile {

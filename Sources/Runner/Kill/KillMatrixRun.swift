@@ -73,6 +73,9 @@ public enum KillMatrixRun {
                 suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
             case .unsupported(let file, let reason):
                 suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: file, properties, reason))
+            case .powerSync(let loaded):
+                suites.append(
+                    skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, CaseSource.powerSyncReason))
             case .recording(_, let file):
                 suites.append(
                     skipped(

@@ -9,11 +9,14 @@ struct LaneRun: Sendable {
     typealias Play = @Sendable (LoadedTranscript, [SuiteResult.Property]) async -> SuiteResult
     /// Replays one recording (its contents and path) and returns its suite.
     typealias Replay = @Sendable (RecordingContents, String, [SuiteResult.Property]) async -> SuiteResult
+    /// Plays one PowerSync case and returns its suite.
+    typealias PlayPowerSync = @Sendable (LoadedPowerSyncTranscript, [SuiteResult.Property]) async -> SuiteResult
 
     /// One unit of work: a transcript to play or a recording to replay.
     enum Work: Sendable {
         case transcript(LoadedTranscript)
         case recording(RecordingContents, file: String)
+        case powerSync(LoadedPowerSyncTranscript)
     }
 
     /// The inputs, the selection, the reports and the console.
@@ -24,6 +27,8 @@ struct LaneRun: Sendable {
     var properties: [SuiteResult.Property]
     /// Checks the target before the first case (a setup error stops the run there).
     var preflight: @Sendable () async throws(RunError) -> Void = {}
+    /// Plays PowerSync cases (the server lane's); nil reports them unsupported.
+    var playPowerSync: PlayPowerSync?
 
     /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
     func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay) async throws(RunError) -> Bool {
@@ -61,13 +66,16 @@ struct LaneRun: Sendable {
             case .blocked(let entry): TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)
             case .unsupported(let file, let reason):
                 CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)
-            case .transcript, .recording: nil
+            case .powerSync(let loaded) where playPowerSync == nil:
+                CaseSource.unsupportedSuite(item.id, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
+            case .transcript, .recording, .powerSync: nil
             }
         }
         let runnable = cases.compactMap { item -> Work? in
             switch item.kind {
             case .transcript(let loaded): .transcript(loaded)
             case .recording(let contents, let file): .recording(contents, file: file)
+            case .powerSync(let loaded): playPowerSync == nil ? nil : .powerSync(loaded)
             case .blocked, .unsupported: nil
             }
         }
@@ -77,6 +85,7 @@ struct LaneRun: Sendable {
     /// Plays one unit of work and times it.
     private func unit(_ runnable: [Work], play: @escaping Play, replay: @escaping Replay) -> @Sendable (Int) async -> SuiteResult {
         let properties = self.properties
+        let playPowerSync = self.playPowerSync
         return { index in
             let started = ContinuousClock.now
             var suite: SuiteResult
@@ -84,6 +93,11 @@ struct LaneRun: Sendable {
             case .transcript(let loaded): suite = await play(loaded, properties).drawing(SequenceTimeline(transcript: loaded.transcript))
             case .recording(let contents, let file):
                 suite = await replay(contents, file, properties).drawing(RecordingTimeline(exchanges: contents.exchanges).timeline)
+            case .powerSync(let loaded):
+                suite =
+                    await playPowerSync?(loaded, properties)
+                    ?? CaseSource.unsupportedSuite(
+                        loaded.transcript.caseID, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
             }
             suite.time = RunClock.seconds(since: started)
             return suite

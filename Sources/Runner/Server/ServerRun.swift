@@ -35,19 +35,28 @@ public struct ServerRun: Sendable {
     /// - Parameters:
     ///   - options: what to run.
     ///   - makeTarget: makes one isolated target per case.
+    ///   - makePowerSyncTarget: makes one isolated PowerSync target per PowerSync case (nil:
+    ///     PowerSync cases are reported unsupported).
     ///   - output: receives the console text.
     /// - Returns: true when nothing failed.
     /// - Throws: `RunError` for bad input or an unwritable report.
-    public static func run(_ options: Options, makeTarget: @escaping TargetFactory, output: (String) -> Void) async throws(RunError) -> Bool
-    {
+    public static func run(
+        _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil,
+        output: (String) -> Void
+    ) async throws(RunError) -> Bool {
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
-        let run = LaneRun(
+        var run = LaneRun(
             options: options.run, reportName: "accord run --server \(options.targetName)",
             properties: [
                 SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
                 SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
             ],
             preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) })
+        if let makePowerSyncTarget {
+            run.playPowerSync = { loaded, properties in
+                await PowerSyncServerLane().run(loaded, makeTarget: makePowerSyncTarget, properties: properties)
+            }
+        }
         let replay = RecordingReplay(requiredTier: options.requiredTier)
         return try await run.run(output: output, .server(lane, replay: replay, makeTarget: makeTarget))
     }

@@ -3,6 +3,7 @@ import Foundation
 import KizunaWire
 import PostgRESTTarget
 import PostgresTarget
+import ReferencePowerSync
 import ReferenceServer
 import Runner
 import ServerContract
@@ -44,6 +45,23 @@ enum TargetChoice {
         default:
             throw RunError.usage(
                 "--server takes 'embedded', an http(s) URL or a postgres:// URL, found '\(server)'\nSee 'accord help run'.")
+        }
+    }
+
+    /// The PowerSync target for `--server`: a fresh embedded service per case; nil for a
+    /// target that serves no PowerSync profile.
+    /// - Parameters:
+    ///   - server: the `--server` value.
+    ///   - faults: seeded faults (the self-test's).
+    /// - Returns: the factory, or nil.
+    static func powerSyncFactory(for server: String, faults: Set<PowerSyncFault> = []) -> PowerSyncServerLane.TargetFactory? {
+        guard server == "embedded" else { return nil }
+        return { () throws(TargetError) -> any PowerSyncTarget in
+            do throws(PowerSyncServiceError) {
+                return EmbeddedPowerSync(service: try PowerSyncService(faults: faults))
+            } catch {
+                throw TargetError.refused("the embedded PowerSync service did not start: \(error)")
+            }
         }
     }
 
