@@ -1,3 +1,5 @@
+import Corpus
+
 /// One seeded fault of the self-test: a switch in the reference server or the reference client,
 /// named after the rule it breaks.
 public struct Mutant: Sendable, Hashable {
@@ -7,6 +9,8 @@ public struct Mutant: Sendable, Hashable {
         case server
         /// The reference client behind `accord driver` (played by the client lane and the kill matrix).
         case client
+        /// The embedded PowerSync service (played by the server lane over PowerSync cases).
+        case powerSyncService = "powersync-service"
     }
 
     /// The switch's name, e.g. `cursor-plus-one`.
@@ -22,6 +26,22 @@ public struct Mutant: Sendable, Hashable {
     ///   - rule: the rule it breaks.
     public static func server(_ name: String, breaks rule: String) -> Mutant {
         Mutant(name: name, component: .server, rule: rule)
+    }
+
+    /// A fault of the embedded PowerSync service, played by the server lane over PowerSync cases.
+    /// - Parameters:
+    ///   - name: the switch's name.
+    ///   - rule: the rule it breaks.
+    public static func powerSyncService(_ name: String, breaks rule: String) -> Mutant {
+        Mutant(name: name, component: .powerSyncService, rule: rule)
+    }
+
+    /// The protocol profile the mutant's component speaks, for the score line.
+    public var profile: CorpusProfile {
+        switch component {
+        case .server, .client: .kizunaSync
+        case .powerSyncService: .powerSync
+        }
     }
 
     /// A fault of the reference client, played by the client lane and the kill matrix.

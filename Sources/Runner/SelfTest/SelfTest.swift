@@ -12,6 +12,8 @@ public struct SelfTest: Sendable {
     public typealias ServerFactory = @Sendable (_ fault: String?) -> ServerRun.TargetFactory
     /// The driver command line for a fault's name; nil for the unmutated client.
     public typealias ClientCommand = @Sendable (_ fault: String?) -> String
+    /// Makes the PowerSync service factory for a fault's name; nil for the unmutated service.
+    public typealias PowerSyncFactory = @Sendable (_ fault: String?) -> PowerSyncServerLane.TargetFactory
 
     /// What to play.
     public struct Options: Sendable {
@@ -50,6 +52,8 @@ public struct SelfTest: Sendable {
     let options: Options
     let serverFactory: ServerFactory
     let clientCommand: ClientCommand
+    /// The PowerSync service factory per fault; nil plays no PowerSync-service mutant or baseline.
+    public var powerSyncFactory: PowerSyncFactory?
 
     /// Makes a self-test.
     /// - Parameters:
@@ -89,7 +93,7 @@ public struct SelfTest: Sendable {
         let clientPaths = serverPaths + [try BijectionProbe.write(corpus: options.corpus, into: folder)]
         var baseline: [(component: Mutant.Component, kill: MutantKill)] = []
         let components = Set(mutants.map(\.component))
-        for component in [Mutant.Component.server, .client] where components.contains(component) {
+        for component in [Mutant.Component.server, .client, .powerSyncService] where components.contains(component) {
             let started = ContinuousClock.now
             if let kill = try await play(component, fault: nil, server: serverPaths, client: clientPaths) {
                 baseline.append((component, kill))
@@ -120,6 +124,8 @@ public struct SelfTest: Sendable {
             let command = clientCommand(fault)
             if let kill = MutantKill.first(in: try await clientSuites(client, command: command), lane: "client") { return kill }
             return MutantKill.first(in: try await killSuites(client, command: command), lane: "kill-matrix")
+        case .powerSyncService:
+            return MutantKill.first(in: try await powerSyncSuites(server, fault: fault), lane: "server")
         }
     }
 
@@ -133,6 +139,21 @@ public struct SelfTest: Sendable {
         let lane = ServerLane(scenarios: options.scenarios)
         let replay = RecordingReplay()
         return try await laneRun(paths).collect(.server(lane, replay: replay, makeTarget: makeTarget)).0
+    }
+
+    /// The server lane over the PowerSync inputs only (corpus folders whose manifest says so),
+    /// each case on a fresh PowerSync service with the fault.
+    private func powerSyncSuites(_ paths: [String], fault: String?) async throws(RunError) -> [SuiteResult] {
+        guard let powerSyncFactory else { return [] }
+        let folders = paths.filter { (try? CorpusProfile.of(folder: FolderFiles(root: $0))) == .powerSync }
+        if folders.isEmpty { return [] }
+        var run = laneRun(folders)
+        let makeTarget = powerSyncFactory(fault)
+        run.playPowerSync = { loaded, properties in await PowerSyncServerLane().run(loaded, makeTarget: makeTarget, properties: properties)
+        }
+        return try await run.collect(
+            .server(ServerLane(scenarios: options.scenarios), replay: RecordingReplay(), makeTarget: serverFactory(nil))
+        ).0
     }
 
     private func clientSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {

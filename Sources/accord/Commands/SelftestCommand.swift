@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import KizunaWire
 import ReferenceClient
+import ReferencePowerSync
 import ReferenceServer
 import Runner
 import ServerContract
@@ -40,6 +41,7 @@ enum SelftestCommand: Command {
     static var catalogue: [Mutant] {
         ServerFault.allCases.map { Mutant.server($0.rawValue, breaks: $0.rule) }
             + ClientFault.allCases.map { Mutant.client($0.rawValue, breaks: $0.summary) }
+            + PowerSyncFault.allCases.map { Mutant.powerSyncService($0.rawValue, breaks: $0.rule) }
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -52,7 +54,7 @@ enum SelftestCommand: Command {
         options.jobs = try SharedOptions.jobs(arguments)
         options.scenarios = try scenarios(arguments.value(.scenarios) ?? "../shared/corpus-scenarios.json")
         let own = DriverCommandLine.resolve("accord driver")
-        let selftest = SelfTest(
+        var selftest = SelfTest(
             options: options,
             serverFactory: { name in
                 let faults = Set(name.flatMap(ServerFault.init(rawValue:)).map { [$0] } ?? [])
@@ -65,6 +67,9 @@ enum SelftestCommand: Command {
                 }
             },
             clientCommand: { name in name.map { own + " --fault " + $0 } ?? own })
+        selftest.powerSyncFactory = { name in
+            TargetChoice.embeddedPowerSync(faults: Set(name.flatMap(PowerSyncFault.init(rawValue:)).map { [$0] } ?? []))
+        }
         let outcome = try await selftest.run(mutants) { console.help("accord: selftest: " + $0 + "\n") }
         let report = SelfTestReport(outcome: outcome)
         if let junit = arguments.value(.junit) { try report.writeJUnit(to: junit) }
@@ -75,7 +80,7 @@ enum SelftestCommand: Command {
     /// Conformance/ and every recording in Recordings/.
     private static var defaultInputs: [String] {
         let recordings = (try? FileManager.default.contentsOfDirectory(atPath: "Recordings")) ?? []
-        return ["Conformance"] + recordings.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Recordings/" + $0 }
+        return ["Conformance", "Conformance/powersync"] + recordings.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Recordings/" + $0 }
     }
 
     private static func scenarios(_ path: String) throws(RunError) -> Scenarios {

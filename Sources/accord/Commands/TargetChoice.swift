@@ -56,7 +56,14 @@ enum TargetChoice {
     /// - Returns: the factory, or nil.
     static func powerSyncFactory(for server: String, faults: Set<PowerSyncFault> = []) -> PowerSyncServerLane.TargetFactory? {
         guard server == "embedded" else { return nil }
-        return { () throws(TargetError) -> any PowerSyncTarget in
+        return embeddedPowerSync(faults: faults)
+    }
+
+    /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
+    /// - Parameter faults: the faults.
+    /// - Returns: the factory.
+    static func embeddedPowerSync(faults: Set<PowerSyncFault>) -> PowerSyncServerLane.TargetFactory {
+        { () throws(TargetError) -> any PowerSyncTarget in
             do throws(PowerSyncServiceError) {
                 return EmbeddedPowerSync(service: try PowerSyncService(faults: faults))
             } catch {
