@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "SQLite"], swiftSettings: strict),
         .target(
-            name: "ReferencePowerSync", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "ServerContract", "SQLite"],
+            name: "ReferencePowerSync", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "ServerContract", "SQLite", "HTTP"],
             swiftSettings: strict),
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(

@@ -15,6 +15,8 @@ public actor PowerSyncService {
     private let faults: Set<PowerSyncFault>
     /// Streams waiting for the source to change (HTTP streams wait here instead of polling).
     private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// True once the server is stopping: waiting streams end.
+    private var closing = false
 
     /// Opens a service on a database file, or in memory.
     /// - Parameters:
@@ -91,9 +93,27 @@ public actor PowerSyncService {
         try log.answer(&cursor, pageOps: pageOps, faults: faults)
     }
 
-    /// Waits until the next source commit or replication (a stream with nothing to say waits here).
-    public func changed() async {
+    /// Waits until the next source commit, replication or reset (a stream with nothing to say
+    /// waits here); returns at once once the service is shutting down.
+    /// - Returns: false once the service is shutting down.
+    public func changed() async -> Bool {
+        if closing { return false }
         await withCheckedContinuation { waiters.append($0) }
+        return !closing
+    }
+
+    /// Wakes every waiting stream for good (the server is stopping).
+    public func shutDown() {
+        closing = true
+        wake()
+    }
+
+    /// Empties every table: the next case starts from nothing (the fixture endpoint's reset).
+    /// - Throws: `PowerSyncServiceError` for storage.
+    public func reset() throws(PowerSyncServiceError) {
+        try db.transaction { () throws(PowerSyncServiceError) in try log.reset() }
+        pageOps = nil
+        wake()
     }
 
     private func wake() {

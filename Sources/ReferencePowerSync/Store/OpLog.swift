@@ -46,6 +46,15 @@ struct OpLog {
             """)
     }
 
+    /// Empties every table and sets every position back to 0.
+    func reset() throws(PowerSyncServiceError) {
+        try db.execute(
+            """
+            DELETE FROM pending; DELETE FROM ops; DELETE FROM grants; DELETE FROM write_checkpoints; DELETE FROM checkpoint_requests;
+            UPDATE positions SET value = 0;
+            """)
+    }
+
     /// A named position: `source` (the source database's commit count), `replicated` (how far
     /// replication has read it) or `head` (the last op id handed out).
     func position(_ name: String) throws(PowerSyncServiceError) -> Int64 {
