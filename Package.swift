@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Runner", targets: ["Runner"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .library(name: "ReferencePowerSync", targets: ["ReferencePowerSync"]),
+        .library(name: "PowerSyncHTTP", targets: ["PowerSyncHTTP"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
@@ -77,6 +78,8 @@ let package = Package(
         .target(
             name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
         .target(
+            name: "PowerSyncHTTP", dependencies: ["Corpus", "HTTP", "KizunaWire", "ServerContract", "Transport"], swiftSettings: strict),
+        .target(
             name: "Runner",
             dependencies: [
                 "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver",
@@ -86,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Runner", "ReferenceServer", "ReferencePowerSync", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver",
+                "Runner", "ReferenceServer", "ReferencePowerSync", "PowerSyncHTTP", "ServerContract", "HTTP", "Serve", "ReferenceClient",
+                "ReferenceDriver",
                 "AccordDriver",
                 "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],

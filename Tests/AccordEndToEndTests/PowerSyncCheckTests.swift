@@ -154,4 +154,32 @@ struct PowerSyncCheckTests {
             #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable/not yet supported: ") == true)
         }
     }
+
+    @Test(
+        "accord serve --profile powersync over loopback: the server lane plays every case through its HTTP endpoints and fixtures, and SIGINT stops it"
+    )
+    func serverLaneOverHTTP() async throws {
+        let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "e2e-secret", "--fixtures"])
+        let result = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", Self.folder,
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("7 suites (7 passed, 0 failed, 0 skipped), 17 cases: 17 passed"), "\(result.stdout)")
+        let stopped = served.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.rest.contains("accord serve: stopped"))
+    }
+
+    @Test("accord serve --profile powersync refuses a token without the secret's signature, and --domain")
+    func serveRefuses() async throws {
+        #expect(try await AccordBinary.run(["serve", "--profile", "powersync", "--jwt-secret", "s", "--domain", "d.json"]).status == 64)
+        #expect(try await AccordBinary.run(["serve", "--profile", "firebase", "--jwt-secret", "s"]).status == 64)
+        let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "right", "--fixtures"])
+        let result = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "wrong", Self.folder,
+        ])
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stdout.contains("HTTP 401"), "\(result.stdout)")
+        _ = served.stop()
+    }
 }

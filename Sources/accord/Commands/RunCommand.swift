@@ -123,8 +123,10 @@ enum RunCommand: Command {
                 console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
             }
         }
-        let passed = try await ServerRun.run(options, makeTarget: factory, makePowerSyncTarget: TargetChoice.powerSyncFactory(for: server))
-        {
+        let passed = try await ServerRun.run(
+            options, makeTarget: factory,
+            makePowerSyncTarget: TargetChoice.powerSyncFactory(for: server, jwtSecret: arguments.value(.jwtSecret))
+        ) {
             console.out($0)
         }
         return passed ? ExitCode.success : ExitCode.failure

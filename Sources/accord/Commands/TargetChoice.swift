@@ -3,6 +3,7 @@ import Foundation
 import KizunaWire
 import PostgRESTTarget
 import PostgresTarget
+import PowerSyncHTTP
 import ReferencePowerSync
 import ReferenceServer
 import Runner
@@ -48,15 +49,19 @@ enum TargetChoice {
         }
     }
 
-    /// The PowerSync target for `--server`: a fresh embedded service per case; nil for a
-    /// target that serves no PowerSync profile.
+    /// The PowerSync target for `--server`: a fresh embedded service per case, or the service
+    /// behind an http(s) URL (reset before each case); nil for a target that serves no
+    /// PowerSync profile (a postgres:// URL).
     /// - Parameters:
     ///   - server: the `--server` value.
-    ///   - faults: seeded faults (the self-test's).
+    ///   - jwtSecret: `--jwt-secret` (default: $ACCORD_JWT_SECRET), for a URL.
     /// - Returns: the factory, or nil.
-    static func powerSyncFactory(for server: String, faults: Set<PowerSyncFault> = []) -> PowerSyncServerLane.TargetFactory? {
-        guard server == "embedded" else { return nil }
-        return embeddedPowerSync(faults: faults)
+    static func powerSyncFactory(for server: String, jwtSecret: String? = nil) -> PowerSyncServerLane.TargetFactory? {
+        if server == "embedded" { return embeddedPowerSync(faults: []) }
+        guard server.hasPrefix("http://") || server.hasPrefix("https://"),
+            let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
+        else { return nil }
+        return { () throws(TargetError) -> any PowerSyncTarget in try PowerSyncHTTPTarget(baseURL: server, secret: secret) }
     }
 
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
