@@ -106,6 +106,9 @@ let package = Package(
             name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .testTarget(
+            name: "ReferencePowerSyncTests", dependencies: ["ReferencePowerSync", "PowerSyncWire", "Corpus", "KizunaWire"],
+            swiftSettings: strict),
         .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
