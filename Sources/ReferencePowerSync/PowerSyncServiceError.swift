@@ -1,9 +1,9 @@
 import SQLite
 
-/// A failure of the embedded PowerSync service itself (storage, a source step it cannot take, a
-/// request it refuses), never a protocol answer.
+/// A failure of the embedded PowerSync service itself (storage, or a source step it cannot take),
+/// never a protocol answer.
 public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case open, sql, source, request }
+    private enum Code: Sendable { case open, sql, source }
     private let code: Code
     /// What happened.
     public let detail: String
@@ -16,10 +16,6 @@ public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
     static func open(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.open, detail) }
     static func sql(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.sql, detail) }
     static func source(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.source, detail) }
-    static func request(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.request, detail) }
-
-    /// True for a request the service refuses (an HTTP 400), not a failure of its own.
-    public var isBadRequest: Bool { code == .request }
 
     /// The kind of failure and its detail.
     public var description: String {
@@ -27,7 +23,6 @@ public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
         case .open: "PowerSync service cannot open its database: \(detail)"
         case .sql: "PowerSync service storage error: \(detail)"
         case .source: "PowerSync service cannot take a source step: \(detail)"
-        case .request: "PowerSync service refuses the request: \(detail)"
         }
     }
 }

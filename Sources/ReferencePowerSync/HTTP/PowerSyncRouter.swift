@@ -49,8 +49,9 @@ public struct PowerSyncRouter: Sendable {
         let user: String
         let expiresIn: Int?
         do throws(JWTError) {
-            let token = (request.headers["Authorization"] ?? "").replacingOccurrences(of: "Bearer ", with: "")
-            let claims = try key.verify(token)
+            let authorization = request.headers["Authorization"] ?? ""
+            guard authorization.hasPrefix("Bearer ") else { throw .malformed("no Authorization: Bearer token") }
+            let claims = try key.verify(String(authorization.dropFirst("Bearer ".count)))
             guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
             user = subject
             expiresIn = claims.expiresAt.flatMap { Int(exactly: ($0 - Date().timeIntervalSince1970).rounded(.down)) }
