@@ -182,4 +182,24 @@ struct PowerSyncCheckTests {
         #expect(result.stdout.contains("HTTP 401"), "\(result.stdout)")
         _ = served.stop()
     }
+
+    @Test("a source step the service cannot take is that step's errored case, and the exchanges after it are not run")
+    func refusedSourceStep() async throws {
+        let path = Self.folder + "/transcripts/001-initial-sync-completes.json"
+        var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        json = json.replacing(at: try ptr("/steps/0/changes/2/put/checksum"), with: 4_294_967_296)
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("refused.json")
+        try Data(CanonicalJSON.render(json)).write(to: file)
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["run", "--server", "embedded", file.path, "--json", report.path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let cases = (try JSONParser.parse([UInt8](try Data(contentsOf: report)))["suites"]?.arrayValue ?? []).flatMap {
+            $0["cases"]?.arrayValue ?? []
+        }
+        #expect(cases.map { $0["name"]?.stringValue ?? "" } == ["step 1 source", "step 2 sync-stream"])
+        #expect(cases.first?["outcome"]?.stringValue == "errored")
+        #expect(cases.last?["outcome"]?.stringValue == "skipped")
+    }
 }
