@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "ServerContract", targets: ["ServerContract"]),
         .library(name: "Runner", targets: ["Runner"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
+        .library(name: "ReferencePowerSync", targets: ["ReferencePowerSync"]),
+        .library(name: "PowerSyncHTTP", targets: ["PowerSyncHTTP"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
@@ -66,6 +68,9 @@ let package = Package(
         .target(name: "Reports", dependencies: ["Checks", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(name: "ReferenceServer", dependencies: ["KizunaWire", "Corpus", "ServerContract", "SQLite"], swiftSettings: strict),
+        .target(
+            name: "ReferencePowerSync", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "ServerContract", "SQLite", "HTTP"],
+            swiftSettings: strict),
         .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "SQLite", "Transport"], swiftSettings: strict),
@@ -78,16 +83,19 @@ let package = Package(
         .target(
             name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
         .target(
+            name: "PowerSyncHTTP", dependencies: ["Corpus", "HTTP", "KizunaWire", "ServerContract", "Transport"], swiftSettings: strict),
+        .target(
             name: "Runner",
             dependencies: [
-                "KizunaWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver", "AccordVersion",
+                "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver",
+                "AccordVersion",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Runner", "ReferenceServer", "ServerContract", "HTTP", "Serve", "ReferenceClient", "ReferenceDriver",
-                "ReferencePowerSyncClient",
+                "Runner", "ReferenceServer", "ReferencePowerSync", "PowerSyncHTTP", "ServerContract", "HTTP", "Serve", "ReferenceClient",
+                "ReferenceDriver", "ReferencePowerSyncClient",
                 "AccordDriver",
                 "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
@@ -103,6 +111,9 @@ let package = Package(
             name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "PowerSyncWire", "CLinux"],
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .testTarget(
+            name: "ReferencePowerSyncTests", dependencies: ["ReferencePowerSync", "PowerSyncWire", "Corpus", "KizunaWire"],
+            swiftSettings: strict),
         .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),

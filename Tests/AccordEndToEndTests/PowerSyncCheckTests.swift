@@ -27,33 +27,33 @@ struct PowerSyncCheckTests {
 
     static let breaks: [StreamBreak] = [
         StreamBreak(
-            name: "a stale complete", file: "001-initial-sync-completes", rule: "PS-COMPLETE", step: 1, label: "sync-stream", line: 5,
-            pointer: "/checkpoint_complete/last_op_id", edit: ("/steps/0/lines/4/checkpoint_complete/last_op_id", "3")),
+            name: "a stale complete", file: "001-initial-sync-completes", rule: "PS-COMPLETE", step: 2, label: "sync-stream", line: 5,
+            pointer: "/checkpoint_complete/last_op_id", edit: ("/steps/1/lines/4/checkpoint_complete/last_op_id", "3")),
         StreamBreak(
-            name: "a wrong checksum", file: "001-initial-sync-completes", rule: "PS-CHECKSUM", step: 1, label: "sync-stream", line: 5,
-            pointer: "/checkpoint_complete", edit: ("/steps/0/lines/1/checkpoint/buckets/0/checksum", 18)),
+            name: "a wrong checksum", file: "001-initial-sync-completes", rule: "PS-CHECKSUM", step: 2, label: "sync-stream", line: 5,
+            pointer: "/checkpoint_complete", edit: ("/steps/1/lines/1/checkpoint/buckets/0/checksum", 18)),
         StreamBreak(
             name: "a partial completion claiming a higher-priority bucket", file: "004-priorities-complete-in-order", rule: "PS-PRIORITY",
-            step: 1, label: "sync-stream", line: 3, pointer: "/partial_checkpoint_complete/priority",
-            edit: ("/steps/0/lines/2/partial_checkpoint_complete/priority", 1)),
+            step: 2, label: "sync-stream", line: 3, pointer: "/partial_checkpoint_complete/priority",
+            edit: ("/steps/1/lines/2/partial_checkpoint_complete/priority", 1)),
         StreamBreak(
-            name: "a regressing write checkpoint", file: "006-write-checkpoints-move-forward", rule: "PS-WRITE-CHECKPOINT", step: 2,
+            name: "a regressing write checkpoint", file: "006-write-checkpoints-move-forward", rule: "PS-WRITE-CHECKPOINT", step: 4,
             label: "sync-stream", line: 4, pointer: "/checkpoint_diff/write_checkpoint",
-            edit: ("/steps/1/lines/3/checkpoint_diff/write_checkpoint", "5")),
+            edit: ("/steps/3/lines/3/checkpoint_diff/write_checkpoint", "5")),
         StreamBreak(
             name: "a checkpoint-request id that moved back", file: "007-checkpoint-request-ids-keep-the-greatest", rule: "PS-REQUEST-ID",
-            step: 3, label: "checkpoint-request", line: nil, pointer: "/response/checkpoint_request_id",
-            edit: ("/steps/2/response/checkpoint_request_id", "2")),
+            step: 4, label: "checkpoint-request", line: nil, pointer: "/response/checkpoint_request_id",
+            edit: ("/steps/3/response/checkpoint_request_id", "2")),
         StreamBreak(
-            name: "a data page that does not chain", file: "002-paged-data-chains-and-resumes", rule: "PS-OP-ORDER", step: 1,
-            label: "sync-stream", line: 3, pointer: "/data/after", edit: ("/steps/0/lines/2/data/after", "1")),
+            name: "a data page that does not chain", file: "002-paged-data-chains-and-resumes", rule: "PS-OP-ORDER", step: 2,
+            label: "sync-stream", line: 3, pointer: "/data/after", edit: ("/steps/1/lines/2/data/after", "1")),
         StreamBreak(
-            name: "a diff removing a bucket its checkpoint lacks", file: "005-diff-follows-its-checkpoint", rule: "PS-DIFF", step: 1,
+            name: "a diff removing a bucket its checkpoint lacks", file: "005-diff-follows-its-checkpoint", rule: "PS-DIFF", step: 2,
             label: "sync-stream", line: 5, pointer: "/checkpoint_diff/removed_buckets/0",
-            edit: ("/steps/0/lines/4/checkpoint_diff/removed_buckets/0", "user-ada-projects")),
+            edit: ("/steps/1/lines/4/checkpoint_diff/removed_buckets/0", "user-ada-projects")),
         StreamBreak(
-            name: "a keepalive that is not a number", file: "001-initial-sync-completes", rule: "PS-SHAPE", step: 1, label: "sync-stream",
-            line: 1, pointer: "/token_expires_in", edit: ("/steps/0/lines/0/token_expires_in", "soon")),
+            name: "a keepalive that is not a number", file: "001-initial-sync-completes", rule: "PS-SHAPE", step: 2, label: "sync-stream",
+            line: 1, pointer: "/token_expires_in", edit: ("/steps/1/lines/0/token_expires_in", "soon")),
     ]
 
     @Test("a hand-broken stream fails its rule at its step, NDJSON line and pointer, and nothing else", arguments: breaks)
@@ -100,8 +100,12 @@ struct PowerSyncCheckTests {
             for testcase in cases {
                 let name = testcase["name"]?.stringValue ?? ""
                 let exchange = ["sync-stream", "checkpoint-request", "write-checkpoint"].contains { name.hasSuffix(" " + $0) }
+                let source = name.hasSuffix(" source") || name.hasSuffix(" replicate")
                 if exchange {
                     #expect(testcase["outcome"]?.stringValue == "passed", "\(name)")
+                } else if source {
+                    #expect(testcase["outcome"]?.stringValue == "skipped", "a source-side step is not judged offline: \(name)")
+                    #expect(testcase["reason"]?.stringValue?.contains("the server lane") == true, "\(name)")
                 } else {
                     #expect(testcase["outcome"]?.stringValue == "skipped", "a client step is not judged offline: \(name)")
                     #expect(testcase["reason"]?.stringValue?.contains("client lane") == true, "\(name)")
@@ -110,12 +114,46 @@ struct PowerSyncCheckTests {
         }
     }
 
-    @Test("the server lane reports PowerSync cases not yet supported, and a run that checks only them is not green")
-    func liveLaneSaysNotYetSupported() async throws {
+    @Test("the server lane plays every PowerSync case against the embedded service: its answers are the golden lines and pass the PS rules")
+    func serverLanePasses() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
+        let suites = json["suites"]?.arrayValue ?? []
+        #expect(suites.count == 7)
+        let cases = suites.flatMap { $0["cases"]?.arrayValue ?? [] }
+        #expect(cases.count == 17, "one test case per exchange step")
+        #expect(cases.allSatisfy { $0["outcome"]?.stringValue == "passed" })
+        #expect(cases.allSatisfy { $0["classname"]?.stringValue?.hasPrefix("powersync.server.") == true })
+        #expect(suites.allSatisfy { ($0["properties"]?["source_steps"]?.stringValue).flatMap(Int.init) ?? 0 > 0 })
+    }
+
+    @Test("a golden line the embedded service does not send fails AC-GOLDEN at its step, NDJSON line and pointer")
+    func serverLaneComparesGolden() async throws {
+        let path = Self.folder + "/transcripts/005-diff-follows-its-checkpoint.json"
+        var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        json = json.replacing(at: try ptr("/steps/1/lines/5/data/data/0/data"), with: "{\"title\":\"B\"}")
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("changed.json")
+        try Data(CanonicalJSON.render(json)).write(to: file)
+        let result = try await AccordBinary.run(["run", "--server", "embedded", file.path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "step 2 sync-stream NDJSON line 6: AC-GOLDEN the live line differs from golden NDJSON line 6 (at /data/data/0/data)"),
+            "\(result.stdout)")
+    }
+
+    @Test("the client lane still reports PowerSync cases not yet supported, and a run that checks only them is not green")
+    func clientLaneSaysNotYetSupported() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["run", "--client", "'\(AccordBinary.path)' driver", Self.folder, "--json", report.path])
         #expect(result.status != 0, "nothing was checked, so the run is not a pass: \(result.stdout)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let cases = (json["suites"]?.arrayValue ?? []).flatMap { $0["cases"]?.arrayValue ?? [] }
@@ -124,5 +162,53 @@ struct PowerSyncCheckTests {
             #expect(testcase["outcome"]?.stringValue == "skipped")
             #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable/not yet supported: ") == true)
         }
+    }
+
+    @Test(
+        "accord serve --profile powersync over loopback: the server lane plays every case through its HTTP endpoints and fixtures, and SIGINT stops it"
+    )
+    func serverLaneOverHTTP() async throws {
+        let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "e2e-secret", "--fixtures"])
+        let result = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", Self.folder,
+        ])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("7 suites (7 passed, 0 failed, 0 skipped), 17 cases: 17 passed"), "\(result.stdout)")
+        let stopped = served.stop()
+        #expect(stopped.status == 0)
+        #expect(stopped.rest.contains("accord serve: stopped"))
+    }
+
+    @Test("accord serve --profile powersync refuses a token without the secret's signature, and --domain")
+    func serveRefuses() async throws {
+        #expect(try await AccordBinary.run(["serve", "--profile", "powersync", "--jwt-secret", "s", "--domain", "d.json"]).status == 64)
+        #expect(try await AccordBinary.run(["serve", "--profile", "firebase", "--jwt-secret", "s"]).status == 64)
+        let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "right", "--fixtures"])
+        let result = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "wrong", Self.folder,
+        ])
+        #expect(result.status != 0, "\(result.stdout)")
+        #expect(result.stdout.contains("HTTP 401"), "\(result.stdout)")
+        _ = served.stop()
+    }
+
+    @Test("a source step the service cannot take is that step's errored case, and the exchanges after it are not run")
+    func refusedSourceStep() async throws {
+        let path = Self.folder + "/transcripts/001-initial-sync-completes.json"
+        var json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        json = json.replacing(at: try ptr("/steps/0/changes/2/put/checksum"), with: 4_294_967_296)
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("refused.json")
+        try Data(CanonicalJSON.render(json)).write(to: file)
+        let report = folder.appendingPathComponent("report.json")
+        let result = try await AccordBinary.run(["run", "--server", "embedded", file.path, "--json", report.path])
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let cases = (try JSONParser.parse([UInt8](try Data(contentsOf: report)))["suites"]?.arrayValue ?? []).flatMap {
+            $0["cases"]?.arrayValue ?? []
+        }
+        #expect(cases.map { $0["name"]?.stringValue ?? "" } == ["step 1 source", "step 2 sync-stream"])
+        #expect(cases.first?["outcome"]?.stringValue == "errored")
+        #expect(cases.last?["outcome"]?.stringValue == "skipped")
     }
 }

@@ -50,4 +50,41 @@ struct SelftestTests {
         #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.contains("matches no mutant"), "\(result.stderr)")
     }
+
+    /// Each seeded PowerSync-service fault, the rule it breaks, and the case and step that must catch it.
+    static let powerSyncKills: [(mutant: String, rule: String, at: String)] = [
+        ("ps-complete-stale-last-op-id", "PS-COMPLETE", "`powersync/001-initial-sync-completes` › step 2 sync-stream"),
+        ("ps-checksum-off-by-one", "PS-CHECKSUM", "`powersync/001-initial-sync-completes` › step 2 sync-stream"),
+        ("ps-partial-claims-next-priority", "PS-PRIORITY", "`powersync/004-priorities-complete-in-order` › step 2 sync-stream"),
+        ("ps-write-checkpoint-goes-back", "PS-WRITE-CHECKPOINT", "`powersync/006-write-checkpoints-move-forward` › step 4 sync-stream"),
+        (
+            "ps-request-id-moves-back", "PS-REQUEST-ID",
+            "`powersync/007-checkpoint-request-ids-keep-the-greatest` › step 5 checkpoint-request"
+        ),
+        ("ps-diff-removes-unheld-bucket", "PS-DIFF", "`powersync/006-write-checkpoints-move-forward` › step 4 sync-stream"),
+        ("ps-data-after-does-not-chain", "PS-OP-ORDER", "`powersync/002-paged-data-chains-and-resumes` › step 2 sync-stream"),
+    ]
+
+    @Test(
+        "--filter 'ps-*': the unmutated PowerSync service passes, and each seeded fault is killed by the rule it breaks at its case and step"
+    )
+    func powerSyncServiceMutants() async throws {
+        let result = try await AccordBinary.run(["selftest", "--filter", "ps-*"], cwd: AccordBinary.packageRoot)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("baseline powersync-service: passed"), "\(result.stderr)")
+        for kill in Self.powerSyncKills {
+            #expect(
+                result.stdout.contains("| `\(kill.mutant)` | powersync-service | \(kill.rule) | \(kill.rule) | server: \(kill.at) |"),
+                "\(kill.mutant): \(result.stdout)")
+        }
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: true)
+        #expect(lines.last == "mutation score: 7/7 killed", "\(result.stdout)")
+    }
+
+    @Test("a mixed filter counts both profiles on the score line")
+    func scoreCountsBothProfiles() async throws {
+        let result = try await AccordBinary.run(["selftest", "--filter", "[cp][us]*-[ot]*"], cwd: AccordBinary.packageRoot)
+        let last = result.stdout.split(separator: "\n", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+        #expect(last.contains("(kizunasync ") && last.contains(", powersync "), "\(result.stdout)")
+    }
 }

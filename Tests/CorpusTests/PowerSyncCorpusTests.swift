@@ -29,8 +29,8 @@ struct PowerSyncCorpusTests {
         #expect(corpus.cases.count == 13)
         #expect(corpus.cases.first?.transcript.caseID == "powersync/001-initial-sync-completes")
         #expect(try CorpusProfile.of(folder: files) == .powerSync)
-        let request = try #require(corpus.cases[6].transcript.steps.first)
-        #expect(request.label == "checkpoint-request")
+        let steps = corpus.cases[6].transcript.steps
+        #expect(steps.first?.label == "source" && steps.dropFirst().first?.label == "checkpoint-request")
     }
 
     @Test("a profile that is not known, a step kind outside the three, and non-dense steps are errors naming file, step and pointer")
@@ -43,13 +43,13 @@ struct PowerSyncCorpusTests {
         }
         #expect(unknown?.pointer?.description == "/profile")
         let kind = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/steps/0/kind", to: "sync"), file: "t.json")
+            try PowerSyncTranscript(json: original.setting("/steps/1/kind", to: "sync"), file: "t.json")
         }
-        #expect(kind?.step == 1 && kind?.pointer?.description == "/steps/0/kind")
+        #expect(kind?.step == 2 && kind?.pointer?.description == "/steps/1/kind")
         let empty = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/steps/0/lines", to: []), file: "t.json")
+            try PowerSyncTranscript(json: original.setting("/steps/1/lines", to: []), file: "t.json")
         }
-        #expect(empty?.pointer?.description == "/steps/0/lines")
+        #expect(empty?.pointer?.description == "/steps/1/lines")
         let caseID = corpusError { () throws(CorpusError) in
             try PowerSyncTranscript(json: original.setting("/case", to: "push/001-x"), file: "t.json")
         }
@@ -80,5 +80,28 @@ struct PowerSyncCorpusTests {
         let bytes = try #require(files.files["transcripts/001-initial-sync-completes.json"])
         let error = corpusError { () throws(CorpusError) in try LoadedTranscript(raw: bytes, file: "t.json") }
         #expect(error?.pointer?.description == "/profile" && error?.detail.contains("PowerSync") == true)
+    }
+
+    @Test("source steps: an unknown change, a during that names no open stream, and a line past the stream's end name step and pointer")
+    func sourceGrammarErrors() throws {
+        let files = try Self.files()
+        let diff = try Self.transcript(files, "005-diff-follows-its-checkpoint")
+        let loaded = try PowerSyncTranscript(json: diff, file: "t.json")
+        #expect(loaded.steps.map(\.label) == ["source", "sync-stream", "source"])
+        #expect(loaded.steps[2].during == StreamMoment(step: 2, afterLine: 4))
+        let change = corpusError { () throws(CorpusError) in
+            try PowerSyncTranscript(json: diff.setting("/steps/0/changes/0", to: ["upsert": ["bucket": "b"]]), file: "t.json")
+        }
+        #expect(change?.step == 1 && change?.pointer?.description == "/steps/0/changes/0")
+        let step = corpusError { () throws(CorpusError) in
+            try PowerSyncTranscript(json: diff.setting("/steps/2/during/step", to: 1), file: "t.json")
+        }
+        #expect(step?.step == 3 && step?.pointer?.description == "/steps/2/during/step")
+        let line = corpusError { () throws(CorpusError) in
+            try PowerSyncTranscript(json: diff.setting("/steps/2/during/after_line", to: 9), file: "t.json")
+        }
+        #expect(line?.step == 3 && line?.pointer?.description == "/steps/2/during/after_line")
+        let paged = try PowerSyncTranscript(json: try Self.transcript(files, "002-paged-data-chains-and-resumes"), file: "t.json")
+        #expect(paged.service.dataPageOps == 2)
     }
 }

@@ -16,6 +16,15 @@ struct CaseIdentityTests {
         #expect(CaseResult.classname(lane: "client", caseID: "recording/two users.v2.jsonl") == "kizuna.client.recording.two-users_v2")
     }
 
+    @Test("a PowerSync case's classname starts with its profile, powersync.<lane>., not kizuna.")
+    func powerSyncClassnames() {
+        #expect(
+            CaseResult.classname(lane: "server", caseID: "powersync/001-initial-sync-completes")
+                == "powersync.server.001-initial-sync-completes")
+        #expect(CaseResult.classname(lane: "check", caseID: "powersync/007-x") == "powersync.check.007-x")
+        #expect(CaseResult.classname(lane: "server", caseID: "powersync") == "kizuna.server.powersync", "a bare name is not a PowerSync id")
+    }
+
     @Test("a suite repeated in a report gets #2, a name repeated in a suite gets (2); the first keeps its identity")
     func repeats() {
         let suite = SuiteResult(

@@ -75,7 +75,7 @@ public enum RecordingToPowerSyncTranscript {
             ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "lines": .array(lines)]
         case .checkpointRequest(let request, let response), .writeCheckpoint(let request, let response):
             ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "response": response]
-        case .client: nil
+        case .client, .source, .replicate: nil
         }
     }
 }

@@ -58,6 +58,8 @@ public struct PowerSyncEvent: Sendable {
             case .client:
                 // Client-side steps are not exchanges of the service; the client lane judges them.
                 continue
+            case .source, .replicate:
+                continue  // source side: no exchange on the wire, nothing for a rule to see
             }
         }
         return events

@@ -14,6 +14,10 @@ public struct PowerSyncStep: Sendable, Hashable {
         /// A client-side step (local write, upload, request a checkpoint, wait for sync, …),
         /// played by the client lane (`PowerSyncClientAction`).
         case client(PowerSyncClientAction)
+        /// Source side (server lane): a transaction committed in the service's source database.
+        case source(SourceCommit)
+        /// Source side (server lane): the service's replication catches up with the source.
+        case replicate(during: StreamMoment?)
     }
 
     /// The step number `n`.
@@ -37,6 +41,8 @@ public struct PowerSyncStep: Sendable, Hashable {
         case .checkpointRequest: "checkpoint-request"
         case .writeCheckpoint: "write-checkpoint"
         case .client(let client): client.label
+        case .source: "source"
+        case .replicate: "replicate"
         }
     }
 
@@ -51,6 +57,11 @@ public struct PowerSyncStep: Sendable, Hashable {
         n = try reader.integer("n")
         if PowerSyncClientAction.kinds.contains(kind) {
             action = .client(try PowerSyncClientAction(kind: kind, reading: &reader, at: pointer))
+            try reader.finish()
+            return
+        }
+        if let source = try Self.sourceAction(kind: kind, &reader, at: pointer) {
+            action = source
             try reader.finish()
             return
         }
@@ -70,7 +81,8 @@ public struct PowerSyncStep: Sendable, Hashable {
         default:
             throw WireError(
                 .json, at: pointer.appending("kind"),
-                "unknown PowerSync step kind \"\(kind)\" (expected sync-stream|checkpoint-request|write-checkpoint)")
+                "unknown PowerSync step kind \"\(kind)\" (expected sync-stream|checkpoint-request|write-checkpoint|source|replicate|"
+                    + PowerSyncClientAction.kinds.sorted().joined(separator: "|") + ")")
         }
         try reader.finish()
     }

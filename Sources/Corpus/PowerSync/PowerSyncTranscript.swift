@@ -17,6 +17,8 @@ public struct PowerSyncTranscript: Sendable, Hashable {
     public var notes: [String]
     /// The steps, numbered densely from 1.
     public var steps: [PowerSyncStep]
+    /// How the service answers, for the server lane (top-level `service`).
+    public var service = PowerSyncServiceSettings()
 
     /// True when `id` follows the PowerSync case-id grammar `powersync/<NNN>-<slug>`.
     /// - Parameter id: the case id.
@@ -60,8 +62,13 @@ public struct PowerSyncTranscript: Sendable, Hashable {
                 }
                 steps.append(decoded)
             }
+            if let (index, error) = PowerSyncStep.duringError(in: steps) {
+                step = index + 1
+                throw error
+            }
             step = nil
             self.steps = steps
+            service = try PowerSyncServiceSettings.read(&reader)
             try reader.finish()
         } catch {
             throw CorpusError.grammar(file, step: step, at: error.pointer, error.detail)

@@ -1,5 +1,6 @@
 extension CaseResult {
-    /// The JUnit classname that names one case of one lane: `kizuna.<lane>.<case id>`, with the
+    /// The JUnit classname that names one case of one lane: `kizuna.<lane>.<case id>` (for a
+    /// PowerSync case, whose id is `powersync/<NNN>-<slug>`: `powersync.<lane>.<NNN>-<slug>`), with the
     /// case id's `/` as package separators and `@<variant>` where one case is played several
     /// times in the lane (a kill point). For example `kizuna.server.push.002-rls-denied-not-a-wedge`
     /// or `kizuna.kill.push.001-insert-applied@after-push-sent`.
@@ -15,8 +16,12 @@ extension CaseResult {
     public static func classname(lane: String, caseID: String, variant: String? = nil) -> String {
         var id = Substring(caseID)
         if id.hasSuffix(".jsonl") { id = id.dropLast(".jsonl".count) }
-        let segments = id.split(separator: "/", omittingEmptySubsequences: true).map(segment)
-        var name = (["kizuna", segment(Substring(lane))] + segments).joined(separator: ".")
+        var segments = id.split(separator: "/", omittingEmptySubsequences: true).map(segment)
+        var profile = "kizuna"
+        if segments.count > 1, segments[0] == "powersync" {
+            profile = segments.removeFirst()
+        }
+        var name = ([profile, segment(Substring(lane))] + segments).joined(separator: ".")
         if let variant { name += "@" + segment(Substring(variant)) }
         return name
     }

@@ -15,8 +15,9 @@ struct CaseSource: Sendable {
             case blocked(Manifest.Entry)
             /// A case no live lane can play yet, reported skipped with why.
             case unsupported(file: String, reason: String)
-            /// A PowerSync case: the lanes that play PowerSync cases play it, the others report it
-            /// skipped with `powerSyncReason`.
+            /// A PowerSync case: the lanes that play PowerSync cases play it (the server lane on a
+            /// PowerSync target, the client lane and kill matrix with a PowerSync driver), the
+            /// others report it skipped with `powerSyncReason`.
             case powerSync(LoadedPowerSyncTranscript)
         }
         /// What the case is.
@@ -97,9 +98,9 @@ struct CaseSource: Sendable {
         return loaded
     }
 
-    /// Why the live lanes skip a PowerSync case.
+    /// Why a lane or target that does not play PowerSync cases skips one.
     static let powerSyncReason =
-        "not applicable/not yet supported: this lane does not play PowerSync cases yet; accord check judges their exchanges and the client lane their client steps (accord run --client \"accord driver --profile powersync\"); the server lane has no PowerSync target (accord serve --profile powersync is not built yet; docs/powersync.md)"
+        "not applicable/not yet supported: this lane or target does not play PowerSync cases; the server lane plays them against --server embedded or a PowerSync service's URL, the client lane and the kill matrix against a driver whose hello says profile powersync (docs/powersync.md)"
 
     /// The profile of a corpus folder.
     private static func profile(of folder: String) throws(RunError) -> CorpusProfile {

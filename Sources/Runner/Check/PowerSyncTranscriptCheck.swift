@@ -33,6 +33,10 @@ public enum PowerSyncTranscriptCheck {
         var cases: [CaseResult] = []
         for (index, step) in transcript.steps.enumerated() {
             let name = "step \(step.n) \(step.label)"
+            if step.isSourceSide {
+                cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(sourceSideReason)))
+                continue
+            }
             let stepJSON = stepsJSON.indices.contains(index) ? stepsJSON[index] : .null
             let found = byStep[step.n] ?? []
             var outcome: CaseOutcome =
@@ -46,6 +50,9 @@ public enum PowerSyncTranscriptCheck {
     /// Why a client-side step is not judged offline.
     static let clientStepReason =
         "client-side step: checked in the client lane (accord run --client \"accord driver --profile powersync\")"
+    /// Why `accord check` does not judge a source or replicate step.
+    static let sourceSideReason =
+        "not applicable offline: a source-side step sets the service's state; the server lane (accord run --server) plays it against a service"
 
     /// The JSON a finding's pointer is relative to: its NDJSON line, or the step.
     private static func scope(of finding: Finding, in step: JSONValue) -> JSONValue {

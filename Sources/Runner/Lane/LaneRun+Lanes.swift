@@ -13,13 +13,20 @@ extension LaneRun {
         /// Plays one PowerSync case; nil for a lane that does not play them yet.
         var playPowerSync: PowerSyncPlay? = nil
 
-        /// The server lane: each case and each recording on a fresh target from `makeTarget`.
-        static func server(_ lane: ServerLane, replay: RecordingReplay, makeTarget: @escaping ServerRun.TargetFactory) -> Lane {
-            Lane { loaded, properties in
-                await lane.run(loaded, makeTarget: makeTarget, properties: properties)
-            } replay: { contents, file, properties in
-                await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
+        /// The server lane: each case and each recording on a fresh target from `makeTarget`, and
+        /// each PowerSync case on a fresh service from `powerSync` (nil: they are reported unsupported).
+        static func server(
+            _ lane: ServerLane, replay: RecordingReplay, makeTarget: @escaping ServerRun.TargetFactory,
+            powerSync: PowerSyncServerLane.TargetFactory? = nil
+        ) -> Lane {
+            var playPowerSync: PowerSyncPlay? = nil
+            if let powerSync {
+                playPowerSync = { loaded, properties in await PowerSyncServerLane().run(loaded, makeTarget: powerSync, properties: properties) }
             }
+            return Lane(
+                play: { loaded, properties in await lane.run(loaded, makeTarget: makeTarget, properties: properties) },
+                replay: { contents, file, properties in await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties) },
+                playPowerSync: playPowerSync)
         }
 
         /// The client lane: each case and each recording with a fresh driver from `launch`.

@@ -17,6 +17,14 @@ struct LaneRun: Sendable {
         case transcript(LoadedTranscript)
         case recording(RecordingContents, file: String)
         case powerSync(LoadedPowerSyncTranscript)
+
+        /// Whether it is played on the lane's KizunaSync target (or driver).
+        var usesKizunaSyncTarget: Bool {
+            switch self {
+            case .transcript, .recording: true
+            case .powerSync: false
+            }
+        }
     }
 
     /// The inputs, the selection, the reports and the console.
@@ -34,8 +42,9 @@ struct LaneRun: Sendable {
     {
         try options.reports.check(inputs: options.inputs.paths)
         let (cases, ids) = try options.source.selected()
-        try await preflight()
         let (runnable, blocked) = split(cases, playsPowerSync: playPowerSync != nil)
+        // The preflight checks the KizunaSync target: a run of PowerSync cases alone does not use it.
+        if runnable.contains(where: \.usesKizunaSyncTarget) || runnable.isEmpty { try await preflight() }
         var report = try ReportSession(options.reports, name: reportName, console: options.console, total: runnable.count + blocked.count)
         let knownFailing = options.selection.knownFailing
         await CaseSchedule.stream(

@@ -1,3 +1,5 @@
+import Corpus
+
 /// One seeded fault of the self-test: a switch in the reference server or the reference client,
 /// named after the rule it breaks.
 public struct Mutant: Sendable, Hashable {
@@ -10,6 +12,8 @@ public struct Mutant: Sendable, Hashable {
         /// The reference PowerSync client behind `accord driver --profile powersync` (played by the
         /// client lane over the PowerSync cases).
         case powerSyncClient = "powersync-client"
+        /// The embedded PowerSync service (played by the server lane over PowerSync cases).
+        case powerSyncService = "powersync-service"
     }
 
     /// The switch's name, e.g. `cursor-plus-one`.
@@ -25,6 +29,22 @@ public struct Mutant: Sendable, Hashable {
     ///   - rule: the rule it breaks.
     public static func server(_ name: String, breaks rule: String) -> Mutant {
         Mutant(name: name, component: .server, rule: rule)
+    }
+
+    /// A fault of the embedded PowerSync service, played by the server lane over PowerSync cases.
+    /// - Parameters:
+    ///   - name: the switch's name.
+    ///   - rule: the rule it breaks.
+    public static func powerSyncService(_ name: String, breaks rule: String) -> Mutant {
+        Mutant(name: name, component: .powerSyncService, rule: rule)
+    }
+
+    /// The protocol profile the mutant's component speaks, for the score line.
+    public var profile: CorpusProfile {
+        switch component {
+        case .server, .client: .kizunaSync
+        case .powerSyncService, .powerSyncClient: .powerSync
+        }
     }
 
     /// A fault of the reference client, played by the client lane and the kill matrix.

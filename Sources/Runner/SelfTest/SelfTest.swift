@@ -13,6 +13,8 @@ public struct SelfTest: Sendable {
     public typealias ServerFactory = @Sendable (_ fault: String?) -> ServerRun.TargetFactory
     /// The driver command line for a fault's name; nil for the unmutated client.
     public typealias ClientCommand = @Sendable (_ fault: String?) -> String
+    /// Makes the PowerSync service factory for a fault's name; nil for the unmutated service.
+    public typealias PowerSyncFactory = @Sendable (_ fault: String?) -> PowerSyncServerLane.TargetFactory
 
     /// What to play.
     public struct Options: Sendable {
@@ -55,6 +57,8 @@ public struct SelfTest: Sendable {
     let options: Options
     let serverFactory: ServerFactory
     let clientCommand: ClientCommand
+    /// The PowerSync service factory per fault; nil plays no PowerSync-service mutant or baseline.
+    public var powerSyncFactory: PowerSyncFactory?
 
     /// Makes a self-test.
     /// - Parameters:
@@ -94,7 +98,7 @@ public struct SelfTest: Sendable {
         let clientPaths = serverPaths + [try BijectionProbe.write(corpus: options.corpus, into: folder)]
         var baseline: [(component: Mutant.Component, kill: MutantKill)] = []
         let components = Set(mutants.map(\.component))
-        for component in [Mutant.Component.server, .client, .powerSyncClient] where components.contains(component) {
+        for component in [Mutant.Component.server, .client, .powerSyncService, .powerSyncClient] where components.contains(component) {
             let started = ContinuousClock.now
             if let kill = try await play(component, fault: nil, server: serverPaths, client: clientPaths) {
                 baseline.append((component, kill))
@@ -134,6 +138,8 @@ public struct SelfTest: Sendable {
                 return kill
             }
             return MutantKill.first(in: try await killSuites(options.powerSyncPaths, command: command), lane: "kill-matrix")
+        case .powerSyncService:
+            return MutantKill.first(in: try await powerSyncSuites(server, fault: fault), lane: "server")
         }
     }
 
@@ -147,6 +153,18 @@ public struct SelfTest: Sendable {
         let lane = ServerLane(scenarios: options.scenarios)
         let replay = RecordingReplay()
         return try await laneRun(paths).collect(.server(lane, replay: replay, makeTarget: makeTarget)).0
+    }
+
+    /// The server lane over the PowerSync inputs only (corpus folders whose manifest says so),
+    /// each case on a fresh PowerSync service with the fault.
+    private func powerSyncSuites(_ paths: [String], fault: String?) async throws(RunError) -> [SuiteResult] {
+        guard let powerSyncFactory else { return [] }
+        let folders = paths.filter { (try? CorpusProfile.of(folder: FolderFiles(root: $0))) == .powerSync }
+        if folders.isEmpty { return [] }
+        let lane = LaneRun.Lane.server(
+            ServerLane(scenarios: options.scenarios), replay: RecordingReplay(), makeTarget: serverFactory(nil),
+            powerSync: powerSyncFactory(fault))
+        return try await laneRun(folders).collect(lane).0
     }
 
     private func clientSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {

@@ -1,3 +1,4 @@
+import Corpus
 import Foundation
 import Reports
 
@@ -19,8 +20,19 @@ public struct SelfTestReport: Sendable {
     /// True when the baselines passed and every mutant was killed.
     public var isPassing: Bool { outcome.baselineFailures.isEmpty && killed == outcome.results.count }
 
-    /// The last line: `mutation score: K/N killed`.
-    public var scoreLine: String { "mutation score: \(killed)/\(outcome.results.count) killed" }
+    /// The last line: `mutation score: K/N killed`, followed by the count per profile when the
+    /// mutants span more than one (`(kizunasync K/N, powersync K/N)`).
+    public var scoreLine: String {
+        let line = "mutation score: \(killed)/\(outcome.results.count) killed"
+        let profiles = [CorpusProfile.kizunaSync, .powerSync].filter { profile in outcome.results.contains { $0.mutant.profile == profile }
+        }
+        guard profiles.count > 1 else { return line }
+        let parts = profiles.map { profile in
+            let results = outcome.results.filter { $0.mutant.profile == profile }
+            return "\(profile.rawValue) \(results.filter(\.killed).count)/\(results.count)"
+        }
+        return line + " (" + parts.joined(separator: ", ") + ")"
+    }
 
     /// The Markdown table, the baseline and survivor notes, and the score as the last line.
     public var markdown: String {

@@ -35,11 +35,15 @@ public struct ServerRun: Sendable {
     /// - Parameters:
     ///   - options: what to run.
     ///   - makeTarget: makes one isolated target per case.
+    ///   - makePowerSyncTarget: makes one isolated PowerSync target per PowerSync case (nil:
+    ///     PowerSync cases are reported unsupported).
     ///   - output: receives the console text.
     /// - Returns: true when nothing failed.
     /// - Throws: `RunError` for bad input or an unwritable report.
-    public static func run(_ options: Options, makeTarget: @escaping TargetFactory, output: (String) -> Void) async throws(RunError) -> Bool
-    {
+    public static func run(
+        _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil,
+        output: (String) -> Void
+    ) async throws(RunError) -> Bool {
         let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
         let run = LaneRun(
             options: options.run, reportName: "accord run --server \(options.targetName)",
@@ -49,6 +53,6 @@ public struct ServerRun: Sendable {
             ],
             preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) })
         let replay = RecordingReplay(requiredTier: options.requiredTier)
-        return try await run.run(output: output, .server(lane, replay: replay, makeTarget: makeTarget))
+        return try await run.run(output: output, .server(lane, replay: replay, makeTarget: makeTarget, powerSync: makePowerSyncTarget))
     }
 }

@@ -29,6 +29,7 @@ extension OptionKey {
     static let jwtSecret = OptionKey("jwt-secret")
     static let apikey = OptionKey("apikey")
     static let tier = OptionKey("tier")
+    static let profile = OptionKey("profile")
     // Selection and scheduling.
     static let knownFailing = OptionKey("known-failing")
     static let expect = OptionKey("expect")

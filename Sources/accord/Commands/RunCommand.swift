@@ -15,6 +15,10 @@ enum RunCommand: Command {
             compared with the golden one (tiers: pass = canonical bytes equal; bound = equal once its
             server-made values are bound; diverged) and the rule catalog runs on each live exchange. A step
             that needs what the target cannot steer is reported not applicable, with the reason.
+            PowerSync transcripts (docs/powersync.md) play against the embedded PowerSync service, or for a
+            URL against a service with the /accord/powersync fixtures ('accord serve --profile powersync
+            --fixtures'): their source steps set its state, each live line runs the PS rules and is compared
+            with the golden one (AC-GOLDEN).
             Client lane (--client): starts the driver command once per case (docs/driver-protocol.md),
             serves the golden responses from a loopback PostgREST mock that checks every request, injects
             the faults, and checks assertions and postconditions through the driver's state. A command
@@ -129,7 +133,12 @@ enum RunCommand: Command {
                 console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
             }
         }
-        let passed = try await ServerRun.run(options, makeTarget: factory) { console.out($0) }
+        let passed = try await ServerRun.run(
+            options, makeTarget: factory,
+            makePowerSyncTarget: TargetChoice.powerSyncFactory(for: server, jwtSecret: arguments.value(.jwtSecret))
+        ) {
+            console.out($0)
+        }
         return passed ? ExitCode.success : ExitCode.failure
     }
 

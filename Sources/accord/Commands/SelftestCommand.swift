@@ -3,6 +3,7 @@ import Foundation
 import KizunaWire
 import ReferenceClient
 import ReferencePowerSyncClient
+import ReferencePowerSync
 import ReferenceServer
 import Runner
 import ServerContract
@@ -41,6 +42,7 @@ enum SelftestCommand: Command {
     static var catalogue: [Mutant] {
         ServerFault.allCases.map { Mutant.server($0.rawValue, breaks: $0.rule) }
             + ClientFault.allCases.map { Mutant.client($0.rawValue, breaks: $0.summary) }
+            + PowerSyncFault.allCases.map { Mutant.powerSyncService($0.rawValue, breaks: $0.rule) }
             + PowerSyncClientFault.allCases.map { Mutant.powerSyncClient($0.rawValue, breaks: $0.summary) }
     }
 
@@ -56,7 +58,7 @@ enum SelftestCommand: Command {
         let own = DriverCommandLine.resolve("accord driver")
         options.powerSyncPaths = ["Conformance/powersync"]
         options.powerSyncClientCommand = { name in own + " --profile powersync" + (name.map { " --fault " + $0 } ?? "") }
-        let selftest = SelfTest(
+        var selftest = SelfTest(
             options: options,
             serverFactory: { name in
                 let faults = Set(name.flatMap(ServerFault.init(rawValue:)).map { [$0] } ?? [])
@@ -69,6 +71,9 @@ enum SelftestCommand: Command {
                 }
             },
             clientCommand: { name in name.map { own + " --fault " + $0 } ?? own })
+        selftest.powerSyncFactory = { name in
+            TargetChoice.embeddedPowerSync(faults: Set(name.flatMap(PowerSyncFault.init(rawValue:)).map { [$0] } ?? []))
+        }
         let outcome = try await selftest.run(mutants) { console.help("accord: selftest: " + $0 + "\n") }
         let report = SelfTestReport(outcome: outcome)
         if let junit = arguments.value(.junit) { try report.writeJUnit(to: junit) }
@@ -79,7 +84,7 @@ enum SelftestCommand: Command {
     /// Conformance/ and every recording in Recordings/.
     private static var defaultInputs: [String] {
         let recordings = (try? FileManager.default.contentsOfDirectory(atPath: "Recordings")) ?? []
-        return ["Conformance"] + recordings.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Recordings/" + $0 }
+        return ["Conformance", "Conformance/powersync"] + recordings.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Recordings/" + $0 }
     }
 
     private static func scenarios(_ path: String) throws(RunError) -> Scenarios {

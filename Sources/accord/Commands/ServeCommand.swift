@@ -1,7 +1,9 @@
+import Corpus
 import Dispatch
 import Foundation
 import HTTP
 import KizunaWire
+import ReferencePowerSync
 import ReferenceServer
 import Runner
 import Serve
@@ -9,12 +11,14 @@ import Serve
 enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "serve",
-        abstract: "Serve the reference server over the PostgREST surface (rpc/pull, rpc/push).",
+        abstract: "Serve the reference server over the PostgREST surface (rpc/pull, rpc/push), or the PowerSync service.",
         discussion: """
             Binds 127.0.0.1 unless --listen names another address. JWTs are HS256, verified with
             --jwt-secret or $ACCORD_JWT_SECRET; claims sub = user, session_id = client. --fixtures opens
             the fixture endpoint of docs/server-contract.md, on a loopback listener only. Stops on SIGINT
-            or SIGTERM.
+            or SIGTERM. --profile powersync serves the embedded PowerSync-shaped service instead
+            (POST /sync/stream as NDJSON, GET /write-checkpoint2.json, POST /sync/checkpoint-request; the
+            JWT's sub names the user; --fixtures opens /accord/powersync/..., docs/powersync.md).
             """,
         arguments: [],
         options: [
@@ -23,6 +27,7 @@ enum ServeCommand: Command {
             OptionSpec(.jwtSecret, value: "secret", help: "The HS256 secret (default: $ACCORD_JWT_SECRET)."),
             OptionSpec(flag: .fixtures, help: "Open the fixture endpoint (loopback only)."),
             OptionSpec(.domain, value: "file", help: "Tables to serve, in the fixtures/domain.json shape (default: the corpus domain)."),
+            OptionSpec(.profile, value: "profile", help: "The protocol to serve: 'kizunasync' (default) or 'powersync'."),
         ])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -37,6 +42,10 @@ enum ServeCommand: Command {
         let fixtures = arguments.has(.fixtures)
         if fixtures && !endpoint.isLoopback {
             throw RunError.usage("--fixtures opens the fixture endpoint on loopback listeners only; \(endpoint) is not one")
+        }
+        if try arguments.value(.profile, as: .profile) == .powerSync {
+            if arguments.has(.domain) { throw RunError.usage("--domain applies to --profile kizunasync only") }
+            return try await powerSync(arguments, endpoint: endpoint, key: JWTKey(secret: secret), fixtures: fixtures, console: console)
         }
         var domain = ReferenceDomain.corpus
         if let path = arguments.value(.domain) {
@@ -64,6 +73,32 @@ enum ServeCommand: Command {
         let interrupt = Interrupt.arm()
         console.out("accord serve: listening on http://\(listener.endpoint)\(fixtures ? " (fixture endpoint open)" : "")")
         await interrupt.wait()
+        await listener.stop()
+        console.out("accord serve: stopped")
+        return ExitCode.success
+    }
+
+    /// `--profile powersync`: the embedded PowerSync service behind its router until SIGINT.
+    private static func powerSync(_ arguments: ParsedArguments, endpoint: HTTPEndpoint, key: JWTKey, fixtures: Bool, console: Console)
+        async throws -> Int32
+    {
+        let service: PowerSyncService
+        do { service = try PowerSyncService(path: arguments.value(.db)) } catch {
+            throw RunError.unavailable("the PowerSync service did not start: \(error)")
+        }
+        var configuration = HTTPServerConfiguration()
+        configuration.host = endpoint.host
+        configuration.port = endpoint.port
+        configuration.maxConnections = 256
+        let listener: HTTPServer
+        do { listener = try PowerSyncRouter(service: service, key: key, fixtures: fixtures).serve(configuration) } catch {
+            throw RunError.unavailable("cannot listen on \(endpoint): \(error)")
+        }
+        let interrupt = Interrupt.arm()
+        console.out(
+            "accord serve: listening on http://\(listener.endpoint) (profile powersync)\(fixtures ? " (fixture endpoint open)" : "")")
+        await interrupt.wait()
+        await service.shutDown()
         await listener.stop()
         console.out("accord serve: stopped")
         return ExitCode.success

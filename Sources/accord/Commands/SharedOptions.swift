@@ -57,3 +57,8 @@ extension OptionConversion where Value == ResponseTier {
     /// `pass` or `bound` (`semantic`, its old name, too).
     static let tier = OptionConversion(expected: "pass or bound") { ResponseTier.named($0) }
 }
+
+extension OptionConversion where Value == CorpusProfile {
+    /// A protocol profile: `kizunasync` or `powersync`.
+    static let profile = OptionConversion(expected: "kizunasync or powersync") { CorpusProfile(rawValue: $0) }
+}

@@ -3,6 +3,8 @@ import Foundation
 import KizunaWire
 import PostgRESTTarget
 import PostgresTarget
+import PowerSyncHTTP
+import ReferencePowerSync
 import ReferenceServer
 import Runner
 import ServerContract
@@ -44,6 +46,34 @@ enum TargetChoice {
         default:
             throw RunError.usage(
                 "--server takes 'embedded', an http(s) URL or a postgres:// URL, found '\(server)'\nSee 'accord help run'.")
+        }
+    }
+
+    /// The PowerSync target for `--server`: a fresh embedded service per case, or the service
+    /// behind an http(s) URL (reset before each case); nil for a target that serves no
+    /// PowerSync profile (a postgres:// URL).
+    /// - Parameters:
+    ///   - server: the `--server` value.
+    ///   - jwtSecret: `--jwt-secret` (default: $ACCORD_JWT_SECRET), for a URL.
+    /// - Returns: the factory, or nil.
+    static func powerSyncFactory(for server: String, jwtSecret: String? = nil) -> PowerSyncServerLane.TargetFactory? {
+        if server == "embedded" { return embeddedPowerSync(faults: []) }
+        guard server.hasPrefix("http://") || server.hasPrefix("https://"),
+            let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
+        else { return nil }
+        return { () throws(TargetError) -> any PowerSyncTarget in try PowerSyncHTTPTarget(baseURL: server, secret: secret) }
+    }
+
+    /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
+    /// - Parameter faults: the faults.
+    /// - Returns: the factory.
+    static func embeddedPowerSync(faults: Set<PowerSyncFault>) -> PowerSyncServerLane.TargetFactory {
+        { () throws(TargetError) -> any PowerSyncTarget in
+            do throws(PowerSyncServiceError) {
+                return EmbeddedPowerSync(service: try PowerSyncService(faults: faults))
+            } catch {
+                throw TargetError.refused("the embedded PowerSync service did not start: \(error)")
+            }
         }
     }
 

@@ -73,7 +73,7 @@ struct PowerSyncClientJudge: Sendable {
         case .syncStream(_, let lines):
             if case .synced(let sync)? = result, sync.lines == lines.count { return [] }
             return fail(.powerSyncExchange, "expected the stream read to its end, \(lines.count) lines")
-        case .checkpointRequest, .writeCheckpoint:
+        case .checkpointRequest, .writeCheckpoint, .source, .replicate:
             return []
         case .client(let client):
             return judgeClient(client, step: step, result: result, answer: answer, fail: fail)

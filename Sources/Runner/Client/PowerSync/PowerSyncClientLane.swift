@@ -28,8 +28,10 @@ struct PowerSyncClientLane: Sendable {
         let suffix = kill.map { "@" + $0.hook.rawValue } ?? ""
         let classname = CaseResult.classname(lane: kill == nil ? "client" : "kill", caseID: transcript.caseID + suffix)
         let name = transcript.caseID + (kill.map { " @ " + $0.hook.rawValue } ?? "")
+        let left = SuiteResult.Property(
+            name: SuiteResult.leftToLaneProperty("server"), value: "\(transcript.steps.filter(\.isSourceSide).count)")
         func suite(_ cases: [CaseResult]) -> SuiteResult {
-            SuiteResult(name: name, file: loaded.file, properties: properties + [PowerSyncTranscriptCheck.profileProperty], cases: cases)
+            SuiteResult(name: name, file: loaded.file, properties: properties + [PowerSyncTranscriptCheck.profileProperty, left], cases: cases)
         }
         if let reason = Self.inapplicable(transcript) {
             return suite([CaseResult(name: "client lane", classname: classname, outcome: .skipped(reason))])

@@ -53,7 +53,8 @@ struct PowerSyncClientPlay {
         }
         var failed = false
         var killed = false
-        for step in transcript.steps {
+        // Source-side steps set a service's state; here the mock is the service, so the server lane plays them.
+        for step in transcript.steps where !step.isSourceSide {
             let name = "step \(step.n) \(step.label)"
             if failed {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("an earlier step failed")))
@@ -148,7 +149,7 @@ struct PowerSyncClientPlay {
         }
         switch step.action {
         case .syncStream(let request, let lines): return (.powerSync(.sync), [stream(request, lines)], nil)
-        case .checkpointRequest, .writeCheckpoint: return (.powerSync(.clientState(tables: nil)), [], nil)
+        case .checkpointRequest, .writeCheckpoint, .source, .replicate: return (.powerSync(.clientState(tables: nil)), [], nil)
         case .client(let client):
             switch client {
             case .localWrite(let write, _): return (.powerSync(.localWrite(write)), [], nil)

@@ -1,0 +1,25 @@
+import KizunaWire
+
+/// How the service answers, where a transcript needs it fixed (`"service"` at the top level).
+public struct PowerSyncServiceSettings: Sendable, Hashable {
+    /// The most ops one `data` line carries (nil: all of a bucket's ops in one line).
+    public var dataPageOps: Int?
+
+    /// Makes settings.
+    /// - Parameter dataPageOps: the page size.
+    public init(dataPageOps: Int? = nil) { self.dataPageOps = dataPageOps }
+
+    /// Reads the optional top-level `service` member.
+    /// - Parameter reader: the transcript's reader.
+    /// - Returns: the settings (defaults when absent).
+    /// - Throws: `WireError` (.json) naming the pointer.
+    static func read(_ reader: inout ObjectReader) throws(WireError) -> PowerSyncServiceSettings {
+        guard let value = reader.optional("service") else { return PowerSyncServiceSettings() }
+        let pointer = JSONPointer(tokens: ["service"])
+        var service = try ObjectReader(value, at: pointer, malformed: .json)
+        let ops = try service.optionalInteger("data_page_ops")
+        if let ops, ops < 1 { throw WireError(.json, at: pointer.appending("data_page_ops"), "data_page_ops is at least 1") }
+        try service.finish()
+        return PowerSyncServiceSettings(dataPageOps: ops)
+    }
+}

@@ -1,0 +1,39 @@
+import SQLite
+
+/// A failure of the embedded PowerSync service itself (storage, or a source step it cannot take),
+/// never a protocol answer.
+public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
+    private enum Code: Sendable { case open, sql, source }
+    private let code: Code
+    /// What happened.
+    public let detail: String
+
+    private init(_ code: Code, _ detail: String) {
+        self.code = code
+        self.detail = detail
+    }
+
+    static func open(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.open, detail) }
+    static func sql(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.sql, detail) }
+    static func source(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.source, detail) }
+
+    /// The kind of failure and its detail.
+    public var description: String {
+        switch code {
+        case .open: "PowerSync service cannot open its database: \(detail)"
+        case .sql: "PowerSync service storage error: \(detail)"
+        case .source: "PowerSync service cannot take a source step: \(detail)"
+        }
+    }
+}
+
+extension PowerSyncServiceError: SQLiteFailure {
+    /// A database that does not open.
+    public static func cannotOpen(_ message: String) -> PowerSyncServiceError { .open(message) }
+    /// A statement that does not run, prepare or bind.
+    public static func failed(_ message: String) -> PowerSyncServiceError { .sql(message) }
+    /// A statement that fails while stepping.
+    public static func stepFailed(_ message: String, sql: String) -> PowerSyncServiceError { .sql("\(message) in: \(sql)") }
+    /// A closed connection.
+    public static var closed: PowerSyncServiceError { .sql("closed") }
+}

@@ -1,0 +1,117 @@
+import Checks
+import Corpus
+import Foundation
+import KizunaWire
+import Reports
+import ServerContract
+
+/// One PowerSync case being played: the results so far, the PS checker fed every live
+/// exchange in order, and whether a target failure stopped the play.
+struct PowerSyncCasePlay {
+    /// Playing, or stopped by a target that could not be driven (later steps are not run).
+    enum Phase {
+        case playing
+        case stopped(String)
+    }
+
+    let transcript: PowerSyncTranscript
+    var cases: [CaseResult] = []
+    var checker = PowerSyncChecker()
+    var phase = Phase.playing
+    /// The source-side steps performed.
+    var sourceSteps = 0
+    /// The client-side steps, which the client lane plays.
+    var leftToClientLane = 0
+
+    init(transcript: PowerSyncTranscript) { self.transcript = transcript }
+
+    var classname: String { CaseResult.classname(lane: "server", caseID: transcript.caseID) }
+
+    mutating func run(on target: any PowerSyncTarget) async {
+        do throws(TargetError) { try await target.configure(transcript.service) } catch {
+            cases.append(CaseResult(name: "configure", classname: classname, outcome: .errored("\(error)")))
+            phase = .stopped("configure: \(error)")
+        }
+        for step in transcript.steps where step.during == nil {
+            let name = "step \(step.n) \(step.label)"
+            if case .stopped(let reason) = phase {
+                if case .client = step.action { continue }
+                if !step.isSourceSide {
+                    cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(reason)")))
+                }
+                continue
+            }
+            let started = ContinuousClock.now
+            let before = cases.count
+            await play(step, name: name, on: target)
+            cases.stamp(from: before, since: started)
+        }
+    }
+
+    /// Plays one step that does not happen during a stream.
+    private mutating func play(_ step: PowerSyncStep, name: String, on target: any PowerSyncTarget) async {
+        let location = StepLocation(number: step.n, label: step.label)
+        switch step.action {
+        case .source, .replicate:
+            await perform(step, on: target)
+        case .writeCheckpoint(let request, let response):
+            do throws(TargetError) {
+                let answer = try await target.writeCheckpoint(query: request, userID: transcript.userID)
+                let event = PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: answer))
+                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
+            } catch {
+                stop(error, name: name)
+            }
+        case .checkpointRequest(let request, let response):
+            do throws(TargetError) {
+                let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
+                let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
+                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
+            } catch {
+                stop(error, name: name)
+            }
+        case .syncStream(let request, let lines):
+            await stream(step.n, request: request, golden: lines, name: name, on: target)
+        case .client:
+            leftToClientLane += 1
+        }
+    }
+
+    /// Performs a source-side step; a failure is the step's errored test case and stops the play.
+    mutating func perform(_ step: PowerSyncStep, on target: any PowerSyncTarget) async {
+        do throws(TargetError) {
+            switch step.action {
+            case .source(let commit): try await target.apply(commit)
+            case .replicate: try await target.replicate()
+            case .syncStream, .checkpointRequest, .writeCheckpoint, .client: return
+            }
+            sourceSteps += 1
+        } catch {
+            stop(error, name: "step \(step.n) \(step.label)")
+        }
+    }
+
+    /// One exchange step's test case: passed, or failed with each finding (rules first, then AC-GOLDEN).
+    mutating func record(_ name: String, findings: [Finding], scope: (Finding) -> JSONValue = { _ in .null }) {
+        let ordered = findings.filter { $0.ruleID.rawValue != "AC-GOLDEN" } + findings.filter { $0.ruleID.rawValue == "AC-GOLDEN" }
+        let outcome: CaseOutcome = ordered.isEmpty ? .passed : .failed(ordered.map { TranscriptCheck.failure($0, in: scope($0)) })
+        cases.append(CaseResult(name: name, classname: classname, outcome: outcome))
+    }
+
+    mutating func stop(_ error: TargetError, name: String) {
+        let reason = "\(name): \(error)"
+        phase = .stopped(reason)
+        cases.append(CaseResult(name: name, classname: classname, outcome: .errored(reason)))
+    }
+
+    /// AC-GOLDEN for an endpoint answer: equal to the golden body, member order aside.
+    static func compare(_ live: JSONValue, golden: JSONValue, at location: StepLocation, under side: String) -> [Finding] {
+        guard let pointer = live.firstDifference(from: golden) else { return [] }
+        return [
+            Finding(
+                "AC-GOLDEN", at: location, pointer: JSONPointer(tokens: [side]).appending(pointer),
+                "the live answer differs from the golden one", expected: golden.value(at: pointer), actual: live.value(at: pointer) ?? .null
+            )
+        ]
+    }
+}

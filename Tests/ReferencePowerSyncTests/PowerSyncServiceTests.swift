@@ -1,0 +1,101 @@
+import Corpus
+import KizunaWire
+import PowerSyncWire
+import Testing
+
+@testable import ReferencePowerSync
+
+/// The embedded PowerSync service on its own: op numbering and checksums, write checkpoints that
+/// wait for replication, diffs on an open stream, and checkpoint-request ids keeping the greatest.
+@Suite("embedded PowerSync service")
+struct PowerSyncServiceTests {
+    static func put(_ bucket: String, _ id: String, _ checksum: JSONValue) -> SourceChange {
+        .put(bucket: bucket, objectType: "todos", objectID: id, data: "{}", checksum: checksum)
+    }
+
+    static func stream(_ service: PowerSyncService, after: [String: Int64] = [:]) -> StreamCursor {
+        let positions = after.map { SyncStreamRequest.BucketPosition(name: $0.key, after: OpID($0.value) ?? .zero) }
+        return StreamCursor(userID: "ada", request: SyncStreamRequest(buckets: positions))
+    }
+
+    @Test("ops are numbered in commit order; a bucket's checksum wraps as u32 and a CLEAR replaces the sum")
+    func checksums() async throws {
+        let service = try PowerSyncService()
+        try await service.apply(
+            SourceCommit(changes: [
+                .grant(bucket: "b", userID: "ada", priority: nil), Self.put("b", "1", 4_294_967_295), Self.put("b", "2", 2),
+                .clear(bucket: "b", checksum: 7), Self.put("b", "3", -1),
+            ]))
+        var cursor = Self.stream(service)
+        let lines = try await service.answer(&cursor)
+        guard case .checkpoint(let checkpoint) = lines.first else {
+            Issue.record("the first line is a checkpoint: \(lines)")
+            return
+        }
+        #expect(checkpoint.lastOpID == OpID(4))
+        #expect(checkpoint.buckets == [BucketChecksum(bucket: "b", checksum: Checksum(6), count: 4)])
+        #expect(lines.last == .checkpointComplete(lastOpID: OpID(4) ?? .zero))
+        #expect(try await service.answer(&cursor).isEmpty, "nothing changed, nothing to say")
+    }
+
+    @Test("a write checkpoint made before replication is acknowledged only once replication passes it, on the open stream")
+    func writeCheckpointWaitsForReplication() async throws {
+        let service = try PowerSyncService()
+        try await service.apply(SourceCommit(changes: [.grant(bucket: "b", userID: "ada", priority: 1), Self.put("b", "1", 1)]))
+        try await service.apply(SourceCommit(changes: [Self.put("b", "2", 2)], replicated: false))
+        #expect(try await service.writeCheckpoint(userID: "ada").writeCheckpoint == OpID(1))
+        var cursor = Self.stream(service)
+        guard case .checkpoint(let first) = try await service.answer(&cursor).first else {
+            Issue.record("a checkpoint first")
+            return
+        }
+        #expect(first.writeCheckpoint == nil && first.lastOpID == OpID(1))
+        try await service.replicate()
+        guard case .checkpointDiff(let diff) = try await service.answer(&cursor).first else {
+            Issue.record("a diff after replication")
+            return
+        }
+        #expect(diff.writeCheckpoint == OpID(1) && diff.lastOpID == OpID(2))
+        #expect(diff.updatedBuckets == [BucketChecksum(bucket: "b", checksum: Checksum(3), count: 2, priority: 1)])
+        #expect(diff.removedBuckets.isEmpty)
+    }
+
+    @Test("a revoked bucket is removed by the next diff, and a bucket the checkpoint never had is not")
+    func revoke() async throws {
+        let service = try PowerSyncService()
+        try await service.apply(
+            SourceCommit(changes: [.grant(bucket: "a", userID: "ada", priority: nil), .grant(bucket: "b", userID: "ada", priority: nil)]))
+        try await service.apply(SourceCommit(changes: [Self.put("other", "1", 1)]))
+        var cursor = Self.stream(service)
+        _ = try await service.answer(&cursor)
+        try await service.apply(SourceCommit(changes: [.revoke(bucket: "b", userID: "ada")]))
+        guard case .checkpointDiff(let diff) = try await service.answer(&cursor).first else {
+            Issue.record("a diff after the revoke")
+            return
+        }
+        #expect(diff.removedBuckets == ["b"])
+    }
+
+    @Test("checkpoint-request ids keep the greatest per user and client, exact to 2^63-1")
+    func requestIDs() async throws {
+        let service = try PowerSyncService()
+        try await service.apply(SourceCommit(changes: [.checkpointRequest(userID: "ada", clientID: "phone", id: "42")]))
+        func ask(_ id: Int64, client: String = "phone") async throws -> Int64 {
+            try await service.checkpointRequest(CheckpointRequest(clientID: client, id: OpID(id) ?? .zero), userID: "ada").id.value
+        }
+        #expect(try await ask(1) == 42)
+        #expect(try await ask(43) == 43)
+        #expect(try await ask(2) == 43)
+        #expect(try await ask(Int64.max) == Int64.max)
+        #expect(try await ask(44) == Int64.max)
+        #expect(try await ask(1, client: "laptop") == 1, "another client holds its own")
+    }
+
+    @Test("a source checksum outside 32 bits is refused, naming the change")
+    func badChecksum() async throws {
+        let service = try PowerSyncService()
+        await #expect(throws: PowerSyncServiceError.self) {
+            try await service.apply(SourceCommit(changes: [Self.put("b", "1", 4_294_967_296)]))
+        }
+    }
+}
