@@ -122,7 +122,17 @@ struct PowerSyncCheckTests {
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
-        let suites = json["suites"]?.arrayValue ?? []
+        let all = json["suites"]?.arrayValue ?? []
+        #expect(all.count == 13)
+        // The client-side cases (008-013) state no source side: not applicable to a service.
+        let clientSide = all.filter { Int($0["name"]?.stringValue?.dropFirst("powersync/".count).prefix(3) ?? "") ?? 0 >= 8 }
+        #expect(clientSide.count == 6)
+        for suite in clientSide {
+            let only = suite["cases"]?.arrayValue ?? []
+            #expect(only.count == 1 && only.first?["outcome"]?.stringValue == "skipped")
+            #expect(only.first?["reason"]?.stringValue?.hasPrefix("not applicable: a client-side case with no source steps") == true)
+        }
+        let suites = all.filter { Int($0["name"]?.stringValue?.dropFirst("powersync/".count).prefix(3) ?? "") ?? 0 < 8 }
         #expect(suites.count == 7)
         let cases = suites.flatMap { $0["cases"]?.arrayValue ?? [] }
         #expect(cases.count == 17, "one test case per exchange step")
@@ -148,8 +158,10 @@ struct PowerSyncCheckTests {
             "\(result.stdout)")
     }
 
-    @Test("the client lane still reports PowerSync cases not yet supported, and a run that checks only them is not green")
-    func clientLaneSaysNotYetSupported() async throws {
+    @Test(
+        "a KizunaSync driver in the client lane plays no PowerSync case: each is skipped, unsupported or not applicable, and the run is not green"
+    )
+    func clientLaneNeedsPowerSyncDriver() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("report.json")
@@ -160,7 +172,10 @@ struct PowerSyncCheckTests {
         #expect(cases.count == 13)
         for testcase in cases {
             #expect(testcase["outcome"]?.stringValue == "skipped")
-            #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable/not yet supported: ") == true)
+            let reason = testcase["reason"]?.stringValue ?? ""
+            #expect(
+                reason.hasPrefix("unsupported: the driver speaks the kizunasync profile") || reason.hasPrefix("not applicable: "),
+                "\(reason)")
         }
     }
 
@@ -173,7 +188,7 @@ struct PowerSyncCheckTests {
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", Self.folder,
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("7 suites (7 passed, 0 failed, 0 skipped), 17 cases: 17 passed"), "\(result.stdout)")
+        #expect(result.stdout.contains("13 suites (7 passed, 0 failed, 6 skipped), 23 cases: 17 passed"), "\(result.stdout)")
         let stopped = served.stop()
         #expect(stopped.status == 0)
         #expect(stopped.rest.contains("accord serve: stopped"))

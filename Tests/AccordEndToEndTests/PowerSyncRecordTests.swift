@@ -13,10 +13,13 @@ struct PowerSyncRecordTests {
     /// and inside the stream request's parameters.
     static let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLWFkYSJ9.c2lnbmF0dXJlLWNhbmFyeS14eXoxMjM"
 
+    /// A transcript's exchange steps: what goes over the wire, so what a recording holds (its
+    /// source-side steps set the service's state and are not exchanges).
     static func steps(_ name: String) throws -> [JSONValue] {
         let path = PowerSyncCheckTests.folder + "/transcripts/\(name).json"
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-        return try #require(json["steps"]?.arrayValue)
+        let exchanges: Set<String> = ["sync-stream", "checkpoint-request", "write-checkpoint"]
+        return try #require(json["steps"]?.arrayValue).filter { exchanges.contains($0["kind"]?.stringValue ?? "") }
     }
 
     /// The upstream's answers and the client's calls that replay a transcript's steps.
@@ -74,7 +77,7 @@ struct PowerSyncRecordTests {
         let report = folder.appendingPathComponent("report.json")
         let check = try await AccordBinary.run(["check", recording.path, "--json", report.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 10 cases: 10 passed, 0 failed"), "\(check.stdout)")
+        #expect(check.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 11 cases: 11 passed, 0 failed"), "\(check.stdout)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         #expect(json["suites"]?.arrayValue?.first?["properties"]?["profile"]?.stringValue == "powersync")
 
@@ -83,11 +86,11 @@ struct PowerSyncRecordTests {
         #expect(convert.status == 0, "\(convert.stdout)\(convert.stderr)")
         let converted = try JSONParser.parse([UInt8](try Data(contentsOf: transcript)))
         #expect(converted["case"]?.stringValue == "powersync/001-recording-recorded-session")
-        #expect(converted["steps"]?.arrayValue?.count == 10)
+        #expect(converted["steps"]?.arrayValue?.count == 11)
         #expect(converted["user_id"] == "user-ada" && converted["client_id"] == "client-ada-phone", "the Token JWT's sub, unverified")
         let again = try await AccordBinary.run(["check", transcript.path])
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
-        #expect(again.stdout.contains("10 cases: 10 passed"), "\(again.stdout)")
+        #expect(again.stdout.contains("11 cases: 11 passed"), "\(again.stdout)")
     }
 
     @Test("a stream cut mid-line keeps its whole lines, marks the cut, and the whole lines are still checked")
@@ -162,16 +165,20 @@ struct PowerSyncRecordTests {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("broken.jsonl")
-        try Data(Self.recording(of: try #require(json["steps"]?.arrayValue)).utf8).write(to: file)
+        // The recording holds the exchange steps only; the break's step is numbered among them.
+        let kinds: Set<String> = ["sync-stream", "checkpoint-request", "write-checkpoint"]
+        let exchanges = try #require(json["steps"]?.arrayValue).filter { kinds.contains($0["kind"]?.stringValue ?? "") }
+        let number = try #require(exchanges.firstIndex { $0["n"]?.numberValue?.intValue == broken.step }) + 1
+        try Data(Self.recording(of: exchanges).utf8).write(to: file)
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["check", file.path, "--json", report.path])
         #expect(result.status == 1, "exit 1 on a rule failure: \(result.stdout)\(result.stderr)")
         let failures = try CheckBreakTests.failures(in: report)
         #expect(!failures.isEmpty, "the break is caught")
-        let at = "exchange \(broken.step) \(broken.label)" + (broken.line.map { " NDJSON line \($0)" } ?? "") + " (line \(broken.step + 1))"
+        let at = "exchange \(number) \(broken.label)" + (broken.line.map { " NDJSON line \($0)" } ?? "") + " (line \(number + 1))"
         for failure in failures {
             #expect(failure.rule == broken.rule, "only \(broken.rule) fails: \(failure.message)")
-            #expect(failure.caseName == "exchange \(broken.step) \(broken.label)", "the failing case is the exchange: \(failure.caseName)")
+            #expect(failure.caseName == "exchange \(number) \(broken.label)", "the failing case is the exchange: \(failure.caseName)")
             #expect(failure.message.hasPrefix("\(at): \(broken.rule) "), "names the exchange and line: \(failure.message)")
             #expect(failure.message.hasSuffix("(at \(broken.pointer))"), "names the pointer \(broken.pointer): \(failure.message)")
         }

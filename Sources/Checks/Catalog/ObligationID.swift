@@ -41,6 +41,16 @@ public enum ObligationID: String, Sendable, Hashable, CaseIterable, CustomString
     case killSoftBlock = "KM-SOFT-BLOCK"
     /// Kill matrix: another identity never sees or sends the previous one's outbox.
     case identity = "KM-IDENTITY"
+    /// Storage faults: an operation whose store writes fail does not report success.
+    case falseSuccess = "SF-FALSE-SUCCESS"
+    /// Storage faults: the failure reaches the driver's answer as the engine code `STORE`.
+    case storeError = "SF-STORE-ERROR"
+    /// Storage faults: nothing acknowledged before the fault is lost.
+    case ackedLost = "SF-ACKED-LOST"
+    /// Storage faults: nothing reported failed shows up as applied.
+    case failedApplied = "SF-FAILED-APPLIED"
+    /// Storage faults: the durable cursor is never ahead of its data nor discarded by a transient failure.
+    case faultCursor = "SF-CURSOR"
     /// PowerSync: each request the client sends is the golden one, and the driver answers as §11 says.
     case powerSyncExchange = "PSC-EXCHANGE"
     /// PowerSync: a checkpoint is applied as one unit, only once complete.
@@ -61,16 +71,6 @@ public enum ObligationID: String, Sendable, Hashable, CaseIterable, CustomString
     case powerSyncWaitFailures = "PSC-WAIT-FAILURES"
     /// PowerSync: a checksum mismatch discards the bucket's data and syncs it again.
     case powerSyncChecksum = "PSC-CHECKSUM"
-    /// Storage faults: an operation whose store writes fail does not report success.
-    case falseSuccess = "SF-FALSE-SUCCESS"
-    /// Storage faults: the failure reaches the driver's answer as the engine code `STORE`.
-    case storeError = "SF-STORE-ERROR"
-    /// Storage faults: nothing acknowledged before the fault is lost.
-    case ackedLost = "SF-ACKED-LOST"
-    /// Storage faults: nothing reported failed shows up as applied.
-    case failedApplied = "SF-FAILED-APPLIED"
-    /// Storage faults: the durable cursor is never ahead of its data nor discarded by a transient failure.
-    case faultCursor = "SF-CURSOR"
 
     /// The id as reports print it.
     public var description: String { rawValue }

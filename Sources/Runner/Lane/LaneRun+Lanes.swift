@@ -21,11 +21,15 @@ extension LaneRun {
         ) -> Lane {
             var playPowerSync: PowerSyncPlay? = nil
             if let powerSync {
-                playPowerSync = { loaded, properties in await PowerSyncServerLane().run(loaded, makeTarget: powerSync, properties: properties) }
+                playPowerSync = { loaded, properties in
+                    await PowerSyncServerLane().run(loaded, makeTarget: powerSync, properties: properties)
+                }
             }
             return Lane(
                 play: { loaded, properties in await lane.run(loaded, makeTarget: makeTarget, properties: properties) },
-                replay: { contents, file, properties in await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties) },
+                replay: { contents, file, properties in
+                    await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
+                },
                 playPowerSync: playPowerSync)
         }
 

@@ -2,8 +2,8 @@ import Corpus
 import Foundation
 import KizunaWire
 import ReferenceClient
-import ReferencePowerSyncClient
 import ReferencePowerSync
+import ReferencePowerSyncClient
 import ReferenceServer
 import Runner
 import ServerContract

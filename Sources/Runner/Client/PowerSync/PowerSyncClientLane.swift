@@ -31,7 +31,8 @@ struct PowerSyncClientLane: Sendable {
         let left = SuiteResult.Property(
             name: SuiteResult.leftToLaneProperty("server"), value: "\(transcript.steps.filter(\.isSourceSide).count)")
         func suite(_ cases: [CaseResult]) -> SuiteResult {
-            SuiteResult(name: name, file: loaded.file, properties: properties + [PowerSyncTranscriptCheck.profileProperty, left], cases: cases)
+            SuiteResult(
+                name: name, file: loaded.file, properties: properties + [PowerSyncTranscriptCheck.profileProperty, left], cases: cases)
         }
         if let reason = Self.inapplicable(transcript) {
             return suite([CaseResult(name: "client lane", classname: classname, outcome: .skipped(reason))])

@@ -28,7 +28,8 @@ public struct PowerSyncServerLane: Sendable {
         let caseID = loaded.transcript.caseID
         let all = properties + [PowerSyncTranscriptCheck.profileProperty]
         if let reason = Self.inapplicable(loaded.transcript) {
-            let skipped = CaseResult(name: "server lane", classname: CaseResult.classname(lane: "server", caseID: caseID), outcome: .skipped(reason))
+            let skipped = CaseResult(
+                name: "server lane", classname: CaseResult.classname(lane: "server", caseID: caseID), outcome: .skipped(reason))
             return SuiteResult(name: caseID, file: loaded.file, properties: all, cases: [skipped])
         }
         let target: any PowerSyncTarget
@@ -50,6 +51,7 @@ public struct PowerSyncServerLane: Sendable {
     static func inapplicable(_ transcript: PowerSyncTranscript) -> String? {
         let client = transcript.steps.contains { if case .client = $0.action { true } else { false } }
         guard client, !transcript.steps.contains(where: \.isSourceSide) else { return nil }
-        return "not applicable: a client-side case with no source steps; its service is the client lane's mock (accord run --client \"accord driver --profile powersync\"), and nothing states what a service would hold"
+        return
+            "not applicable: a client-side case with no source steps; its service is the client lane's mock (accord run --client \"accord driver --profile powersync\"), and nothing states what a service would hold"
     }
 }
