@@ -61,26 +61,8 @@ final class EasyHandle: @unchecked Sendable {
         defer { busy.unlock() }
         curl_easy_reset(handle)
         let sink = ResponseBuffer()
-        var list: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
-        list = curl_slist_append(list, "Expect:")
-        defer { curl_slist_free_all(list) }
-        var payload = body
-        let code: CURLcode = payload.withUnsafeMutableBytes { bytes in
-            _ = accord_curl_setopt_string(handle, CURLOPT_URL, url)
-            _ = accord_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
-            _ = accord_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
-            _ = accord_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+        let code = WholeRequest.with(handle, method: method, url: url, headers: headers, body: body) {
             _ = accord_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, CurlMilliseconds.from(seconds: timeout))
-            _ = accord_curl_setopt_string(handle, CURLOPT_NOPROXY, "*")
-            if method != "GET" {
-                _ = accord_curl_setopt_long(handle, CURLOPT_POSTFIELDSIZE, bytes.count)
-                if let base = bytes.baseAddress {
-                    _ = accord_curl_setopt_pointer(handle, CURLOPT_POSTFIELDS, base)
-                } else {
-                    _ = accord_curl_setopt_string(handle, CURLOPT_POSTFIELDS, "")
-                }
-            }
             _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, ResponseBuffer.write)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
             return curl_easy_perform(handle)

@@ -40,24 +40,7 @@ extension ClientCasePlay where Wrapper == KillPlay {
         guard let open = kill.open else { return false }
         kill.restart()
         mock.expect(nil)
-        do throws(RunError) {
-            session.replace(with: try kill.relaunch())
-        } catch {
-            stop(name, "the driver did not restart after the kill: \(error)")
-            return false
-        }
-        switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
-        case .result(.hello): break
-        case let other:
-            stop(name, "hello after the restart: \(describe(other))")
-            return false
-        }
-        switch await session.call(.open(open)) {
-        case .result: return true
-        case let other:
-            stop(name, "open of the same store after the restart: \(describe(other))")
-            return false
-        }
+        return await relaunch(name, with: kill.relaunch, open: open, moment: "after the kill")
     }
 
     /// The kill's own test case: passed with a note, or failed with its findings.

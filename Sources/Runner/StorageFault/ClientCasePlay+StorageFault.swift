@@ -79,7 +79,7 @@ extension ClientCasePlay where Wrapper == StorageFaultPlay {
         let reopened: Bool
         if case .failure = call.answer, faulting.variant.continuation == .sameProcess {
             // After a failed open no store is open: the same process opens its own identity.
-            reopened = await reopen(own, name: name)
+            reopened = await reopen(own, name: name, moment: "after the storage fault")
         } else {
             reopened = await restartDriver(name, open: own)
         }
@@ -131,30 +131,7 @@ extension ClientCasePlay where Wrapper == StorageFaultPlay {
     mutating func restartDriver(_ name: String, open: OpenRequest?) async -> Bool {
         if case .result = await session.call(.close) { _ = await session.finish(timeout: .seconds(5)) } else { await session.kill() }
         faulting.carryEvents()
-        do throws(RunError) {
-            session.replace(with: try faulting.relaunch())
-        } catch {
-            stop(name, "the driver did not restart: \(error)")
-            return false
-        }
-        switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
-        case .result(.hello): break
-        case let other:
-            stop(name, "hello after the restart: \(describe(other))")
-            return false
-        }
-        guard let open else { return true }
-        return await reopen(open, name: name)
-    }
-
-    /// Opens `open` in the running driver; false when it failed (the case stopped).
-    mutating func reopen(_ open: OpenRequest, name: String) async -> Bool {
-        switch await session.call(.open(open)) {
-        case .result: return true
-        case let other:
-            stop(name, "open of the same store: \(describe(other))")
-            return false
-        }
+        return await relaunch(name, with: faulting.relaunch, open: open, moment: "after the storage fault")
     }
 
     /// The fault's own test case: passed with a note, or failed with its findings (which stop the case).
