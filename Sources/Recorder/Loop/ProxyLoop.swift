@@ -198,6 +198,12 @@ final class ProxyLoop {
         connections[fd] = connection
         poll.add(fd, EventPoll.readable)
         signal.countServed()
+        // A loop that has published no idle connection publishes this one at once (it is idle
+        // until its first request), so a client arriving at the cap before the next sweep can
+        // find room here. One atomic load on the accept path; the sweep keeps it current after.
+        if signal.oldestIdleSince == Int.max, let since = connection.idleSince {
+            signal.publishOldestIdle(proxy.nanoseconds(at: since))
+        }
     }
 
     /// libcurl wants one of its sockets watched differently.
