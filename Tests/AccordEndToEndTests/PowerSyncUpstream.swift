@@ -113,12 +113,17 @@ struct PowerSyncUpstream {
         try upstream.run()
         defer { kill(upstream.processIdentifier, SIGKILL) }
         let upstreamPort = try RecordTimeoutTests.firstLine(upstreamOut).trimmingCharacters(in: .whitespaces)
+        return try record(upstream: "http://127.0.0.1:\(upstreamPort)", calls: calls, folder: folder)
+    }
 
+    /// Starts `accord record` in front of `upstream`, sends the calls in order with curl (each
+    /// answer's body collected), and stops the proxy with SIGINT. Blocking.
+    static func record(upstream: String, calls: [Call], folder: URL) throws -> Session {
         let recording = folder.appendingPathComponent("session.jsonl").path
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: AccordBinary.path)
         proxy.arguments = [
-            "record", "--upstream", "http://127.0.0.1:\(upstreamPort)", "--listen", "127.0.0.1:0", "--out", recording, "--quiet",
+            "record", "--upstream", upstream, "--listen", "127.0.0.1:0", "--out", recording, "--quiet",
         ]
         let proxyOut = Pipe()
         proxy.standardOutput = proxyOut
@@ -169,6 +174,15 @@ struct PowerSyncUpstream {
         }
         let recorded = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: recording))) ?? Data(), as: UTF8.self)
         return Session(answers: bodies, recording: recorded, status: proxy.terminationStatus)
+    }
+
+    /// Runs `record` on a thread of its own.
+    static func recording(upstream: String, calls: [Call], folder: URL) async throws -> Session {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try record(upstream: upstream, calls: calls, folder: folder) })
+            }
+        }
     }
 
     /// Runs `session` on a thread of its own.
