@@ -4,16 +4,19 @@ import Testing
 
 /// The whole PowerSync loop on loopback: `accord serve --profile powersync --fixtures`, `accord
 /// record` in front of it, a session through the proxy (the fixture calls that set a case's
-/// source side, then the reference client's requests), and the recording checked offline and
+/// source side, the reference client's checkpoint request, and the sync stream it asks for), and
+/// the recording checked offline and
 /// replayed in both live lanes.
 @Suite("a recorded PowerSync session replays in both lanes", .serialized)
 struct PowerSyncSessionReplayTests {
     static let secret = "session-e2e-secret"
 
-    /// The session's calls: reset and 001's source step through the fixture endpoint, then what
-    /// the reference client sends for `request-checkpoint` and `sync` (docs/driver-protocol.md
-    /// §11), the stream left open after its lines, as a live stream stays open.
-    static func calls(token: String) throws -> [PowerSyncUpstream.Call] {
+    /// The session's calls: reset and 001's source step through the fixture endpoint, then
+    /// `accord driver --profile powersync` attached to the proxy making its checkpoint request,
+    /// then the reference client's `sync` request by curl (docs/driver-protocol.md §11), the
+    /// stream left open after its lines, as a live stream stays open: the driver's `sync` reads
+    /// the whole answer with a 5 s timeout, which a live stream never ends (docs/powersync.md).
+    static func calls(token: String, store: String) throws -> [PowerSyncUpstream.Call] {
         let path = PowerSyncCheckTests.folder + "/transcripts/001-initial-sync-completes.json"
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let source = try #require(json["steps"]?.arrayValue?.first)
@@ -25,9 +28,17 @@ struct PowerSyncSessionReplayTests {
             .init(
                 method: "POST", target: "/accord/powersync/source",
                 body: ["changes": source["changes"] ?? [], "replicated": source["replicated"] ?? true]),
+            // The reference client itself, attached to the proxy, makes its checkpoint request.
             .init(
                 method: "POST", target: "/sync/checkpoint-request",
-                body: ["checkpoint_request_id": "1", "client_id": "client-ada-phone"], headers: [bearer]),
+                driver: [
+                    #"{"id":1,"op":"hello","protocol":"accord-driver/1"}"#,
+                    CanonicalJSON.compact([
+                        "id": 2, "op": "attach", "store": .string(store), "base_url": "{proxy}", "token": .string(token),
+                        "user_id": "user-ada", "client_id": "client-ada-phone",
+                    ]),
+                    #"{"id":3,"op":"request-checkpoint"}"#, #"{"id":4,"op":"close"}"#,
+                ]),
             // token_expires_in (accord jwt's token expires), checkpoint, two data lines, checkpoint_complete.
             .init(method: "POST", target: "/sync/stream", body: stream, headers: [bearer], leaveOpenAfterLines: 5),
         ]
@@ -42,7 +53,8 @@ struct PowerSyncSessionReplayTests {
         let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", Self.secret, "--fixtures"])
         let token = try await JWTCommandTests.mint(["--secret", Self.secret, "--sub", "user-ada"])
         let session = try await PowerSyncUpstream.recording(
-            upstream: "http://127.0.0.1:\(served.port)", calls: try Self.calls(token: token), folder: folder)
+            upstream: "http://127.0.0.1:\(served.port)",
+            calls: try Self.calls(token: token, store: folder.appendingPathComponent("store").path), folder: folder)
         #expect(served.stop().status == 0)
         #expect(session.status == 0)
         #expect(!session.recording.contains(token), "the bearer token is redacted")
@@ -50,6 +62,8 @@ struct PowerSyncSessionReplayTests {
         let exchanges = try PowerSyncRecordTests.exchanges(in: session.recording)
         #expect(
             exchanges.map(\.path) == ["/accord/powersync/reset", "/accord/powersync/source", "/sync/checkpoint-request", "/sync/stream"])
+        #expect(session.answers[2].contains(#"{"id":3,"result":{"checkpoint_request_id":"1"}}"#), "\(session.answers[2])")
+        #expect(exchanges[2].request == ["checkpoint_request_id": "1", "client_id": "client-ada-phone"])
         let lines = try #require(exchanges.last?.response.arrayValue)
         #expect(
             lines.count == 5 && lines.first?["token_expires_in"] != nil && lines.last?["checkpoint_complete"] == ["last_op_id": "4"],
