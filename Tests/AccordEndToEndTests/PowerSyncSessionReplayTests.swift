@@ -89,6 +89,14 @@ struct PowerSyncSessionReplayTests {
         #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
         #expect(client.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 2 cases: 2 passed, 0 failed"), "\(client.stdout)")
 
+        // Under the kill matrix the recorded checkpoint request is the client's own, so the
+        // session reaches all three seams of the reference client.
+        let killed = try await AccordBinary.run([
+            "run", "--client", "\(AccordBinary.path) driver --profile powersync", "--kill-matrix", recording,
+        ])
+        #expect(killed.status == 0, "\(killed.stdout)\(killed.stderr)")
+        #expect(killed.stdout.contains("3 suites (3 passed, 0 failed, 0 skipped), 9 cases: 9 passed, 0 failed"), "\(killed.stdout)")
+
         // A stale complete, by hand: the recorded answer says 3 where the service says 4.
         let broken = folder.appendingPathComponent("broken.jsonl").path
         let stale = session.recording.replacingOccurrences(
