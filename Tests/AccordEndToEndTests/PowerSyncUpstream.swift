@@ -90,6 +90,9 @@ struct PowerSyncUpstream {
         /// Leave curl running once this many answer lines arrived (a stream held open), and
         /// go on; it ends when the proxy stops.
         var leaveOpenAfterLines: Int?
+        /// In place of curl: these accord-driver/1 request lines go to `accord driver --profile
+        /// powersync` (each `{proxy}` replaced by the proxy's URL), and its answer lines are the body.
+        var driver: [String]?
     }
 
     /// What a session through `accord record` left.
@@ -113,12 +116,17 @@ struct PowerSyncUpstream {
         try upstream.run()
         defer { kill(upstream.processIdentifier, SIGKILL) }
         let upstreamPort = try RecordTimeoutTests.firstLine(upstreamOut).trimmingCharacters(in: .whitespaces)
+        return try record(upstream: "http://127.0.0.1:\(upstreamPort)", calls: calls, folder: folder)
+    }
 
+    /// Starts `accord record` in front of `upstream`, sends the calls in order with curl (each
+    /// answer's body collected), and stops the proxy with SIGINT. Blocking.
+    static func record(upstream: String, calls: [Call], folder: URL) throws -> Session {
         let recording = folder.appendingPathComponent("session.jsonl").path
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: AccordBinary.path)
         proxy.arguments = [
-            "record", "--upstream", "http://127.0.0.1:\(upstreamPort)", "--listen", "127.0.0.1:0", "--out", recording, "--quiet",
+            "record", "--upstream", upstream, "--listen", "127.0.0.1:0", "--out", recording, "--quiet",
         ]
         let proxyOut = Pipe()
         proxy.standardOutput = proxyOut
@@ -132,6 +140,10 @@ struct PowerSyncUpstream {
         var bodies: [String] = []
         var open: [(Process, Pipe, [UInt8])] = []
         for (index, call) in calls.enumerated() {
+            if let requests = call.driver {
+                bodies.append(try drive(requests.map { $0.replacingOccurrences(of: "{proxy}", with: "http://127.0.0.1:\(port)") }))
+                continue
+            }
             var arguments = ["curl", "-s", "-N", "--max-time", "20", "-X", call.method]
             for header in call.headers { arguments += ["-H", header] }
             if let body = call.body {
@@ -169,6 +181,34 @@ struct PowerSyncUpstream {
         }
         let recorded = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: recording))) ?? Data(), as: UTF8.self)
         return Session(answers: bodies, recording: recorded, status: proxy.terminationStatus)
+    }
+
+    /// Runs the reference PowerSync client's driver on `requests` and returns what it answered.
+    static func drive(_ requests: [String]) throws -> String {
+        let driver = Process()
+        driver.executableURL = URL(fileURLWithPath: AccordBinary.path)
+        driver.arguments = ["driver", "--profile", "powersync"]
+        let input = Pipe()
+        let output = Pipe()
+        driver.standardInput = input
+        driver.standardOutput = output
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        defer { if driver.isRunning { kill(driver.processIdentifier, SIGKILL) } }
+        try input.fileHandleForWriting.write(contentsOf: Data(requests.map { $0 + "\n" }.joined().utf8))
+        try input.fileHandleForWriting.close()
+        let answers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        driver.waitUntilExit()
+        return answers
+    }
+
+    /// Runs `record` on a thread of its own.
+    static func recording(upstream: String, calls: [Call], folder: URL) async throws -> Session {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try record(upstream: upstream, calls: calls, folder: folder) })
+            }
+        }
     }
 
     /// Runs `session` on a thread of its own.

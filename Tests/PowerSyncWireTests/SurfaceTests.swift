@@ -49,4 +49,17 @@ struct SurfaceTests {
         }
         #expect(PowerSyncSurface.user(authorization: nil) == nil)
     }
+
+    @Test("the fixture endpoint's four calls are named by their exact paths, a query aside")
+    func fixturePaths() {
+        #expect(
+            PowerSyncSurface.Fixture.allCases.map(\.path) == [
+                "/accord/powersync/reset", "/accord/powersync/configure", "/accord/powersync/source", "/accord/powersync/replicate",
+            ])
+        #expect(PowerSyncSurface.fixture(atPath: "/accord/powersync/source") == .source)
+        #expect(PowerSyncSurface.fixture(atPath: "/accord/powersync/replicate?x=1") == .replicate)
+        for path in ["/accord/powersync/other", "/accord/powersync/", "/api/accord/powersync/source", "/sync/stream"] {
+            #expect(PowerSyncSurface.fixture(atPath: path) == nil, "\(path)")
+        }
+    }
 }

@@ -11,6 +11,10 @@ public enum PowerSyncRecordedStep: Sendable, Hashable {
     case notJudged(PowerSyncSurface.Route, String)
     /// The exchange as a transcript step numbered after the exchange.
     case step(PowerSyncStep)
+    /// A call of the service's fixture endpoint (`POST /accord/powersync/…`) that set its source
+    /// side during the session; `accepted` when the service answered 2xx. Not an exchange the
+    /// rules judge: a replay performs it (docs/recording.md, "PowerSync exchanges").
+    case fixture(PowerSyncSurface.Fixture, accepted: Bool)
 }
 
 extension RecordedExchange {
@@ -19,7 +23,10 @@ extension RecordedExchange {
     /// bodies, a write checkpoint's query parameters and answer. The step is numbered after the
     /// exchange.
     public var powerSyncStep: PowerSyncRecordedStep {
-        guard let route = PowerSyncSurface.route(kind: rpc) else { return .notPowerSync }
+        guard let route = PowerSyncSurface.route(kind: rpc) else {
+            guard rpc == "http", method == "POST", let fixture = PowerSyncSurface.fixture(atPath: path) else { return .notPowerSync }
+            return .fixture(fixture, accepted: (200..<300).contains(status))
+        }
         if status == 0 { return .notJudged(route, "the answer never reached the client (status 0): nothing to judge offline") }
         guard (200..<300).contains(status) else {
             return .notJudged(

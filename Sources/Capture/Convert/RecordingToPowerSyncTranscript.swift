@@ -6,7 +6,10 @@ import PowerSyncWire
 /// "Transcript grammar"): each judged exchange on one of PowerSync's routes becomes a step,
 /// numbered densely from 1 in recording order, its bodies as recorded (a sync stream's lines as
 /// the recorded array). What cannot be a step (other paths, error answers, bodies not recorded)
-/// is left out with a note, as `RecordingToTranscript` does for KizunaSync.
+/// is left out with a note, as `RecordingToTranscript` does for KizunaSync. The session's calls of
+/// the service's fixture endpoint are its source side: `source` and `replicate` calls become
+/// `source` and `replicate` steps in their place, a `configure` call the transcript's `service`
+/// settings, so the server lane can replay the recording from the state it was recorded in.
 public enum RecordingToPowerSyncTranscript {
     /// The transcript and what was left out.
     public struct Result: Sendable, Hashable {
@@ -45,8 +48,33 @@ public enum RecordingToPowerSyncTranscript {
         var notes: [String] = []
         var user: String?
         var client: String?
+        var service: JSONValue?
         for exchange in recording.exchanges {
             switch exchange.powerSyncStep {
+            case .fixture(let fixture, accepted: false):
+                notes.append("exchange \(exchange.number): fixture \(fixture.rawValue) refused (HTTP \(exchange.status)), not a step")
+            case .fixture(let fixture, accepted: true):
+                switch fixture {
+                case .reset where steps.isEmpty:
+                    continue  // every replay starts from an empty service
+                case .reset:
+                    notes.append(
+                        "exchange \(exchange.number): a reset after step \(steps.count) cannot be a step (a replay resets only before its first)"
+                    )
+                case .configure where steps.isEmpty && service == nil:
+                    service = exchange.request
+                case .configure:
+                    notes.append(
+                        "exchange \(exchange.number): a configure call after the first step or a second one cannot be a step (the transcript's service settings hold for the whole case)"
+                    )
+                case .source:
+                    var step = exchange.request.objectValue ?? [:]
+                    step["n"] = .number(JSONNumber(steps.count + 1))
+                    step["kind"] = "source"
+                    steps.append(.object(step))
+                case .replicate:
+                    steps.append(["n": .number(JSONNumber(steps.count + 1)), "kind": "replicate"])
+                }
             case .notPowerSync:
                 notes.append("exchange \(exchange.number): \(exchange.method) \(exchange.path) is not a PowerSync route, not a step")
             case .notJudged(let route, let reason):
@@ -57,14 +85,15 @@ public enum RecordingToPowerSyncTranscript {
                 if let json = json(of: step, n: steps.count + 1) { steps.append(json) }
             }
         }
-        let document: JSONValue = [
+        var document: JSONObject = [
             "profile": .string(CorpusProfile.powerSync.rawValue), "case": .string(caseID),
             "title": .string("A recorded PowerSync session (\(recording.header.upstream))"),
             "cites": [.string("recording by \(recording.header.tool), started \(recording.header.startedAt)")],
             "user_id": .string(user ?? "unknown"), "client_id": .string(client ?? "unknown"),
             "steps": .array(steps),
         ]
-        return Result(json: document, notes: notes)
+        if let service { document["service"] = service }
+        return Result(json: .object(document), notes: notes)
     }
 
     /// An exchange step as the grammar writes it; nil for the steps no recording holds (what a

@@ -86,6 +86,10 @@ public struct LoadedPowerSyncTranscript: Sendable, Hashable {
     public var raw: [UInt8]
     /// The parsed document.
     public var json: JSONValue
+    /// The case as the client lane plays it, when that differs from `transcript`: for a recorded
+    /// session, its checkpoint-request exchanges are the client's own requests (`recordedClient`).
+    /// Nil for a transcript written as such.
+    public var clientPlay: PowerSyncTranscript?
 
     /// Reads a transcript from its bytes and parsed document.
     /// - Parameters:

@@ -73,3 +73,33 @@ public enum PowerSyncSurface {
     /// - Returns: the route, or nil.
     public static func route(kind: String) -> Route? { Route(rawValue: kind) }
 }
+
+extension PowerSyncSurface {
+    /// A call of the fixture endpoint (`accord serve --profile powersync --fixtures`) that sets
+    /// the service's source side: what the server lane sends for a transcript's source steps,
+    /// and what a recorded session's fixture calls are read back as.
+    public enum Fixture: String, Sendable, Hashable, CaseIterable {
+        /// `POST /accord/powersync/reset`: an empty service.
+        case reset
+        /// `POST /accord/powersync/configure`: `{"data_page_ops": N}`.
+        case configure
+        /// `POST /accord/powersync/source`: one source transaction, a source step's body.
+        case source
+        /// `POST /accord/powersync/replicate`: replication catches up.
+        case replicate
+
+        /// The call's path.
+        public var path: String { PowerSyncSurface.fixturePrefix + rawValue }
+    }
+
+    /// The fixture endpoint's mount point.
+    public static let fixturePrefix = "/accord/powersync/"
+
+    /// The fixture call a request path names, without a query.
+    /// - Parameter path: the request path.
+    /// - Returns: the fixture call, or nil for any other path.
+    public static func fixture(atPath path: some StringProtocol) -> Fixture? {
+        let bare = path.prefix { $0 != "?" && $0 != "#" }
+        return Fixture.allCases.first { $0.path == bare }
+    }
+}

@@ -42,8 +42,8 @@ public struct PowerSyncRouter: Sendable {
     /// Answers one request on the connection's thread.
     func handle(_ request: HTTPRequest, _ stream: HTTPResponseStream) {
         let service = self.service
-        if request.path.hasPrefix("/accord/powersync/"), fixtures, request.listener.isLoopback {
-            _ = stream.respond(fixture(String(request.path.dropFirst("/accord/powersync/".count)), request))
+        if request.path.hasPrefix(PowerSyncSurface.fixturePrefix), fixtures, request.listener.isLoopback {
+            _ = stream.respond(fixture(String(request.path.dropFirst(PowerSyncSurface.fixturePrefix.count)), request))
             return
         }
         let user: String

@@ -1,3 +1,4 @@
+import Capture
 import Corpus
 import Foundation
 import Reports
@@ -92,6 +93,17 @@ struct CaseSource: Sendable {
                 }
             case .recording(let file):
                 let contents = try RecordingFile.load(file, maxLine: maxLine)
+                if RecordingToPowerSyncTranscript.isPowerSync(contents) {
+                    // A PowerSync session replays as the transcript it converts to (its fixture
+                    // calls the source steps), so the lanes play it with their transcript play.
+                    do throws(CorpusError) {
+                        let replay = try RecordingToPowerSyncTranscript.replay(contents, file: file)
+                        loaded.append(Case(kind: .powerSync(replay.loaded), id: (file as NSString).lastPathComponent, decisions: [:]))
+                    } catch {
+                        throw RunError.input(error)
+                    }
+                    continue
+                }
                 loaded.append(Case(kind: .recording(contents, file: file), id: (file as NSString).lastPathComponent, decisions: [:]))
             }
         }

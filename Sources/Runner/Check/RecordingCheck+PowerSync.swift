@@ -19,6 +19,14 @@ extension RecordingCheck {
             record(.skipped(reason), name: "exchange \(exchange.number) \(route.rawValue)", seconds: 0)
             return true
         case .step(let recorded): step = recorded
+        case .fixture(let fixture, let accepted):
+            sawPowerSync = true
+            let reason =
+                accepted
+                ? "source-side fixture call (\(fixture.rawValue)): not an exchange the PS rules judge; the server lane performs it when it replays the recording (accord run --server)"
+                : "fixture call (\(fixture.rawValue)) refused with HTTP \(exchange.status): the service's state did not change"
+            record(.skipped(reason), name: "exchange \(exchange.number) fixture \(fixture.rawValue)", seconds: 0)
+            return true
         }
         sawPowerSync = true
         let started = ContinuousClock.now

@@ -72,10 +72,13 @@ public enum KillMatrixRun {
             case .unsupported(let file, let reason):
                 suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: file, properties, reason))
             case .powerSync(let loaded):
-                if let reason = killSafe ?? PowerSyncClientLane.inapplicable(loaded.transcript) {
+                // A recorded session is judged as the client lane plays it (its recorded
+                // checkpoint requests the client's own).
+                let play = loaded.clientPlay ?? loaded.transcript
+                if let reason = killSafe ?? PowerSyncClientLane.inapplicable(play) {
                     suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, reason))
                 } else {
-                    for hook in PowerSyncClientLane.killHooks(loaded.transcript) { work.append(.powerSync(loaded, hook, properties)) }
+                    for hook in PowerSyncClientLane.killHooks(play) { work.append(.powerSync(loaded, hook, properties)) }
                 }
             case .recording(_, let file):
                 suites.append(

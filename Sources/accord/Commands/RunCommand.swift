@@ -27,7 +27,8 @@ enum RunCommand: Command {
             sent in recording order to one freshly seeded target, each as its session's user and client,
             with server-made values (cursor, seq, winner_seq, deleted_at) bound to the live ones; to a
             client, each session's pushed mutations become writes and the recorded responses are served.
-            docs/replay.md has the details.
+            A PowerSync recording replays as the transcript it converts to, its recorded fixture calls the
+            source steps. docs/replay.md has the details.
             Before the first case the runner checks its target: a URL server must answer, have its fixture
             endpoint on and take the JWT the runner mints; a driver must start and answer hello within
             --timeout. A failing case's lines are printed as soon as it ends, a progress line is kept on

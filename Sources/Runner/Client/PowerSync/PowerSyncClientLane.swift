@@ -24,7 +24,7 @@ struct PowerSyncClientLane: Sendable {
         _ loaded: LoadedPowerSyncTranscript, launch: DriverLauncher, properties: [SuiteResult.Property],
         kill: (hook: KillHook, relaunch: DriverLauncher)? = nil
     ) async -> SuiteResult {
-        let transcript = loaded.transcript
+        let transcript = loaded.clientPlay ?? loaded.transcript
         let suffix = kill.map { "@" + $0.hook.rawValue } ?? ""
         let classname = CaseResult.classname(lane: kill == nil ? "client" : "kill", caseID: transcript.caseID + suffix)
         let name = transcript.caseID + (kill.map { " @ " + $0.hook.rawValue } ?? "")

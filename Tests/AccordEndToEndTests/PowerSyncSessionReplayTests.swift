@@ -1,0 +1,120 @@
+import Foundation
+import KizunaWire
+import Testing
+
+/// The whole PowerSync loop on loopback: `accord serve --profile powersync --fixtures`, `accord
+/// record` in front of it, a session through the proxy (the fixture calls that set a case's
+/// source side, the reference client's checkpoint request, and the sync stream it asks for), and
+/// the recording checked offline and
+/// replayed in both live lanes.
+@Suite("a recorded PowerSync session replays in both lanes", .serialized)
+struct PowerSyncSessionReplayTests {
+    static let secret = "session-e2e-secret"
+
+    /// The session's calls: reset and 001's source step through the fixture endpoint, then
+    /// `accord driver --profile powersync` attached to the proxy making its checkpoint request,
+    /// then the reference client's `sync` request by curl (docs/driver-protocol.md §11), the
+    /// stream left open after its lines, as a live stream stays open: the driver's `sync` reads
+    /// the whole answer with a 5 s timeout, which a live stream never ends (docs/powersync.md).
+    static func calls(token: String, store: String) throws -> [PowerSyncUpstream.Call] {
+        let path = PowerSyncCheckTests.folder + "/transcripts/001-initial-sync-completes.json"
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        let source = try #require(json["steps"]?.arrayValue?.first)
+        try #require(source["kind"] == "source")
+        let bearer = "Authorization: Bearer \(token)"
+        let stream: JSONValue = ["buckets": [], "client_id": "client-ada-phone", "include_checksum": true, "raw_data": true]
+        return [
+            .init(method: "POST", target: "/accord/powersync/reset", body: [:]),
+            .init(
+                method: "POST", target: "/accord/powersync/source",
+                body: ["changes": source["changes"] ?? [], "replicated": source["replicated"] ?? true]),
+            // The reference client itself, attached to the proxy, makes its checkpoint request.
+            .init(
+                method: "POST", target: "/sync/checkpoint-request",
+                driver: [
+                    #"{"id":1,"op":"hello","protocol":"accord-driver/1"}"#,
+                    CanonicalJSON.compact([
+                        "id": 2, "op": "attach", "store": .string(store), "base_url": "{proxy}", "token": .string(token),
+                        "user_id": "user-ada", "client_id": "client-ada-phone",
+                    ]),
+                    #"{"id":3,"op":"request-checkpoint"}"#, #"{"id":4,"op":"close"}"#,
+                ]),
+            // token_expires_in (accord jwt's token expires), checkpoint, two data lines, checkpoint_complete.
+            .init(method: "POST", target: "/sync/stream", body: stream, headers: [bearer], leaveOpenAfterLines: 5),
+        ]
+    }
+
+    @Test(
+        "a session recorded in front of accord serve --profile powersync passes accord check, replays green in the server lane (embedded and over HTTP) and the client lane, and a hand-broken copy fails at its rule and NDJSON line"
+    )
+    func recordedSessionReplays() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", Self.secret, "--fixtures"])
+        let token = try await JWTCommandTests.mint(["--secret", Self.secret, "--sub", "user-ada"])
+        let session = try await PowerSyncUpstream.recording(
+            upstream: "http://127.0.0.1:\(served.port)",
+            calls: try Self.calls(token: token, store: folder.appendingPathComponent("store").path), folder: folder)
+        #expect(served.stop().status == 0)
+        #expect(session.status == 0)
+        #expect(!session.recording.contains(token), "the bearer token is redacted")
+        let recording = folder.appendingPathComponent("session.jsonl").path
+        let exchanges = try PowerSyncRecordTests.exchanges(in: session.recording)
+        #expect(
+            exchanges.map(\.path) == ["/accord/powersync/reset", "/accord/powersync/source", "/sync/checkpoint-request", "/sync/stream"])
+        #expect(session.answers[2].contains(#"{"id":3,"result":{"checkpoint_request_id":"1"}}"#), "\(session.answers[2])")
+        #expect(exchanges[2].request == ["checkpoint_request_id": "1", "client_id": "client-ada-phone"])
+        let lines = try #require(exchanges.last?.response.arrayValue)
+        #expect(
+            lines.count == 5 && lines.first?["token_expires_in"] != nil && lines.last?["checkpoint_complete"] == ["last_op_id": "4"],
+            "\(lines)")
+
+        let check = try await AccordBinary.run(["check", recording])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("4 cases: 2 passed, 0 failed, 2 skipped"), "\(check.stdout)")
+
+        let embedded = try await AccordBinary.run(["run", "--server", "embedded", recording])
+        #expect(embedded.status == 0, "\(embedded.stdout)\(embedded.stderr)")
+        #expect(embedded.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 2 cases: 2 passed, 0 failed"), "\(embedded.stdout)")
+
+        let again = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", Self.secret, "--fixtures"])
+        let overHTTP = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(again.port)", "--jwt-secret", Self.secret, recording,
+        ])
+        #expect(again.stop().status == 0)
+        #expect(overHTTP.status == 0, "\(overHTTP.stdout)\(overHTTP.stderr)")
+        #expect(overHTTP.stdout.contains("2 cases: 2 passed, 0 failed"), "\(overHTTP.stdout)")
+
+        let client = try await AccordBinary.run(["run", "--client", "\(AccordBinary.path) driver --profile powersync", recording])
+        #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
+        #expect(client.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 2 cases: 2 passed, 0 failed"), "\(client.stdout)")
+
+        // Under the kill matrix the recorded checkpoint request is the client's own, so the
+        // session reaches all three seams of the reference client.
+        let killed = try await AccordBinary.run([
+            "run", "--client", "\(AccordBinary.path) driver --profile powersync", "--kill-matrix", recording,
+        ])
+        #expect(killed.status == 0, "\(killed.stdout)\(killed.stderr)")
+        #expect(killed.stdout.contains("3 suites (3 passed, 0 failed, 0 skipped), 9 cases: 9 passed, 0 failed"), "\(killed.stdout)")
+
+        // A stale complete, by hand: the recorded answer says 3 where the service says 4.
+        let broken = folder.appendingPathComponent("broken.jsonl").path
+        let stale = session.recording.replacingOccurrences(
+            of: #"{"checkpoint_complete":{"last_op_id":"4"}}"#, with: #"{"checkpoint_complete":{"last_op_id":"3"}}"#)
+        try #require(stale != session.recording)
+        try Data(stale.utf8).write(to: URL(fileURLWithPath: broken))
+        let offline = try await AccordBinary.run(["check", broken])
+        #expect(offline.status == 1)
+        #expect(offline.stdout.contains("exchange 4 sync-stream NDJSON line 5"), "\(offline.stdout)")
+        #expect(offline.stdout.contains("PS-COMPLETE"), "\(offline.stdout)")
+        let replayed = try await AccordBinary.run(["run", "--server", "embedded", broken])
+        #expect(replayed.status == 1, "\(replayed.stdout)")
+        // The embedded service's token has no expiry, so its live stream has no token_expires_in
+        // line: live line 4 is compared with recorded line 5.
+        #expect(
+            replayed.stdout.contains(
+                "step 3 sync-stream NDJSON line 4: AC-GOLDEN the live line differs from golden NDJSON line 5 (at /checkpoint_complete/last_op_id)"
+            ),
+            "\(replayed.stdout)")
+    }
+}

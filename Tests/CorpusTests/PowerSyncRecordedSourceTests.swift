@@ -1,0 +1,100 @@
+import Capture
+import Corpus
+import KizunaWire
+import Testing
+
+/// A PowerSync recording's fixture calls as its source side: read through
+/// `PowerSyncSurface.Fixture`, turned into source and replicate steps and service settings by the
+/// conversion the lanes replay, what the grammar cannot hold left out with a note, and the
+/// client lane's reading of the recorded checkpoint requests.
+@Suite("the source side of a recorded PowerSync session")
+struct PowerSyncRecordedSourceTests {
+    static func fixture(_ name: String, _ body: JSONValue, status: Int = 204) -> RecordedExchange {
+        var exchange = RecordedExchange(number: 0, rpc: "http", request: body, response: .null, status: status)
+        exchange.method = "POST"
+        exchange.path = "/accord/powersync/" + name
+        return exchange
+    }
+
+    static let changes: JSONValue = [
+        ["grant": ["bucket": "b", "user_id": "user-ada"]],
+        ["put": ["bucket": "b", "object_type": "todos", "object_id": "t1", "data": "{}", "checksum": 3]],
+    ]
+
+    static func recording(_ exchanges: [RecordedExchange]) -> RecordingContents {
+        let header = RecordingHeader(
+            tool: "test", startedAt: "2026-12-02T00:00:00Z", upstream: "http://127.0.0.1:1", redaction: ["policy": "default"])
+        let numbered = exchanges.enumerated().map { index, exchange in
+            var copy = exchange
+            copy.number = index + 1
+            return copy
+        }
+        return RecordingContents(header: header, exchanges: numbered)
+    }
+
+    static let request = RecordedExchange(
+        number: 0, rpc: "checkpoint-request", request: ["checkpoint_request_id": "1", "client_id": "c1"],
+        response: ["checkpoint_request_id": "1"])
+
+    @Test("fixture calls become the transcript's source steps, replicate steps and service settings, in place")
+    func fixtureCallsBecomeSourceSteps() throws {
+        let contents = Self.recording([
+            Self.fixture("reset", [:]), Self.fixture("configure", ["data_page_ops": 2]),
+            Self.fixture("source", ["changes": Self.changes, "replicated": false]), Self.request, Self.fixture("replicate", [:]),
+        ])
+        let result = RecordingToPowerSyncTranscript.convert(contents, caseID: "powersync/001-recording-x")
+        #expect(result.notes.isEmpty, "\(result.notes)")
+        let steps = try #require(result.json["steps"]?.arrayValue)
+        #expect(steps.map { $0["kind"]?.stringValue } == ["source", "checkpoint-request", "replicate"])
+        #expect(steps[0]["n"] == 1 && steps[0]["changes"] == Self.changes && steps[0]["replicated"] == false)
+        #expect(steps[2]["n"] == 3)
+        #expect(result.json["service"] == ["data_page_ops": 2])
+        let loaded = try LoadedPowerSyncTranscript(raw: [], json: result.json, file: "x.jsonl")
+        #expect(loaded.transcript.service.dataPageOps == 2)
+        #expect(loaded.transcript.steps.filter(\.isSourceSide).count == 2)
+    }
+
+    @Test("a reset after the first step, a second configure and a refused call are left out with a note")
+    func unrepresentableCallsAreNoted() throws {
+        let contents = Self.recording([
+            Self.request, Self.fixture("reset", [:]), Self.fixture("configure", ["data_page_ops": 1]),
+            Self.fixture("source", ["changes": Self.changes], status: 400),
+        ])
+        let result = RecordingToPowerSyncTranscript.convert(contents, caseID: "powersync/001-recording-x")
+        #expect(result.json["steps"]?.arrayValue?.count == 1)
+        #expect(result.notes.count == 3, "\(result.notes)")
+        #expect(result.notes[0].hasPrefix("exchange 2: a reset after step 1"))
+        #expect(result.notes[2] == "exchange 4: fixture source refused (HTTP 400), not a step")
+    }
+
+    @Test("the replay's client reading makes a recorded checkpoint request the client's own request-checkpoint")
+    func clientReadingOfCheckpointRequests() throws {
+        let contents = Self.recording([Self.fixture("source", ["changes": Self.changes]), Self.request])
+        let replay = try RecordingToPowerSyncTranscript.replay(contents, file: "/tmp/session.jsonl")
+        #expect(replay.loaded.transcript.caseID == "powersync/001-recording-session")
+        #expect(replay.loaded.transcript.steps.map(\.label) == ["source", "checkpoint-request"])
+        let client = try #require(replay.loaded.clientPlay)
+        #expect(client.steps.map(\.label) == ["source", "request-checkpoint"])
+        guard case .client(.requestCheckpoint(let request, let response)) = client.steps[1].action else {
+            Issue.record("step 2 is \(client.steps[1].action)")
+            return
+        }
+        #expect(request == ["checkpoint_request_id": "1", "client_id": "c1"] && response == ["checkpoint_request_id": "1"])
+    }
+
+    @Test("a POST to a fixture path is a fixture call, accepted when answered 2xx; a GET there is no PowerSync exchange")
+    func fixtureExchanges() {
+        var get = Self.fixture("reset", [:])
+        get.method = "GET"
+        #expect(get.powerSyncStep == .notPowerSync)
+        guard case .fixture(let fixture, accepted: true) = Self.fixture("reset", [:]).powerSyncStep else {
+            Issue.record("a reset call is not an accepted fixture call")
+            return
+        }
+        #expect(fixture.rawValue == "reset")
+        guard case .fixture(_, accepted: false) = Self.fixture("source", [:], status: 400).powerSyncStep else {
+            Issue.record("a refused call is not a refused fixture call")
+            return
+        }
+    }
+}
