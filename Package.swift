@@ -83,7 +83,8 @@ let package = Package(
         .target(
             name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
         .target(
-            name: "PowerSyncHTTP", dependencies: ["Corpus", "HTTP", "KizunaWire", "ServerContract", "Transport"], swiftSettings: strict),
+            name: "PowerSyncHTTP", dependencies: ["Corpus", "HTTP", "KizunaWire", "PowerSyncWire", "ServerContract", "Transport"],
+            swiftSettings: strict),
         .target(
             name: "Runner",
             dependencies: [

@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import HTTP
 import KizunaWire
+import PowerSyncWire
 import ServerContract
 import Transport
 
@@ -31,37 +32,40 @@ public struct PowerSyncHTTPTarget: PowerSyncTarget {
 
     /// Resets the service (a case starts from an empty one) and sets its data page size.
     public func configure(_ settings: PowerSyncServiceSettings) async throws(TargetError) {
-        try await fixture("reset", .object(JSONObject()))
+        try await fixture(.reset, .object(JSONObject()))
         var members: [(String, JSONValue)] = []
         if let ops = settings.dataPageOps { members.append(("data_page_ops", .number(JSONNumber(ops)))) }
-        try await fixture("configure", .object(JSONObject(pairs: members)))
+        try await fixture(.configure, .object(JSONObject(pairs: members)))
     }
 
     /// `POST /accord/powersync/source`.
-    public func apply(_ commit: SourceCommit) async throws(TargetError) { try await fixture("source", commit.json) }
+    public func apply(_ commit: SourceCommit) async throws(TargetError) { try await fixture(.source, commit.json) }
 
     /// `POST /accord/powersync/replicate`.
-    public func replicate() async throws(TargetError) { try await fixture("replicate", .object(JSONObject())) }
+    public func replicate() async throws(TargetError) { try await fixture(.replicate, .object(JSONObject())) }
 
     /// `GET /write-checkpoint2.json` with the query parameters as the object names them.
     public func writeCheckpoint(query: JSONValue, userID: String) async throws(TargetError) -> JSONValue {
         let pairs = (query.objectValue?.members ?? []).map { member in
             "\(Self.encode(member.key))=\(Self.encode(member.value.stringValue ?? CanonicalJSON.compact(member.value)))"
         }
-        let url = base + "/write-checkpoint2.json" + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+        let url = base + PowerSyncSurface.Route.writeCheckpoint.path + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
         return try await answer(try await send("GET", url, userID: userID, body: []))
     }
 
     /// `POST /sync/checkpoint-request`.
     public func checkpointRequest(body: JSONValue, userID: String) async throws(TargetError) -> JSONValue {
         try await answer(
-            try await send("POST", base + "/sync/checkpoint-request", userID: userID, body: Array(CanonicalJSON.compact(body).utf8)))
+            try await send(
+                "POST", base + PowerSyncSurface.Route.checkpointRequest.path, userID: userID, body: Array(CanonicalJSON.compact(body).utf8))
+        )
     }
 
     /// `POST /sync/stream`: the lines as the service flushes them.
     public func openStream(body: JSONValue, userID: String) async throws(TargetError) -> any PowerSyncStreamHandle {
         let stream = LineStream(
-            "POST", base + "/sync/stream", headers: headers(userID), body: Array(CanonicalJSON.compact(body).utf8), silence: silence)
+            "POST", base + PowerSyncSurface.Route.syncStream.path, headers: headers(userID), body: Array(CanonicalJSON.compact(body).utf8),
+            silence: silence)
         return HTTPSyncStream(stream)
     }
 
@@ -84,17 +88,18 @@ public struct PowerSyncHTTPTarget: PowerSyncTarget {
         do { return try JSONParser.parse(response.body) } catch { throw TargetError.refused("the answer is not JSON: \(error)") }
     }
 
-    private func fixture(_ name: String, _ body: JSONValue) async throws(TargetError) {
+    private func fixture(_ call: PowerSyncSurface.Fixture, _ body: JSONValue) async throws(TargetError) {
         let response: ClientResponse
         do throws(TransportError) {
             response = try await session.send(
-                "POST", base + "/accord/powersync/" + name, headers: [("Content-Type", "application/json")],
+                "POST", base + call.path, headers: [("Content-Type", "application/json")],
                 body: Array(CanonicalJSON.compact(body).utf8))
         } catch {
             throw TargetError.unreachable("\(error)")
         }
         guard response.status == 204 else {
-            throw TargetError.refused("fixture \(name): HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+            throw TargetError.refused(
+                "fixture \(call.rawValue): HTTP \(response.status): \(String(decoding: response.body, as: UTF8.self))")
         }
     }
 
