@@ -24,7 +24,7 @@ public struct CatalogEntry: Sendable, Hashable {
         source = rule.source
         checkedBy =
             rule.profile == .powerSync
-            ? "accord check on PowerSync transcripts and corpora (\"profile\": \"powersync\"), evaluated by \(rule.evaluation.rawValue); the server and client lanes do not run PowerSync cases yet"
+            ? "accord check on PowerSync transcripts and corpora (\"profile\": \"powersync\"), evaluated by \(rule.evaluation.rawValue), and by the server lane on a PowerSync service's live answers"
             : "accord check and both lanes' rules (evaluated by \(rule.evaluation.rawValue))"
         fixtures = [("passing", rule.passing), ("violating (\(rule.failsAt))", rule.violating)]
     }

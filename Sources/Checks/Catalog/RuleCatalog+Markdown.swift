@@ -8,32 +8,16 @@ extension RuleCatalog {
             "violating fixture (transcript steps), and the step where the violating fixture fails.", "",
             "| id | rule | evaluated by | source |", "| --- | --- | --- | --- |",
         ]
-        for rule in rules {
-            lines.append("| \(rule.id) | \(rule.statement) | \(rule.evaluation.rawValue) | \(rule.source) |")
-        }
-        lines.append("")
-        for rule in rules {
-            lines += ["## \(rule.id): \(rule.title)", "", rule.statement, "", "Source: \(rule.source).", ""]
-            lines += ["Passing fixture:", "", "```json", rule.passing.trimmingTrailingNewlines, "```", ""]
-            lines += ["Violating fixture (\(rule.failsAt)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
-        }
+        lines += section(rules, heading: "##")
         lines += [
             "## PowerSync profile rules (PS-…)", "",
             "Folds over PowerSync traces (`\"profile\": \"powersync\"` transcripts and corpora; docs/powersync.md). A finding",
             "names the step, the 1-based NDJSON line of the sync stream, and a JSON pointer into that line (or into",
-            "the step's request or response). `accord check` runs them; the server and client lanes report PowerSync",
-            "cases as not yet supported.", "",
+            "the step's request or response). `accord check` runs them on transcripts and recordings, and the server",
+            "lane on every live answer of a PowerSync service.", "",
             "| id | rule | evaluated by | source |", "| --- | --- | --- | --- |",
         ]
-        for rule in powerSyncRules {
-            lines.append("| \(rule.id) | \(rule.statement) | \(rule.evaluation.rawValue) | \(rule.source) |")
-        }
-        lines.append("")
-        for rule in powerSyncRules {
-            lines += ["### \(rule.id): \(rule.title)", "", rule.statement, "", "Source: \(rule.source).", ""]
-            lines += ["Passing fixture:", "", "```json", rule.passing.trimmingTrailingNewlines, "```", ""]
-            lines += ["Violating fixture (\(rule.failsAt)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
-        }
+        lines += section(powerSyncRules, heading: "###")
         lines += [
             "## Runner checks (server lane, accord diff, expectations)", "",
             "Not folds over exchanges: the runner makes them around the rules, and reports carry their ids as failure types.", "",
@@ -65,5 +49,20 @@ extension String {
         var text = self
         while text.hasSuffix("\n") { text.removeLast() }
         return text
+    }
+
+}
+
+extension RuleCatalog {
+    /// A table row per rule, then each rule under `heading` with its statement, source and fixtures.
+    private static func section(_ rules: [RuleDescriptor], heading: String) -> [String] {
+        var lines = rules.map { "| \($0.id) | \($0.statement) | \($0.evaluation.rawValue) | \($0.source) |" }
+        lines.append("")
+        for rule in rules {
+            lines += ["\(heading) \(rule.id): \(rule.title)", "", rule.statement, "", "Source: \(rule.source).", ""]
+            lines += ["Passing fixture:", "", "```json", rule.passing.trimmingTrailingNewlines, "```", ""]
+            lines += ["Violating fixture (\(rule.failsAt)):", "", "```json", rule.violating.trimmingTrailingNewlines, "```", ""]
+        }
+        return lines
     }
 }
