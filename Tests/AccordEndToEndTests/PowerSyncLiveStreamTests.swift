@@ -130,4 +130,42 @@ struct PowerSyncLiveStreamTests {
         #expect(try driver.close() == 0)
         #expect(served.stop().status == 0)
     }
+
+    @Test(
+        "on a live stream that stops after a partial completion at priority 0, the client applies that priority's bucket alone, and a wait on the checkpoint's write checkpoint does not resolve"
+    )
+    func appliesAPartialCompletionLive() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = [
+            #"{"checkpoint":{"last_op_id":"2","write_checkpoint":"1","buckets":[{"bucket":"user-ada-urgent","checksum":9,"count":1,"priority":0},{"bucket":"user-ada-todos","checksum":5,"count":2}]}}"#,
+            #"{"data":{"bucket":"user-ada-urgent","after":"0","next_after":"1","has_more":false,"data":[{"op_id":"1","op":"PUT","object_type":"todos","object_id":"u1","data":"{\"title\":\"pager\"}","checksum":9}]}}"#,
+            #"{"partial_checkpoint_complete":{"last_op_id":"2","priority":0}}"#,
+            #"{"data":{"bucket":"user-ada-todos","after":"0","next_after":"2","has_more":true,"data":[{"op_id":"2","op":"PUT","object_type":"todos","object_id":"t1","data":"{\"title\":\"a\"}","checksum":2}]}}"#,
+        ]
+        let driver = [
+            #"{"id":1,"op":"hello","protocol":"accord-driver/1"}"#,
+            CanonicalJSON.compact([
+                "id": 2, "op": "attach", "store": .string(folder.appendingPathComponent("store").path), "base_url": "{proxy}",
+                "token": "t", "user_id": "user-ada", "client_id": "client-ada-phone",
+            ]),
+            #"{"id":3,"op":"request-checkpoint"}"#, #"{"follow":true,"id":4,"op":"sync"}"#,
+            #"{"checkpoint_request_id":"1","id":5,"op":"wait-for-sync","timeout_ms":1000}"#,
+            #"{"id":6,"op":"client-state","tables":["todos"]}"#,
+        ]
+        let session = try await PowerSyncUpstream.run(
+            answers: [
+                .init(path: "/sync/checkpoint-request", body: ["checkpoint_request_id": "1"]),
+                .init(path: "/sync/stream", lines: lines, holdOpen: true),
+            ],
+            calls: [.init(method: "POST", target: "/sync/checkpoint-request", leaveOpenAfterLines: 6, driver: driver)], folder: folder)
+        let answers = try session.answers[0].split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+        try #require(answers.count == 6, "\(session.answers)")
+        #expect(answers[3]["result"] == ["lines": 1], "\(answers[3])")
+        #expect(answers[4]["result"] == ["outcome": "timeout"], "a partial completion syncs no request: \(answers[4])")
+        let state = answers[5]["result"]
+        #expect(state?["rows"] == ["todos": ["u1": ["title": "pager"]]], "priority 0 applied alone: \(answers[5])")
+        #expect(state?["last_checkpoint"] == .null, "\(answers[5])")
+        #expect(state?["requests"] == ["1": "pending"], "\(answers[5])")
+    }
 }
