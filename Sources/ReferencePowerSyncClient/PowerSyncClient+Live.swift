@@ -68,6 +68,8 @@ extension PowerSyncClient {
             }
         } catch {
             stream.close()
+            // A failure seen after a disconnect, or of a stream already replaced, is not this one's to report.
+            guard !Task.isCancelled, case .reading(_, let current) = following, current === stream else { return }
             stopLive()
             return
         }
