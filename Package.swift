@@ -116,6 +116,9 @@ let package = Package(
             name: "ReferencePowerSyncTests", dependencies: ["ReferencePowerSync", "PowerSyncWire", "Corpus", "KizunaWire"],
             swiftSettings: strict),
         .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),
+        .testTarget(
+            name: "ReferencePowerSyncClientTests", dependencies: ["ReferencePowerSyncClient", "PowerSyncWire", "KizunaWire"],
+            swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(

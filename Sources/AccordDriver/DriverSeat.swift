@@ -79,6 +79,7 @@ struct PowerSyncSeat<Engine: PowerSyncEngineDriver>: DriverSeat {
             case .localWrite(let write): return .powerSync(.written(pendingUploads: try await engine.localWrite(write)))
             case .upload: return .powerSync(.uploaded(try await engine.upload()))
             case .sync: return .powerSync(.synced(try await engine.sync()))
+            case .follow: return .powerSync(.synced(try await engine.follow()))
             case .requestCheckpoint: return .powerSync(.requested(checkpointRequestID: try await engine.requestCheckpoint()))
             case .waitForSync(let wait): return .powerSync(.waited(try await engine.waitForSync(wait)))
             case .disconnect:

@@ -57,6 +57,12 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
         return SyncResult(lines: try await mapped { () async throws(PowerSyncClientError) in try await client.sync() })
     }
 
+    /// Opens the live sync stream and reads it in the background.
+    public func follow() async throws -> SyncResult {
+        let client = try opened()
+        return SyncResult(lines: try await mapped { () async throws(PowerSyncClientError) in try await client.follow() })
+    }
+
     /// Requests a checkpoint.
     public func requestCheckpoint() async throws -> String {
         let client = try opened()

@@ -22,6 +22,10 @@ struct CompletedCheckpoint: Sendable {
     var restarted: Set<String>
     /// Buckets held before and no longer in the checkpoint: their rows go.
     var removed: Set<String>
+    /// For a partial completion, the priority whose buckets (at it or higher, numerically at
+    /// or below) it covers; nil for a whole checkpoint. A partial one moves only those buckets:
+    /// not the last checkpoint, the write checkpoint nor the requests.
+    var priority: Int? = nil
 }
 
 /// The sync stream as a state machine, no I/O: lines in, and at a `checkpoint_complete` either
@@ -35,8 +39,10 @@ struct CheckpointAssembly: Sendable {
         case none
         /// A checkpoint announced: its write checkpoint.
         case announced(writeCheckpoint: OpID?)
-        /// A priority's buckets are complete.
-        case partiallyComplete(writeCheckpoint: OpID?)
+        /// A priority's buckets are complete and add up: the buckets at that priority or
+        /// higher, ready to apply as one unit (`priority` set); the write checkpoint is the
+        /// announced one, which a partial completion does not acknowledge.
+        case partiallyComplete(CompletedCheckpoint, writeCheckpoint: OpID?)
         /// A whole checkpoint arrived and adds up.
         case complete(CompletedCheckpoint)
         /// These buckets did not add up; their data is discarded.
@@ -45,7 +51,7 @@ struct CheckpointAssembly: Sendable {
 
     private enum Phase: Sendable {
         case awaitingCheckpoint
-        case checkpoint(targets: [String: Checksum], lastOpID: OpID, writeCheckpoint: OpID?)
+        case checkpoint(targets: [String: BucketChecksum], lastOpID: OpID, writeCheckpoint: OpID?)
     }
 
     private var phase = Phase.awaitingCheckpoint
@@ -70,13 +76,13 @@ struct CheckpointAssembly: Sendable {
     mutating func receive(_ line: SyncLine) -> Action {
         switch line {
         case .checkpoint(let checkpoint):
-            let targets = Dictionary(checkpoint.buckets.map { ($0.bucket, $0.checksum) }, uniquingKeysWith: { $1 })
+            let targets = Dictionary(checkpoint.buckets.map { ($0.bucket, $0) }, uniquingKeysWith: { $1 })
             phase = .checkpoint(targets: targets, lastOpID: checkpoint.lastOpID, writeCheckpoint: checkpoint.writeCheckpoint)
             return .announced(writeCheckpoint: checkpoint.writeCheckpoint)
         case .checkpointDiff(let diff):
             guard case .checkpoint(var targets, _, let previous) = phase else { return .none }
             for name in diff.removedBuckets { targets[name] = nil }
-            for bucket in diff.updatedBuckets { targets[bucket.bucket] = bucket.checksum }
+            for bucket in diff.updatedBuckets { targets[bucket.bucket] = bucket }
             let writeCheckpoint = diff.writeCheckpoint ?? previous
             phase = .checkpoint(targets: targets, lastOpID: diff.lastOpID, writeCheckpoint: writeCheckpoint)
             return .announced(writeCheckpoint: writeCheckpoint)
@@ -87,20 +93,21 @@ struct CheckpointAssembly: Sendable {
             running[data.bucket] = state
             pending[data.bucket, default: []] += data.ops
             return .none
-        case .partialCheckpointComplete:
-            guard case .checkpoint(_, _, let writeCheckpoint) = phase else { return .none }
-            return .partiallyComplete(writeCheckpoint: writeCheckpoint)
+        case .partialCheckpointComplete(_, let priority):
+            guard case .checkpoint(let targets, let lastOpID, let writeCheckpoint) = phase else { return .none }
+            // PowerSync's sync_local for a priority: the buckets at it or higher, as one unit.
+            let covered = targets.filter { $0.value.priority <= priority }
+            if let mismatched = discardMismatched(covered) { return .mismatch(mismatched) }
+            var buckets = held
+            for name in covered.keys { buckets[name] = running[name] ?? .empty }
+            return .partiallyComplete(
+                CompletedCheckpoint(
+                    lastOpID: lastOpID, writeCheckpoint: writeCheckpoint, buckets: buckets, ops: pending.filter { covered[$0.key] != nil },
+                    restarted: Set(covered.keys.filter { held[$0] == nil }), removed: [], priority: priority),
+                writeCheckpoint: writeCheckpoint)
         case .checkpointComplete:
             guard case .checkpoint(let targets, let lastOpID, let writeCheckpoint) = phase else { return .none }
-            let mismatched = targets.filter { (running[$0.key] ?? .empty).sum != $0.value }.keys.sorted()
-            if verifiesChecksums && !mismatched.isEmpty {
-                for name in mismatched {
-                    running[name] = nil
-                    pending[name] = nil
-                    held[name] = nil
-                }
-                return .mismatch(mismatched)
-            }
+            if let mismatched = discardMismatched(targets) { return .mismatch(mismatched) }
             var buckets: [String: BucketState] = [:]
             for name in targets.keys { buckets[name] = running[name] ?? .empty }
             return .complete(
@@ -115,8 +122,31 @@ struct CheckpointAssembly: Sendable {
     /// The client applied a completed checkpoint: it is now what the client holds.
     /// - Parameter checkpoint: the applied checkpoint.
     mutating func applied(_ checkpoint: CompletedCheckpoint) {
-        held = checkpoint.buckets
-        running = checkpoint.buckets
-        pending = [:]
+        guard checkpoint.priority != nil else {
+            held = checkpoint.buckets
+            running = checkpoint.buckets
+            pending = [:]
+            return
+        }
+        // A partial one: only its buckets are now held; the others keep what is pending.
+        for name in checkpoint.ops.keys { pending[name] = nil }
+        for name in checkpoint.buckets.keys where held[name] != checkpoint.buckets[name] {
+            held[name] = checkpoint.buckets[name]
+            pending[name] = nil
+        }
+    }
+
+    /// Discards the buckets whose ops do not add up to their checksum (their pending ops and
+    /// their position, so the next stream asks for them from the start).
+    /// - Returns: the discarded buckets, nil when all add up (or the fault skips the check).
+    private mutating func discardMismatched(_ targets: [String: BucketChecksum]) -> [String]? {
+        let mismatched = targets.filter { (running[$0.key] ?? .empty).sum != $0.value.checksum }.keys.sorted()
+        guard verifiesChecksums && !mismatched.isEmpty else { return nil }
+        for name in mismatched {
+            running[name] = nil
+            pending[name] = nil
+            held[name] = nil
+        }
+        return mismatched
     }
 }

@@ -55,7 +55,15 @@ extension PowerSyncClient {
         return String(id)
     }
 
-    /// Waits for a request to sync, at most `milliseconds`.
+    /// An app waiting on a request: the request's id and how to answer it.
+    struct Waiter: Sendable {
+        var request: Int64
+        var continuation: CheckedContinuation<PowerSyncWaitOutcome, Never>
+    }
+
+    /// Waits for a request to sync, at most `milliseconds`. The wait ends on an event: a
+    /// checkpoint applied that covers the request (`resolved`), a disconnect, the live stream
+    /// failing (`download-error`), or the timeout.
     /// - Parameters:
     ///   - id: the request id the service answered.
     ///   - milliseconds: the timeout.
@@ -72,10 +80,41 @@ extension PowerSyncClient {
         case .connected(.download?): return .downloadError
         case .connected: break
         }
-        // The client reads the stream only on sync, so nothing can arrive while it waits: it
-        // waits out the timeout, then looks once more.
-        try? await Task.sleep(for: .milliseconds(milliseconds))
-        if try database.requests()[number] == true { return .resolved }
-        return faults.contains(.timeoutReportedAsResolved) ? .resolved : .timeout
+        let token = nextWaiter
+        nextWaiter += 1
+        // The deadline, not a poll: it answers the wait only if nothing else has by then.
+        let deadline = Task {
+            try? await Task.sleep(for: .milliseconds(milliseconds))
+            self.expire(token)
+        }
+        defer { deadline.cancel() }
+        return await withCheckedContinuation { continuation in
+            waiters[token] = Waiter(request: number, continuation: continuation)
+        }
+    }
+
+    /// The deadline of a wait passed: it ends as `timeout` unless its request synced meanwhile.
+    func expire(_ token: Int) {
+        guard let waiter = waiters.removeValue(forKey: token) else { return }
+        let synced = (try? database.requests()[waiter.request]) == true
+        waiter.continuation.resume(returning: synced || faults.contains(.timeoutReportedAsResolved) ? .resolved : .timeout)
+    }
+
+    /// Resolves the waits whose requests are now synced.
+    /// - Throws: `PowerSyncClientError` (STORE).
+    func settleWaits() throws(PowerSyncClientError) {
+        if waiters.isEmpty { return }
+        let requests = try database.requests()
+        for (token, waiter) in waiters where requests[waiter.request] == true {
+            waiters[token] = nil
+            waiter.continuation.resume(returning: .resolved)
+        }
+    }
+
+    /// Ends every wait with `outcome` (a disconnect, or the live stream failing).
+    func endWaits(_ outcome: PowerSyncWaitOutcome) {
+        let ended = waiters
+        waiters = [:]
+        for waiter in ended.values { waiter.continuation.resume(returning: outcome) }
     }
 }

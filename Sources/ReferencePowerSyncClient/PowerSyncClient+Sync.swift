@@ -3,15 +3,40 @@ import PowerSyncWire
 import Transport
 
 extension PowerSyncClient {
-    /// Connects the sync stream once (`POST /sync/stream` from the buckets held) and reads its
-    /// lines until the service ends it, applying each checkpoint that completes, adds up and may
-    /// be applied now: no local writes waiting to upload, and its write checkpoint at or past the
-    /// client's own request after its last upload. A checkpoint that does not add up discards
-    /// the buckets that did not, which the next stream asks for from the start.
+    /// Connects the sync stream once (`POST /sync/stream` from the buckets held) and reads it
+    /// line by line as it arrives, until the service ends it or falls silent for 5 s, applying
+    /// each checkpoint that completes, adds up and may be applied now: no local writes waiting to
+    /// upload, and its write checkpoint at or past the client's own request after its last
+    /// upload. A checkpoint that does not add up discards the buckets that did not, which the
+    /// next stream asks for from the start. Partial completions are not applied here (see
+    /// `follow()`).
     /// - Returns: the lines read.
     /// - Throws: `PowerSyncClientError` (DISCONNECTED, DOWNLOAD for an error status or a bad line, REMOTE, STORE).
     public func sync() async throws(PowerSyncClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
+        let stream = try openStream(silence: 5)
+        defer { stream.close() }
+        var assembly = CheckpointAssembly(held: try database.buckets(), verifiesChecksums: !faults.contains(.applyChecksumMismatch))
+        var lines = stream.lines.makeAsyncIterator()
+        var count = 0
+        do throws(PowerSyncClientError) {
+            while let line = try await next(&lines, of: stream, number: count + 1) {
+                count += 1
+                try consume(line, into: &assembly, partials: false)
+            }
+        } catch {
+            failed(.download)
+            throw error
+        }
+        recovered(.download)
+        return count
+    }
+
+    /// Starts `POST /sync/stream` from the buckets held.
+    /// - Parameter silence: seconds without a byte after which the transfer ends.
+    /// - Returns: the stream, its lines arriving as the service flushes them.
+    /// - Throws: `PowerSyncClientError` (STORE).
+    func openStream(silence: Int) throws(PowerSyncClientError) -> LineStream {
         let held = try database.buckets()
         let positions: [JSONValue] = held.keys.sorted().map { name in
             ["after": .string(held[name]?.position.description ?? "0"), "name": .string(name)]
@@ -19,54 +44,91 @@ extension PowerSyncClient {
         let body: JSONValue = [
             "buckets": .array(positions), "client_id": .string(configuration.clientID), "include_checksum": true, "raw_data": true,
         ]
-        let reply: ClientResponse
-        do {
-            reply = try await post("/sync/stream", body)
-        } catch {
-            failed(.download)
-            throw .remote("the sync stream was not answered: \(error)")
-        }
-        guard reply.status == 200 else {
-            failed(.download)
-            throw .download("the sync stream answered status \(reply.status)")
-        }
-        var assembly = CheckpointAssembly(held: held, verifiesChecksums: !faults.contains(.applyChecksumMismatch))
-        var count = 0
-        for text in reply.body.split(separator: 0x0A, omittingEmptySubsequences: true) {
-            count += 1
-            let line: SyncLine
-            do {
-                line = try SyncLine(json: try JSONParser.parse(Array(text)))
-            } catch {
-                failed(.download)
-                throw .download("NDJSON line \(count) of the sync stream does not decode: \(error)")
-            }
-            switch assembly.receive(line) {
-            case .none: break
-            case .announced(let writeCheckpoint):
-                if faults.contains(.waitResolvesMidCheckpoint), let writeCheckpoint {
-                    try database.markSynced(through: writeCheckpoint.value)
-                }
-            case .partiallyComplete(let writeCheckpoint):
-                if faults.contains(.waitResolvesOnPartial), let writeCheckpoint { try database.markSynced(through: writeCheckpoint.value) }
-            case .mismatch(let buckets):
-                let database = self.database
-                try database.connection.transaction { () throws(PowerSyncClientError) in
-                    for name in buckets { try database.forgetBucket(name) }
-                }
-            case .complete(let checkpoint):
-                if try mayApply(checkpoint) {
-                    try apply(checkpoint)
-                    assembly.applied(checkpoint)
-                }
-            }
-        }
-        recovered(.download)
-        return count
+        return LineStream(
+            "POST", configuration.baseURL + "/sync/stream",
+            headers: [
+                ("Authorization", "Bearer \(configuration.token)"), ("Content-Type", "application/json"),
+                ("Accept", "application/x-ndjson"),
+            ],
+            body: Array(CanonicalJSON.compact(body).utf8), silence: silence)
     }
 
-    /// Whether a complete checkpoint may be applied now.
+    /// The stream's next line, decoded; nil once it ended well (the service closed it, or it
+    /// fell silent after its head). A line that does not decode ends the stream: it is an error
+    /// status's body (DOWNLOAD with the status) or a broken line (DOWNLOAD with the line).
+    /// - Parameters:
+    ///   - lines: the stream's iterator.
+    ///   - stream: the stream.
+    ///   - number: the 1-based number the line would have.
+    /// - Returns: the line, or nil at the end.
+    /// - Throws: `PowerSyncClientError` (DOWNLOAD, REMOTE).
+    func next(_ lines: inout AsyncStream<[UInt8]>.Iterator, of stream: LineStream, number: Int) async throws(PowerSyncClientError)
+        -> SyncLine?
+    {
+        guard let text = await lines.next(isolation: self) else {
+            if let failure = Self.failure(of: stream) { throw failure }
+            return nil
+        }
+        do {
+            return try SyncLine(json: try JSONParser.parse(text))
+        } catch {
+            stream.close()
+            while await lines.next(isolation: self) != nil {}
+            if let failure = Self.failure(of: stream) { throw failure }
+            throw .download("NDJSON line \(number) of the sync stream does not decode: \(error)")
+        }
+    }
+
+    /// How an ended stream failed: an error status, or no answer (a transport fault, or no
+    /// head within the silence); nil for a stream the service ended or that fell silent after
+    /// its head.
+    static func failure(of stream: LineStream) -> PowerSyncClientError? {
+        guard let ending = stream.ending else { return nil }
+        if ending.status != 0 && ending.status != 200 { return .download("the sync stream answered status \(ending.status)") }
+        if let error = ending.error, !(error.isSilence && ending.status == 200) {
+            return .remote("the sync stream was not answered: \(error)")
+        }
+        return nil
+    }
+
+    /// Takes one line of a stream: applies what completes and may be applied now, discards
+    /// what does not add up, and wakes the waits it syncs.
+    /// - Parameters:
+    ///   - line: the line.
+    ///   - assembly: the stream's checkpoint assembly.
+    ///   - partials: whether a partial completion's buckets are applied (the live stream).
+    /// - Throws: `PowerSyncClientError` (STORE).
+    func consume(_ line: SyncLine, into assembly: inout CheckpointAssembly, partials: Bool) throws(PowerSyncClientError) {
+        switch assembly.receive(line) {
+        case .none: break
+        case .announced(let writeCheckpoint):
+            if faults.contains(.waitResolvesMidCheckpoint), let writeCheckpoint { try database.markSynced(through: writeCheckpoint.value) }
+        case .partiallyComplete(let partial, let writeCheckpoint):
+            if faults.contains(.waitResolvesOnPartial), let writeCheckpoint { try database.markSynced(through: writeCheckpoint.value) }
+            if partials, try mayApply(partial) {
+                try apply(partial)
+                assembly.applied(partial)
+            }
+        case .mismatch(let buckets):
+            let database = self.database
+            try database.connection.transaction { () throws(PowerSyncClientError) in
+                for name in buckets { try database.forgetBucket(name) }
+            }
+        case .complete(let checkpoint):
+            if try mayApply(checkpoint) {
+                try apply(checkpoint)
+                assembly.applied(checkpoint)
+            }
+        }
+        try settleWaits()
+    }
+
+    /// Whether a complete checkpoint, or a partial completion's buckets, may be applied now: no
+    /// local writes waiting to upload, and the write checkpoint at or past the client's own
+    /// request after its last upload. Priority 0 is applied even so, as PowerSync's core
+    /// publishes it with uploads outstanding (`sync_local.rs`, `can_apply_sync_changes`).
     func mayApply(_ checkpoint: CompletedCheckpoint) throws(PowerSyncClientError) -> Bool {
+        if checkpoint.priority == 0 { return true }
         if try database.queueDepth() > 0 && !faults.contains(.applyWithUploadsPending) { return false }
         if let target = try database.value(Self.targetKey), !faults.contains(.applyBeforeWriteCheckpoint) {
             return (checkpoint.writeCheckpoint?.value ?? 0) >= target
@@ -77,6 +139,8 @@ extension PowerSyncClient {
     /// Applies a checkpoint as one unit: its rows, buckets, the last checkpoint and the write
     /// checkpoint it acknowledges, in one local transaction; then marks the requests it covers
     /// synced (a kill in between is recovered at the next open from the applied write checkpoint).
+    /// A partial completion's buckets are applied the same way, as one unit, but move neither the
+    /// last checkpoint nor the write checkpoint, so no request syncs on one.
     func apply(_ checkpoint: CompletedCheckpoint) throws(PowerSyncClientError) {
         let database = self.database
         let reached = self.reached
@@ -98,12 +162,14 @@ extension PowerSyncClient {
             }
             reached(.midCheckpoint)
             try database.setBuckets(checkpoint.buckets)
+            guard checkpoint.priority == nil else { return }
             try database.set(Self.lastCheckpointKey, checkpoint.lastOpID.value)
             if let writeCheckpoint = checkpoint.writeCheckpoint {
                 let applied = max(writeCheckpoint.value, try database.value(Self.appliedWriteCheckpointKey) ?? 0)
                 try database.set(Self.appliedWriteCheckpointKey, applied)
             }
         }
+        guard checkpoint.priority == nil else { return }
         reached(.afterCheckpointApplied)
         if let writeCheckpoint = checkpoint.writeCheckpoint { try database.markSynced(through: writeCheckpoint.value) }
     }

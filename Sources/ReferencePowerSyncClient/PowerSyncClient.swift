@@ -4,8 +4,8 @@ import PowerSyncWire
 import Transport
 
 /// The reference PowerSync client on SQLite (issue 24): local writes and their upload queue,
-/// the sync stream applied a whole checkpoint at a time, checkpoint requests and waits for
-/// them. One actor per local database connection. It knows nothing of the driver protocol;
+/// the sync stream read line by line and applied a whole checkpoint at a time (a priority's
+/// buckets at a time on the live stream), checkpoint requests and waits for them. One actor per local database connection. It knows nothing of the driver protocol;
 /// ReferenceDriver maps it onto accord-driver/1 (docs/driver-protocol.md §11).
 public actor PowerSyncClient {
     /// Whether the client is connected, and the last upload or download failure it saw since.
@@ -33,6 +33,12 @@ public actor PowerSyncClient {
     /// Called at each kill-matrix seam the client reaches.
     let reached: @Sendable (KillHook) -> Void
     var link = Link.connected(lastFailure: nil)
+    /// The live sync stream, if the app asked to follow one.
+    var following = Following.idle
+    /// The apps waiting on requests, by a token of each wait.
+    var waiters: [Int: Waiter] = [:]
+    /// The next wait's token.
+    var nextWaiter = 0
 
     /// Opens (or creates) the local database and connects.
     /// - Parameters:
@@ -82,17 +88,28 @@ public actor PowerSyncClient {
         }
     }
 
-    /// Disconnects from the service; waits then fail as disconnected.
-    public func disconnect() { link = .disconnected }
+    /// Disconnects from the service: closes the live stream, if any, and fails the waits as
+    /// disconnected (the requests survive).
+    public func disconnect() {
+        link = .disconnected
+        stopFollowing(resume: true)
+        endWaits(.disconnected)
+    }
 
-    /// Connects again; earlier failures are forgotten.
-    public func reconnect() { link = .connected(lastFailure: nil) }
+    /// Connects again; earlier failures are forgotten, and a live stream closed by `disconnect`
+    /// opens again from the positions held.
+    public func reconnect() {
+        link = .connected(lastFailure: nil)
+        if case .suspended = following { restartLive() }
+    }
 
     /// Clears the local database: rows, buckets, upload queue, requests and their counter.
     /// - Throws: `PowerSyncClientError` (STORE).
     public func reset() throws(PowerSyncClientError) {
         let database = self.database
         try database.connection.transaction { () throws(PowerSyncClientError) in try database.reset() }
+        // A live stream asks again from nothing, as the positions it started from are gone.
+        if case .reading = following { restartLive() }
     }
 
     /// The client's state.
@@ -112,8 +129,12 @@ public actor PowerSyncClient {
         return (rows, try database.queueDepth(), try database.value(Self.lastCheckpointKey).map { String($0) }, requests)
     }
 
-    /// Closes the local database.
-    public func close() { database.connection.close() }
+    /// Closes the live stream, if any, and the local database.
+    public func close() {
+        stopFollowing(resume: false)
+        endWaits(.disconnected)
+        database.connection.close()
+    }
 
     /// POSTs a JSON body to a path of the service.
     func post(_ path: String, _ body: JSONValue) async throws(TransportError) -> ClientResponse {

@@ -20,6 +20,7 @@ actor ToyPowerSyncClient: PowerSyncEngineDriver {
         return UploadResult(entries: queue.count)
     }
     func sync() async throws -> SyncResult { SyncResult(lines: 0) }
+    func follow() async throws -> SyncResult { SyncResult(lines: 1) }
     func requestCheckpoint() async throws -> String {
         counter += 1
         requests[String(counter)] = false
@@ -63,7 +64,8 @@ struct PowerSyncLoopTests {
             .hello(id: 1), DriverRequest(id: 2, .powerSync(.attach(attach))), DriverRequest(id: 3, .powerSync(.localWrite(write))),
             DriverRequest(id: 4, .powerSync(.requestCheckpoint)),
             DriverRequest(id: 5, .powerSync(.waitForSync(WaitRequest(checkpointRequestID: "1", timeoutMilliseconds: 5)))),
-            DriverRequest(id: 6, .powerSync(.upload)), DriverRequest(id: 7, .powerSync(.clientState(tables: nil))), .close(id: 8),
+            DriverRequest(id: 6, .powerSync(.upload)), DriverRequest(id: 7, .powerSync(.clientState(tables: nil))),
+            DriverRequest(id: 8, .powerSync(.follow)), .close(id: 9),
         ]
         let answers = await Self.session(requests.map { String(decoding: $0.line.dropLast(), as: UTF8.self) })
         #expect(answers.count == requests.count)
@@ -79,6 +81,8 @@ struct PowerSyncLoopTests {
         #expect(
             CanonicalJSON.compact(answers[6]["result"] ?? .null)
                 == #"{"last_checkpoint":null,"pending_uploads":0,"requests":{"1":"pending"},"rows":{"todos":{"t1":{"title":"a"}}}}"#)
+        #expect(String(decoding: requests[7].line, as: UTF8.self) == #"{"follow":true,"id":8,"op":"sync"}"# + "\n")
+        #expect(answers[7]["result"] == ["lines": 1], "follow is the engine's follow(), not its sync()")
     }
 
     @Test("ops of the other profile are DRIVER_UNSUPPORTED at /op, ops before attach are DRIVER_SEQUENCE, bad payloads name their pointer")
@@ -92,13 +96,17 @@ struct PowerSyncLoopTests {
             #"{"id":6,"op":"local-write","write":{"op":"DELETE","table":"todos","id":"t1","data":{}}}"#,
             #"{"id":7,"op":"wait-for-sync","checkpoint_request_id":"9","timeout_ms":5}"#,
             #"{"id":8,"op":"upload","extra":1}"#,
+            #"{"id":9,"op":"sync","follow":"yes"}"#,
+            #"{"id":10,"op":"sync","follow":false}"#,
         ])
         let codes = answers.map { $0["error"]?["code"]?.stringValue ?? "ok" }
         #expect(
             codes == [
                 "ok", "DRIVER_SEQUENCE", "ok", "DRIVER_UNSUPPORTED", "DRIVER_INVALID_VALUE", "DRIVER_INVALID_VALUE", "UNKNOWN_REQUEST",
-                "DRIVER_UNKNOWN_KEY",
+                "DRIVER_UNKNOWN_KEY", "DRIVER_INVALID_VALUE", "ok",
             ])
+        #expect(answers[8]["error"]?["pointer"]?.stringValue == "/follow")
+        #expect(answers[9]["result"] == ["lines": 0], "follow: false is the one-shot sync")
         #expect(answers[3]["error"]?["pointer"]?.stringValue == "/op")
         #expect(answers[4]["error"]?["pointer"]?.stringValue == "/timeout_ms")
         #expect(answers[5]["error"]?["pointer"]?.stringValue == "/write/data")

@@ -4,43 +4,44 @@ import Testing
 
 /// The whole PowerSync loop on loopback: `accord serve --profile powersync --fixtures`, `accord
 /// record` in front of it, a session through the proxy (the fixture calls that set a case's
-/// source side, the reference client's checkpoint request, and the sync stream it asks for), and
+/// source side, the reference client's checkpoint request, and its own live sync stream), and
 /// the recording checked offline and
 /// replayed in both live lanes.
 @Suite("a recorded PowerSync session replays in both lanes", .serialized)
 struct PowerSyncSessionReplayTests {
     static let secret = "session-e2e-secret"
 
-    /// The session's calls: reset and 001's source step through the fixture endpoint, then
-    /// `accord driver --profile powersync` attached to the proxy making its checkpoint request,
-    /// then the reference client's `sync` request by curl (docs/driver-protocol.md §11), the
-    /// stream left open after its lines, as a live stream stays open: the driver's `sync` reads
-    /// the whole answer with a 5 s timeout, which a live stream never ends (docs/powersync.md).
+    /// The session's calls: reset and 001's source step through the fixture endpoint (with the
+    /// user's write checkpoint at 1 added, so that the first checkpoint covers the client's
+    /// request), then `accord driver --profile powersync` attached to the proxy making its
+    /// checkpoint request and following the live sync stream (`sync` with `"follow": true`,
+    /// docs/driver-protocol.md §11) until its wait resolves; the driver is left running, the
+    /// stream open, until the recorder's SIGINT.
     static func calls(token: String, store: String) throws -> [PowerSyncUpstream.Call] {
         let path = PowerSyncCheckTests.folder + "/transcripts/001-initial-sync-completes.json"
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let source = try #require(json["steps"]?.arrayValue?.first)
         try #require(source["kind"] == "source")
-        let bearer = "Authorization: Bearer \(token)"
-        let stream: JSONValue = ["buckets": [], "client_id": "client-ada-phone", "include_checksum": true, "raw_data": true]
+        let changes = (source["changes"]?.arrayValue ?? []) + [["write_checkpoint": ["user_id": "user-ada", "id": "1"]]]
         return [
             .init(method: "POST", target: "/accord/powersync/reset", body: [:]),
             .init(
                 method: "POST", target: "/accord/powersync/source",
-                body: ["changes": source["changes"] ?? [], "replicated": source["replicated"] ?? true]),
-            // The reference client itself, attached to the proxy, makes its checkpoint request.
+                body: ["changes": .array(changes), "replicated": source["replicated"] ?? true]),
+            // The reference client itself, attached to the proxy: its checkpoint request, then
+            // its live stream (token_expires_in, as accord jwt's token expires, checkpoint, two
+            // data lines, checkpoint_complete), its wait resolving once the stream delivered.
             .init(
-                method: "POST", target: "/sync/checkpoint-request",
+                method: "POST", target: "/sync/checkpoint-request", leaveOpenAfterLines: 5,
                 driver: [
                     #"{"id":1,"op":"hello","protocol":"accord-driver/1"}"#,
                     CanonicalJSON.compact([
                         "id": 2, "op": "attach", "store": .string(store), "base_url": "{proxy}", "token": .string(token),
                         "user_id": "user-ada", "client_id": "client-ada-phone",
                     ]),
-                    #"{"id":3,"op":"request-checkpoint"}"#, #"{"id":4,"op":"close"}"#,
+                    #"{"id":3,"op":"request-checkpoint"}"#, #"{"follow":true,"id":4,"op":"sync"}"#,
+                    #"{"checkpoint_request_id":"1","id":5,"op":"wait-for-sync","timeout_ms":10000}"#,
                 ]),
-            // token_expires_in (accord jwt's token expires), checkpoint, two data lines, checkpoint_complete.
-            .init(method: "POST", target: "/sync/stream", body: stream, headers: [bearer], leaveOpenAfterLines: 5),
         ]
     }
 
@@ -63,6 +64,8 @@ struct PowerSyncSessionReplayTests {
         #expect(
             exchanges.map(\.path) == ["/accord/powersync/reset", "/accord/powersync/source", "/sync/checkpoint-request", "/sync/stream"])
         #expect(session.answers[2].contains(#"{"id":3,"result":{"checkpoint_request_id":"1"}}"#), "\(session.answers[2])")
+        #expect(session.answers[2].contains(#"{"id":4,"result":{"lines":1}}"#), "\(session.answers[2])")
+        #expect(session.answers[2].contains(#"{"id":5,"result":{"outcome":"resolved"}}"#), "\(session.answers[2])")
         #expect(exchanges[2].request == ["checkpoint_request_id": "1", "client_id": "client-ada-phone"])
         let lines = try #require(exchanges.last?.response.arrayValue)
         #expect(

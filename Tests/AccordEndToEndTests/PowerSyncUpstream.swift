@@ -87,8 +87,8 @@ struct PowerSyncUpstream {
         var target: String
         var body: JSONValue?
         var headers: [String] = []
-        /// Leave curl running once this many answer lines arrived (a stream held open), and
-        /// go on; it ends when the proxy stops.
+        /// Leave curl (or the driver) running once this many answer lines arrived (a stream
+        /// held open), and go on; it ends when the proxy stops (the driver at the end of its input).
         var leaveOpenAfterLines: Int?
         /// In place of curl: these accord-driver/1 request lines go to `accord driver --profile
         /// powersync` (each `{proxy}` replaced by the proxy's URL), and its answer lines are the body.
@@ -138,10 +138,24 @@ struct PowerSyncUpstream {
         else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no listening line: \(listening)"]) }
 
         var bodies: [String] = []
-        var open: [(Process, Pipe, [UInt8])] = []
+        var open: [(Process, Pipe, [UInt8], Int)] = []
+        var inputs: [Pipe] = []
         for (index, call) in calls.enumerated() {
             if let requests = call.driver {
-                bodies.append(try drive(requests.map { $0.replacingOccurrences(of: "{proxy}", with: "http://127.0.0.1:\(port)") }))
+                let lines = requests.map { $0.replacingOccurrences(of: "{proxy}", with: "http://127.0.0.1:\(port)") }
+                guard let answers = call.leaveOpenAfterLines else {
+                    bodies.append(try drive(lines))
+                    continue
+                }
+                let (driver, input, output) = try startDriver()
+                try input.fileHandleForWriting.write(contentsOf: Data(lines.map { $0 + "\n" }.joined().utf8))
+                var seen: [UInt8] = []
+                while seen.count(where: { $0 == 0x0A }) < answers, let byte = try output.fileHandleForReading.read(upToCount: 1)?.first {
+                    seen.append(byte)
+                }
+                open.append((driver, output, seen, bodies.count))
+                inputs.append(input)
+                bodies.append("")
                 continue
             }
             var arguments = ["curl", "-s", "-N", "--max-time", "20", "-X", call.method]
@@ -164,7 +178,7 @@ struct PowerSyncUpstream {
                 while seen.count(where: { $0 == 0x0A }) < lines, let byte = try out.fileHandleForReading.read(upToCount: 1)?.first {
                     seen.append(byte)
                 }
-                open.append((curl, out, seen))
+                open.append((curl, out, seen, bodies.count))
                 bodies.append("")
                 continue
             }
@@ -174,10 +188,12 @@ struct PowerSyncUpstream {
         proxy.interrupt()
         _ = proxyOut.fileHandleForReading.readDataToEndOfFile()
         proxy.waitUntilExit()
-        for (curl, out, seen) in open {
+        // A driver left open ends at the end of its input, closing its store.
+        for input in inputs { try? input.fileHandleForWriting.close() }
+        for (process, out, seen, index) in open {
             let rest = out.fileHandleForReading.readDataToEndOfFile()
-            curl.waitUntilExit()
-            if let index = bodies.firstIndex(of: "") { bodies[index] = String(decoding: seen + rest, as: UTF8.self) }
+            process.waitUntilExit()
+            bodies[index] = String(decoding: seen + rest, as: UTF8.self)
         }
         let recorded = String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: recording))) ?? Data(), as: UTF8.self)
         return Session(answers: bodies, recording: recorded, status: proxy.terminationStatus)
@@ -185,6 +201,17 @@ struct PowerSyncUpstream {
 
     /// Runs the reference PowerSync client's driver on `requests` and returns what it answered.
     static func drive(_ requests: [String]) throws -> String {
+        let (driver, input, output) = try startDriver()
+        defer { if driver.isRunning { kill(driver.processIdentifier, SIGKILL) } }
+        try input.fileHandleForWriting.write(contentsOf: Data(requests.map { $0 + "\n" }.joined().utf8))
+        try input.fileHandleForWriting.close()
+        let answers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        driver.waitUntilExit()
+        return answers
+    }
+
+    /// Starts `accord driver --profile powersync`: the process, its input and its output.
+    static func startDriver() throws -> (Process, Pipe, Pipe) {
         let driver = Process()
         driver.executableURL = URL(fileURLWithPath: AccordBinary.path)
         driver.arguments = ["driver", "--profile", "powersync"]
@@ -194,12 +221,7 @@ struct PowerSyncUpstream {
         driver.standardOutput = output
         driver.standardError = FileHandle.nullDevice
         try driver.run()
-        defer { if driver.isRunning { kill(driver.processIdentifier, SIGKILL) } }
-        try input.fileHandleForWriting.write(contentsOf: Data(requests.map { $0 + "\n" }.joined().utf8))
-        try input.fileHandleForWriting.close()
-        let answers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        driver.waitUntilExit()
-        return answers
+        return (driver, input, output)
     }
 
     /// Runs `record` on a thread of its own.

@@ -28,6 +28,12 @@ public protocol PowerSyncEngineDriver {
     /// - Throws: `EngineError` (DOWNLOAD for an error answer, REMOTE for a transport fault).
     func sync() async throws -> SyncResult
 
+    /// Opens the live sync stream and keeps reading it in the background, applying what it
+    /// delivers as it arrives, until `disconnect` (which `reconnect` undoes) or `close`.
+    /// - Returns: the lines read before answering.
+    /// - Throws: `EngineError` (DOWNLOAD, REMOTE when the stream ends before its first line).
+    func follow() async throws -> SyncResult
+
     /// Requests a checkpoint of the service.
     /// - Returns: the checkpoint-request id the service answered, which names the request.
     /// - Throws: `EngineError` (e.g. DISCONNECTED, REMOTE).

@@ -17,7 +17,14 @@ extension PowerSyncBody {
                 try PowerSyncLocalWrite(
                     json: try reader.required("write"), at: JSONPointer(tokens: ["write"]), malformed: .malformedRequest))
         case .upload: self = .upload
-        case .sync: self = .sync
+        case .sync:
+            let follow = try reader.optional("follow").map { value throws(WireError) -> Bool in
+                guard case .bool(let follow) = value else {
+                    throw WireError(.malformedRequest, at: JSONPointer(tokens: ["follow"]), "follow is true or false")
+                }
+                return follow
+            }
+            self = follow == true ? .follow : .sync
         case .requestCheckpoint: self = .requestCheckpoint
         case .waitForSync:
             let id = try reader.string("checkpoint_request_id")
@@ -47,6 +54,7 @@ extension PowerSyncBody {
         case .waitForSync(let wait):
             ["checkpoint_request_id": .string(wait.checkpointRequestID), "timeout_ms": .number(JSONNumber(wait.timeoutMilliseconds))]
         case .clientState(let tables): tables.map { ["tables": .array($0.map { .string($0) })] } ?? JSONObject()
+        case .follow: ["follow": true]
         case .upload, .sync, .requestCheckpoint, .disconnect, .reconnect, .localReset: JSONObject()
         }
     }

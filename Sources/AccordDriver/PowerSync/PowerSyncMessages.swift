@@ -67,7 +67,8 @@ public struct UploadResult: Sendable, Hashable {
 
 /// The `sync` answer.
 public struct SyncResult: Sendable, Hashable {
-    /// The NDJSON lines read before the service ended the stream.
+    /// The NDJSON lines read before the service ended the stream (for `follow`: before the
+    /// answer, the rest being read in the background).
     public var lines: Int
 
     /// Makes a sync answer.
@@ -108,8 +109,10 @@ public enum PowerSyncBody: Sendable, Hashable {
     case localWrite(PowerSyncLocalWrite)
     /// Upload the queue.
     case upload
-    /// Read one sync stream.
+    /// Read one sync stream until the service ends it.
     case sync
+    /// Open the live sync stream and keep reading it in the background (`sync` with `"follow": true`).
+    case follow
     /// Request a checkpoint.
     case requestCheckpoint
     /// Wait for a request.
@@ -129,7 +132,7 @@ public enum PowerSyncBody: Sendable, Hashable {
         case .attach: .attach
         case .localWrite: .localWrite
         case .upload: .upload
-        case .sync: .sync
+        case .sync, .follow: .sync
         case .requestCheckpoint: .requestCheckpoint
         case .waitForSync: .waitForSync
         case .disconnect: .disconnect
