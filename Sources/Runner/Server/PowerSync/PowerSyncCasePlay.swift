@@ -35,7 +35,7 @@ struct PowerSyncCasePlay {
         for step in transcript.steps where step.during == nil {
             let name = "step \(step.n) \(step.label)"
             if case .stopped(let reason) = phase {
-                if case .client = step.action { continue }
+                if case .client(let client) = step.action, !Self.isServerCase(client) { continue }
                 if !step.isSourceSide {
                     cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(reason)")))
                 }
@@ -63,17 +63,59 @@ struct PowerSyncCasePlay {
                 stop(error, name: name)
             }
         case .checkpointRequest(let request, let response):
-            do throws(TargetError) {
-                let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
-                let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
-                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
-            } catch {
-                stop(error, name: name)
-            }
+            await checkpointRequest(request, golden: response, at: location, name: name, on: target)
         case .syncStream(let request, let lines):
             await stream(step.n, request: request, golden: lines, name: name, on: target)
-        case .client:
+        case .client(let client):
+            await play(client, at: location, name: name, on: target)
+        }
+    }
+
+    /// Plays a client-side step by the request it puts on the service's wire: the app's
+    /// checkpoint request, or the client's own one after an accepted upload (the upload itself
+    /// goes to the app backend, whose commit the transcript states as a source step before it).
+    /// A stream fault is not applicable (the mock plays it); a step with no request for the
+    /// service is left to the client lane.
+    private mutating func play(_ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSyncTarget)
+        async
+    {
+        switch client {
+        case .requestCheckpoint(let request, let response):
+            await checkpointRequest(request, golden: response, at: location, name: name, on: target)
+        case .upload(_, _, .some(let own)):
+            await checkpointRequest(own.request, golden: own.response, at: location, name: name, on: target)
+        case .streamFault:
+            cases.append(
+                CaseResult(
+                    name: name, classname: classname,
+                    outcome: .skipped(
+                        "not applicable in the server lane: a faulty stream is the client lane's mock's doing, and a service answers the request correctly"
+                    )))
+        case .upload, .localWrite, .waitForSync, .disconnect, .reconnect, .localReset, .assertClient:
             leftToClientLane += 1
+        }
+    }
+
+    /// True for the client-side steps that are a server-lane test case (a request on the
+    /// service's wire, or a stream fault reported not applicable).
+    static func isServerCase(_ client: PowerSyncClientAction) -> Bool {
+        switch client {
+        case .requestCheckpoint, .streamFault, .upload(_, _, .some): true
+        case .upload, .localWrite, .waitForSync, .disconnect, .reconnect, .localReset, .assertClient: false
+        }
+    }
+
+    /// One `POST /sync/checkpoint-request` exchange: the live answer through the PS rules and
+    /// compared with the golden one.
+    private mutating func checkpointRequest(
+        _ request: JSONValue, golden: JSONValue, at location: StepLocation, name: String, on target: any PowerSyncTarget
+    ) async {
+        do throws(TargetError) {
+            let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
+            let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
+            record(name, findings: checker.observe(event) + Self.compare(answer, golden: golden, at: location, under: "response"))
+        } catch {
+            stop(error, name: name)
         }
     }
 
