@@ -71,27 +71,24 @@ struct PowerSyncCasePlay {
         }
     }
 
-    /// Plays a client-side step by the request it puts on the service's wire: the app's
-    /// checkpoint request, or the client's own one after an accepted upload (the upload itself
-    /// goes to the app backend, whose commit the transcript states as a source step before it).
-    /// A stream fault is not applicable (the mock plays it); a step with no request for the
-    /// service is left to the client lane.
+    /// Plays a client-side step by the request it puts on the service's wire
+    /// (`checkpointExchange`: the app's checkpoint request, or the client's own one after an
+    /// accepted upload, whose commit by the app backend the transcript states as a source step
+    /// before it). A stream fault is not applicable (the mock plays it); a step with no request
+    /// for the service is left to the client lane.
     private mutating func play(_ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSyncTarget)
         async
     {
-        switch client {
-        case .requestCheckpoint(let request, let response):
-            await checkpointRequest(request, golden: response, at: location, name: name, on: target)
-        case .upload(_, _, .some(let own)):
-            await checkpointRequest(own.request, golden: own.response, at: location, name: name, on: target)
-        case .streamFault:
+        if let exchange = client.checkpointExchange {
+            await checkpointRequest(exchange.request, golden: exchange.response, at: location, name: name, on: target)
+        } else if case .streamFault = client {
             cases.append(
                 CaseResult(
                     name: name, classname: classname,
                     outcome: .skipped(
                         "not applicable in the server lane: a faulty stream is the client lane's mock's doing, and a service answers the request correctly"
                     )))
-        case .upload, .localWrite, .waitForSync, .disconnect, .reconnect, .localReset, .assertClient:
+        } else {
             leftToClientLane += 1
         }
     }
@@ -99,10 +96,8 @@ struct PowerSyncCasePlay {
     /// True for the client-side steps that are a server-lane test case (a request on the
     /// service's wire, or a stream fault reported not applicable).
     static func isServerCase(_ client: PowerSyncClientAction) -> Bool {
-        switch client {
-        case .requestCheckpoint, .streamFault, .upload(_, _, .some): true
-        case .upload, .localWrite, .waitForSync, .disconnect, .reconnect, .localReset, .assertClient: false
-        }
+        if case .streamFault = client { return true }
+        return client.checkpointExchange != nil
     }
 
     /// One `POST /sync/checkpoint-request` exchange: the live answer through the PS rules and
