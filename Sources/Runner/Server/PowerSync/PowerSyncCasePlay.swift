@@ -55,12 +55,10 @@ struct PowerSyncCasePlay {
         case .source, .replicate:
             await perform(step, on: target)
         case .writeCheckpoint(let request, let response):
-            do throws(TargetError) {
-                let answer = try await target.writeCheckpoint(query: request, userID: transcript.userID)
-                let event = PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: answer))
-                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
-            } catch {
-                stop(error, name: name)
+            let user = transcript.userID
+            await endpoint(name, at: location, golden: response) { () async throws(TargetError) in
+                let answer = try await target.writeCheckpoint(query: request, userID: user)
+                return (answer, .writeCheckpoint(request: request, response: answer))
             }
         case .checkpointRequest(let request, let response):
             await checkpointRequest(request, golden: response, at: location, name: name, on: target)
@@ -100,15 +98,27 @@ struct PowerSyncCasePlay {
         return client.checkpointExchange != nil
     }
 
-    /// One `POST /sync/checkpoint-request` exchange: the live answer through the PS rules and
-    /// compared with the golden one.
+    /// One `POST /sync/checkpoint-request` exchange.
     private mutating func checkpointRequest(
         _ request: JSONValue, golden: JSONValue, at location: StepLocation, name: String, on target: any PowerSyncTarget
     ) async {
+        let user = transcript.userID
+        await endpoint(name, at: location, golden: golden) { () async throws(TargetError) in
+            let answer = try await target.checkpointRequest(body: request, userID: user)
+            return (answer, .checkpointRequest(request: request, response: answer))
+        }
+    }
+
+    /// One endpoint exchange's test case: `call` asks the service and names the answer's event;
+    /// the answer goes through the PS rules and is compared with the golden one (AC-GOLDEN).
+    private mutating func endpoint(
+        _ name: String, at location: StepLocation, golden: JSONValue,
+        _ call: () async throws(TargetError) -> (JSONValue, PowerSyncEvent.Payload)
+    ) async {
         do throws(TargetError) {
-            let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
-            let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
-            record(name, findings: checker.observe(event) + Self.compare(answer, golden: golden, at: location, under: "response"))
+            let (answer, payload) = try await call()
+            let findings = checker.observe(PowerSyncEvent(location: location, payload: payload))
+            record(name, findings: findings + Self.compare(answer, golden: golden, at: location, under: "response"))
         } catch {
             stop(error, name: name)
         }
