@@ -79,8 +79,8 @@ public actor PowerSyncService {
             let held = try log.heldRequest(user: userID, client: request.clientID) ?? 0
             let kept = max(held, request.id.value)
             let stored = faults.contains(.requestIDMovesBack) ? request.id.value : kept
-            try log.holdRequest(user: userID, client: request.clientID, id: stored, lsn: try log.position("source"))
-            return faults.contains(.requestIDMovesBack) ? max(held, request.id.value) : kept
+            try log.holdRequest(user: userID, client: request.clientID, id: stored, acknowledged: kept, lsn: try log.position("source"))
+            return kept
         }
         return CheckpointRequestAnswer(id: OpLog.opID(id))
     }

@@ -88,8 +88,8 @@ struct PowerSyncCheckTests {
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["check", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        // 010 has only client steps, so its suite is all skipped offline.
-        #expect(result.stdout.contains("13 suites (12 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
+        // A client step's checkpoint request (request-checkpoint, an accepted upload's own) is an exchange, judged offline.
+        #expect(result.stdout.contains("13 suites (13 passed, 0 failed, 0 skipped), 94 cases: 38 passed, 0 failed, 56 skipped"))
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let suites = try #require(json["suites"]?.arrayValue)
         #expect(suites.count == 13)
@@ -99,7 +99,13 @@ struct PowerSyncCheckTests {
             #expect(!cases.isEmpty)
             for testcase in cases {
                 let name = testcase["name"]?.stringValue ?? ""
-                let exchange = ["sync-stream", "checkpoint-request", "write-checkpoint"].contains { name.hasSuffix(" " + $0) }
+                let suiteName = suite["name"]?.stringValue ?? ""
+                let acceptedUpload =
+                    (suiteName.hasPrefix("powersync/008") && name == "step 11 upload")
+                    || (suiteName.hasPrefix("powersync/012") && name == "step 9 upload")
+                let exchange =
+                    acceptedUpload
+                    || ["sync-stream", "checkpoint-request", "write-checkpoint", "request-checkpoint"].contains { name.hasSuffix(" " + $0) }
                 let source = name.hasSuffix(" source") || name.hasSuffix(" replicate")
                 if exchange {
                     #expect(testcase["outcome"]?.stringValue == "passed", "\(name)")
@@ -121,24 +127,57 @@ struct PowerSyncCheckTests {
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("13 suites (13 passed, 0 failed, 0 skipped), 40 cases: 38 passed, 0 failed, 2 skipped"))
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
-        let all = json["suites"]?.arrayValue ?? []
-        #expect(all.count == 13)
-        // The client-side cases (008-013) state no source side: not applicable to a service.
-        let clientSide = all.filter { Int($0["name"]?.stringValue?.dropFirst("powersync/".count).prefix(3) ?? "") ?? 0 >= 8 }
-        #expect(clientSide.count == 6)
-        for suite in clientSide {
-            let only = suite["cases"]?.arrayValue ?? []
-            #expect(only.count == 1 && only.first?["outcome"]?.stringValue == "skipped")
-            #expect(only.first?["reason"]?.stringValue?.hasPrefix("not applicable: a client-side case with no source steps") == true)
+        let suites = json["suites"]?.arrayValue ?? []
+        #expect(suites.count == 13)
+        for suite in suites {
+            let name = suite["name"]?.stringValue ?? ""
+            let cases = suite["cases"]?.arrayValue ?? []
+            #expect(cases.contains { $0["outcome"]?.stringValue == "passed" }, "a real exchange judged in \(name)")
+            #expect((suite["properties"]?["source_steps"]?.stringValue).flatMap(Int.init) ?? 0 > 0, "\(name)")
+            for testcase in cases {
+                let label = testcase["name"]?.stringValue ?? ""
+                #expect(testcase["classname"]?.stringValue?.hasPrefix("powersync.server.") == true)
+                if label.hasSuffix(" stream-fault") {
+                    #expect(testcase["outcome"]?.stringValue == "skipped", "\(name) \(label)")
+                    #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable in the server lane: ") == true)
+                } else {
+                    #expect(testcase["outcome"]?.stringValue == "passed", "\(name) \(label)")
+                    let exchange = ["sync-stream", "checkpoint-request", "write-checkpoint", "request-checkpoint", "upload"]
+                    #expect(exchange.contains { label.hasSuffix(" " + $0) }, "only steps with a request on the wire: \(label)")
+                }
+            }
         }
-        let suites = all.filter { Int($0["name"]?.stringValue?.dropFirst("powersync/".count).prefix(3) ?? "") ?? 0 < 8 }
-        #expect(suites.count == 7)
-        let cases = suites.flatMap { $0["cases"]?.arrayValue ?? [] }
-        #expect(cases.count == 17, "one test case per exchange step")
-        #expect(cases.allSatisfy { $0["outcome"]?.stringValue == "passed" })
-        #expect(cases.allSatisfy { $0["classname"]?.stringValue?.hasPrefix("powersync.server.") == true })
-        #expect(suites.allSatisfy { ($0["properties"]?["source_steps"]?.stringValue).flatMap(Int.init) ?? 0 > 0 })
+        // The client cases' purely local steps (writes, waits, asserts, …) are left to the client lane.
+        let left = suites.compactMap { ($0["properties"]?["left_to_client_lane"]?.stringValue).flatMap(Int.init) }.reduce(0, +)
+        #expect(left == 31, "\(result.stdout)")
+    }
+
+    @Test("a client-side case that states no source side is not applicable in the server lane, with the reason")
+    func serverLaneSkipsClientCaseWithoutSource() async throws {
+        let path = Self.folder + "/transcripts/011-a-request-survives-a-disconnect.json"
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        guard case .object(var object) = json, case .array(var steps)? = object["steps"] else {
+            Issue.record("011 has no steps")
+            return
+        }
+        try #require(steps.first?["kind"]?.stringValue == "source")
+        steps.removeFirst()
+        for index in steps.indices {
+            guard case .object(var step) = steps[index] else { continue }
+            step["n"] = .number(JSONNumber(index + 1))
+            steps[index] = .object(step)
+        }
+        object["steps"] = .array(steps)
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("no-source.json")
+        try Data(CanonicalJSON.render(.object(object))).write(to: file)
+        let result = try await AccordBinary.run(["run", "--server", "embedded", file.path])
+        #expect(result.status == 78, "nothing was checked: \(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("1 suite (0 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
+        #expect(result.stderr.contains("not applicable: a client-side case with no source steps"), "\(result.stderr)")
     }
 
     @Test("a golden line the embedded service does not send fails AC-GOLDEN at its step, NDJSON line and pointer")
@@ -188,7 +227,7 @@ struct PowerSyncCheckTests {
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", Self.folder,
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("13 suites (7 passed, 0 failed, 6 skipped), 23 cases: 17 passed"), "\(result.stdout)")
+        #expect(result.stdout.contains("13 suites (13 passed, 0 failed, 0 skipped), 40 cases: 38 passed"), "\(result.stdout)")
         let stopped = served.stop()
         #expect(stopped.status == 0)
         #expect(stopped.rest.contains("accord serve: stopped"))

@@ -14,12 +14,21 @@ struct PowerSyncRecordTests {
     static let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyLWFkYSJ9.c2lnbmF0dXJlLWNhbmFyeS14eXoxMjM"
 
     /// A transcript's exchange steps: what goes over the wire, so what a recording holds (its
-    /// source-side steps set the service's state and are not exchanges).
+    /// source-side steps set the service's state and are not exchanges); the app's
+    /// request-checkpoint steps are checkpoint-request exchanges on the wire.
     static func steps(_ name: String) throws -> [JSONValue] {
         let path = PowerSyncCheckTests.folder + "/transcripts/\(name).json"
-        let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+        return try exchangeSteps(of: try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
+    }
+
+    /// The exchange steps of a parsed transcript, as `steps(_:)` names them.
+    static func exchangeSteps(of json: JSONValue) throws -> [JSONValue] {
         let exchanges: Set<String> = ["sync-stream", "checkpoint-request", "write-checkpoint"]
-        return try #require(json["steps"]?.arrayValue).filter { exchanges.contains($0["kind"]?.stringValue ?? "") }
+        return try #require(json["steps"]?.arrayValue).compactMap { step in
+            guard case .object(var object) = step else { return nil }
+            if object["kind"] == "request-checkpoint" { object["kind"] = "checkpoint-request" }
+            return exchanges.contains(object["kind"]?.stringValue ?? "") ? .object(object) : nil
+        }
     }
 
     /// The upstream's answers and the client's calls that replay a transcript's steps.
@@ -166,8 +175,7 @@ struct PowerSyncRecordTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("broken.jsonl")
         // The recording holds the exchange steps only; the break's step is numbered among them.
-        let kinds: Set<String> = ["sync-stream", "checkpoint-request", "write-checkpoint"]
-        let exchanges = try #require(json["steps"]?.arrayValue).filter { kinds.contains($0["kind"]?.stringValue ?? "") }
+        let exchanges = try Self.exchangeSteps(of: json)
         let number = try #require(exchanges.firstIndex { $0["n"]?.numberValue?.intValue == broken.step }) + 1
         try Data(Self.recording(of: exchanges).utf8).write(to: file)
         let report = folder.appendingPathComponent("report.json")

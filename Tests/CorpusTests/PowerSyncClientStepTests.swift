@@ -16,14 +16,14 @@ struct PowerSyncClientStepTests {
         let labels = Set(corpus.cases.flatMap { $0.transcript.steps.map(\.label) })
         #expect(PowerSyncClientAction.kinds.isSubset(of: labels), "every client kind has a case: \(labels)")
         let upload = try #require(
-            corpus.cases.first { $0.transcript.caseID.hasPrefix("powersync/008") }?.transcript.steps[7])
+            corpus.cases.first { $0.transcript.caseID.hasPrefix("powersync/008") }?.transcript.steps[10])
         guard case .client(.upload(_, let response, let ownRequest)) = upload.action else {
-            Issue.record("step 8 of 008 is an upload: \(upload.label)")
+            Issue.record("step 11 of 008 is an upload: \(upload.label)")
             return
         }
         #expect(response["status"]?.numberValue?.intValue == 200)
         #expect(ownRequest?.response["checkpoint_request_id"]?.stringValue == "2")
-        let wait = try #require(corpus.cases.first { $0.transcript.caseID.hasPrefix("powersync/011") }?.transcript.steps[2])
+        let wait = try #require(corpus.cases.first { $0.transcript.caseID.hasPrefix("powersync/011") }?.transcript.steps[3])
         #expect(wait.action == .client(.waitForSync(requestID: "1", timeoutMilliseconds: 50, expect: .disconnected)))
     }
 
@@ -31,13 +31,13 @@ struct PowerSyncClientStepTests {
     func errorsNameStepAndPointer() throws {
         let original = try Self.transcript("012-upload-and-download-errors-fail-the-wait")
         let cases: [(String, JSONValue, String)] = [
-            ("/steps/4/expect", "resolved-ish", "/steps/4/expect"),
-            ("/steps/1/write/op", "UPSERT", "/steps/1/write/op"),
-            ("/steps/3/response/status", "ok", "/steps/3/response/status"),
-            ("/steps/7/status", 200, "/steps/7/status"),
-            ("/steps/7/fault", "slow", "/steps/7/fault"),
-            ("/steps/5/expect/requests/1", "done", "/steps/5/expect/requests/1"),
-            ("/steps/4/timeout_ms", 0, "/steps/4/timeout_ms"),
+            ("/steps/5/expect", "resolved-ish", "/steps/5/expect"),
+            ("/steps/2/write/op", "UPSERT", "/steps/2/write/op"),
+            ("/steps/4/response/status", "ok", "/steps/4/response/status"),
+            ("/steps/9/status", 200, "/steps/9/status"),
+            ("/steps/9/fault", "slow", "/steps/9/fault"),
+            ("/steps/6/expect/requests/1", "done", "/steps/6/expect/requests/1"),
+            ("/steps/5/timeout_ms", 0, "/steps/5/timeout_ms"),
         ]
         for (path, value, pointer) in cases {
             let error = corpusError { () throws(CorpusError) in
@@ -47,9 +47,9 @@ struct PowerSyncClientStepTests {
             #expect(error?.step == Int(path.split(separator: "/")[1]).map { $0 + 1 }, "\(path)")
         }
         let emptyAssert = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/steps/5/expect", to: JSONValue.object([:])), file: "t.json")
+            try PowerSyncTranscript(json: original.setting("/steps/6/expect", to: JSONValue.object([:])), file: "t.json")
         }
-        #expect(emptyAssert?.pointer?.description == "/steps/5/expect")
+        #expect(emptyAssert?.pointer?.description == "/steps/6/expect")
     }
 
     @Test("a local write reads PowerSync's CRUD shape and refuses data on a DELETE")

@@ -91,6 +91,34 @@ struct PowerSyncServiceTests {
         #expect(try await ask(1, client: "laptop") == 1, "another client holds its own")
     }
 
+    @Test("a checkpoint request is acknowledged as write_checkpoint once replication passes it, on its own client's stream only")
+    func checkpointRequestIsAcknowledged() async throws {
+        let service = try PowerSyncService()
+        try await service.apply(SourceCommit(changes: [.grant(bucket: "b", userID: "ada", priority: nil), Self.put("b", "1", 1)]))
+        try await service.apply(SourceCommit(changes: [Self.put("b", "2", 2)], replicated: false))
+        let answered = try await service.checkpointRequest(CheckpointRequest(clientID: "phone", id: OpID(5) ?? .zero), userID: "ada")
+        #expect(answered.id == OpID(5))
+        var phone = StreamCursor(userID: "ada", request: SyncStreamRequest(clientID: "phone"))
+        var laptop = StreamCursor(userID: "ada", request: SyncStreamRequest(clientID: "laptop"))
+        guard case .checkpoint(let first) = try await service.answer(&phone).first,
+            case .checkpoint(let other) = try await service.answer(&laptop).first
+        else {
+            Issue.record("a checkpoint first on each stream")
+            return
+        }
+        #expect(first.writeCheckpoint == nil, "the request's source position is not replicated yet")
+        #expect(other.writeCheckpoint == nil)
+        try await service.replicate()
+        guard case .checkpointDiff(let diff) = try await service.answer(&phone).first,
+            case .checkpointDiff(let otherDiff) = try await service.answer(&laptop).first
+        else {
+            Issue.record("a diff after replication on each stream")
+            return
+        }
+        #expect(diff.writeCheckpoint == OpID(5) && diff.lastOpID == OpID(2))
+        #expect(otherDiff.writeCheckpoint == nil, "another client's request is not this stream's")
+    }
+
     @Test("a source checksum outside 32 bits is refused, naming the change")
     func badChecksum() async throws {
         let service = try PowerSyncService()

@@ -55,9 +55,10 @@ public struct PowerSyncEvent: Sendable {
                 events.append(PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: response)))
             case .writeCheckpoint(let request, let response):
                 events.append(PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: response)))
-            case .client:
-                // Client-side steps are not exchanges of the service; the client lane judges them.
-                continue
+            case .client(let client):
+                // A client step's checkpoint request is on the service's wire; the rest is the client lane's.
+                guard let own = client.checkpointExchange else { continue }
+                events.append(PowerSyncEvent(location: location, payload: .checkpointRequest(request: own.request, response: own.response)))
             case .source, .replicate:
                 continue  // source side: no exchange on the wire, nothing for a rule to see
             }

@@ -45,6 +45,18 @@ public enum PowerSyncClientAction: Sendable, Hashable {
         }
     }
 
+    /// The `POST /sync/checkpoint-request` exchange this step puts on the service's wire, or
+    /// nil: the app's checkpoint request, or the client's own one after an accepted upload. The
+    /// server lane plays it against the service and `accord check` judges it with the PS rules;
+    /// every other client step is between the app, the client and the app backend.
+    public var checkpointExchange: PowerSyncExchangePair? {
+        switch self {
+        case .requestCheckpoint(let request, let response): PowerSyncExchangePair(request: request, response: response)
+        case .upload(_, _, let own): own
+        case .localWrite, .waitForSync, .disconnect, .reconnect, .localReset, .streamFault, .assertClient: nil
+        }
+    }
+
     /// The client step kinds.
     public static let kinds: Set<String> = [
         "local-write", "upload", "request-checkpoint", "wait-for-sync", "disconnect", "reconnect", "local-reset", "stream-fault",

@@ -31,7 +31,8 @@ extension OpLog {
             case .writeCheckpoint(let user, let id):
                 try addWriteCheckpoint(user: user, id: try Self.id(id, at: at), lsn: lsn)
             case .checkpointRequest(let user, let client, let id):
-                try holdRequest(user: user, client: client, id: try Self.id(id, at: at), lsn: lsn)
+                let held = try Self.id(id, at: at)
+                try holdRequest(user: user, client: client, id: held, acknowledged: held, lsn: lsn)
             }
         }
         if commit.replicated { try replicate() }

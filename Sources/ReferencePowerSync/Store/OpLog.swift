@@ -43,6 +43,8 @@ struct OpLog {
               PRIMARY KEY (user_id, id));
             CREATE TABLE IF NOT EXISTS checkpoint_requests (user_id TEXT NOT NULL, client_id TEXT NOT NULL, id INTEGER NOT NULL,
               lsn INTEGER NOT NULL, PRIMARY KEY (user_id, client_id));
+            CREATE TABLE IF NOT EXISTS request_acks (user_id TEXT NOT NULL, client_id TEXT NOT NULL, id INTEGER NOT NULL,
+              lsn INTEGER NOT NULL);
             """)
     }
 
@@ -51,6 +53,7 @@ struct OpLog {
         try db.execute(
             """
             DELETE FROM pending; DELETE FROM ops; DELETE FROM grants; DELETE FROM write_checkpoints; DELETE FROM checkpoint_requests;
+            DELETE FROM request_acks;
             UPDATE positions SET value = 0;
             """)
     }
@@ -116,8 +119,26 @@ struct OpLog {
         }.first
     }
 
-    func holdRequest(user: String, client: String, id: Int64, lsn: Int64) throws(PowerSyncServiceError) {
+    /// Holds `id` for the user and client, and records that a checkpoint covering source position
+    /// `lsn` acknowledges `acknowledged` (the id the request was answered with).
+    func holdRequest(user: String, client: String, id: Int64, acknowledged: Int64, lsn: Int64) throws(PowerSyncServiceError) {
         try db.run(
             "INSERT OR REPLACE INTO checkpoint_requests VALUES (?, ?, ?, ?)", [.text(user), .text(client), .integer(id), .integer(lsn)])
+        try db.run("INSERT INTO request_acks VALUES (?, ?, ?, ?)", [.text(user), .text(client), .integer(acknowledged), .integer(lsn)])
+    }
+
+    /// The ids a checkpoint of the user's stream acknowledges at the replication position,
+    /// ascending: the write checkpoints whose position is replicated and, for the stream's
+    /// client, the checkpoint requests whose position is (the seed: a request is synced once a
+    /// checkpoint covering the source position it captured is applied).
+    func acknowledged(user: String, client: String?, replicated: Int64) throws(PowerSyncServiceError) -> [Int64] {
+        var ids = try visibleWriteCheckpoints(of: user, replicated: replicated)
+        if let client {
+            ids += try db.query(
+                "SELECT id FROM request_acks WHERE user_id = ? AND client_id = ? AND lsn <= ?",
+                [.text(user), .text(client), .integer(replicated)]
+            ) { row throws(PowerSyncServiceError) in row.integer(0) }
+        }
+        return ids.sorted()
     }
 }

@@ -13,7 +13,7 @@ extension OpLog {
     /// - Returns: the lines, in order.
     func answer(_ cursor: inout StreamCursor, pageOps: Int?, faults: Set<PowerSyncFault>) throws(PowerSyncServiceError) -> [SyncLine] {
         let head = try position("head")
-        let visible = try visibleWriteCheckpoints(of: cursor.userID, replicated: try position("replicated"))
+        let visible = try acknowledged(user: cursor.userID, client: cursor.clientID, replicated: try position("replicated"))
         var buckets: [BucketChecksum] = []
         for held in try self.buckets(of: cursor.userID) {
             let ops = try self.ops(in: held.name, after: 0, through: head)

@@ -12,6 +12,8 @@ public struct StreamCursor: Sendable, Hashable {
 
     /// The authenticated user.
     public let userID: String
+    /// The client id the stream was opened with, whose checkpoint requests it acknowledges.
+    public let clientID: String?
     /// The client's position per bucket (absent: 0, it holds nothing).
     var positions: [String: Int64]
     /// The last checkpoint sent.
@@ -23,6 +25,7 @@ public struct StreamCursor: Sendable, Hashable {
     ///   - request: the decoded `POST /sync/stream` body.
     public init(userID: String, request: SyncStreamRequest) {
         self.userID = userID
+        clientID = request.clientID
         positions = Dictionary(request.buckets.map { ($0.name, $0.after.value) }, uniquingKeysWith: { _, last in last })
         sent = nil
     }

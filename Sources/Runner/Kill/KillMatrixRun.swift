@@ -79,6 +79,10 @@ public enum KillMatrixRun {
                     suites.append(skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, reason))
                 } else {
                     for hook in PowerSyncClientLane.killHooks(play) { work.append(.powerSync(loaded, hook, properties)) }
+                    if let reason = PowerSyncClientLane.unplayableAfterApply(play) {
+                        let name = "\(item.id) @ \(KillHook.afterCheckpointApplied.rawValue)"
+                        suites.append(skipped(name, caseID: item.id, file: loaded.file, properties, reason))
+                    }
                 }
             case .recording(_, let file):
                 suites.append(

@@ -65,18 +65,25 @@ struct PowerSyncClientLane: Sendable {
         return suite(play.cases)
     }
 
-    /// Why no client can play a case, or nil: a `checkpoint-request` or `write-checkpoint` step is
-    /// an exchange the app cannot make a client send.
+    /// Why no client can play a case, or nil: every step is source-side or an exchange the app
+    /// cannot make a client send (`notApplicable`), so nothing would be checked.
     static func inapplicable(_ transcript: PowerSyncTranscript) -> String? {
-        for step in transcript.steps {
-            switch step.action {
-            case .checkpointRequest, .writeCheckpoint:
-                return
-                    "not applicable: step \(step.n) \(step.label) is an exchange the app cannot make a client send (a chosen id or query); the server lane and accord check judge it"
-            default: continue
-            }
+        guard let first = transcript.steps.lazy.compactMap(notApplicable).first,
+            transcript.steps.allSatisfy({ $0.isSourceSide || notApplicable($0) != nil })
+        else { return nil }
+        return first
+    }
+
+    /// Why the client lane cannot play one step, or nil: a `checkpoint-request` or
+    /// `write-checkpoint` step is an exchange with a chosen id or query, which the app cannot make
+    /// a client send (the reference client runs in checkpoint-requests mode and never asks
+    /// `/write-checkpoint2.json`; docs/powersync.md, "The client lane").
+    static func notApplicable(_ step: PowerSyncStep) -> String? {
+        switch step.action {
+        case .checkpointRequest, .writeCheckpoint:
+            "not applicable: step \(step.n) \(step.label) is an exchange the app cannot make a client send (a chosen id or query); the server lane and accord check judge it"
+        case .syncStream, .client, .source, .replicate: nil
         }
-        return nil
     }
 
     /// The kill-matrix seams a case can reach: a checkpoint request for after-request-created, a
@@ -91,6 +98,23 @@ struct PowerSyncClientLane: Sendable {
             default: break
             }
         }
-        return (requests ? [.afterRequestCreated] : []) + (completes ? [.midCheckpoint, .afterCheckpointApplied] : [])
+        let applied: [KillHook] = completes && unplayableAfterApply(transcript) == nil ? [.afterCheckpointApplied] : []
+        return (requests ? [.afterRequestCreated] : []) + (completes ? [.midCheckpoint] : []) + applied
+    }
+
+    /// Why the after-checkpoint-applied seam is not applicable to a case, or nil: a stream step
+    /// that completes more than one checkpoint (a checkpoint and its diff) kills the client after
+    /// the first, and the client then resumes from that one, which golden steps written for one
+    /// uninterrupted stream do not say (the lane would count the whole step as applied).
+    static func unplayableAfterApply(_ transcript: PowerSyncTranscript) -> String? {
+        for step in transcript.steps {
+            guard case .syncStream(_, let lines) = step.action else { continue }
+            let completes = lines.filter { $0["checkpoint_complete"] != nil }.count
+            if completes > 1 {
+                return
+                    "not applicable: step \(step.n)'s stream completes \(completes) checkpoints; a client killed after applying the first resumes from it, and the golden steps (one uninterrupted stream) do not say what it asks next"
+            }
+        }
+        return nil
     }
 }

@@ -60,6 +60,10 @@ struct PowerSyncClientPlay {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("an earlier step failed")))
                 continue
             }
+            if let reason = PowerSyncClientLane.notApplicable(step) {
+                cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
+                continue
+            }
             let started = ContinuousClock.now
             var failures = await play(step)
             if let kill, !killed, failures.first?.died == true {

@@ -35,7 +35,7 @@ struct PowerSyncCasePlay {
         for step in transcript.steps where step.during == nil {
             let name = "step \(step.n) \(step.label)"
             if case .stopped(let reason) = phase {
-                if case .client = step.action { continue }
+                if case .client(let client) = step.action, !Self.isServerCase(client) { continue }
                 if !step.isSourceSide {
                     cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(reason)")))
                 }
@@ -55,25 +55,72 @@ struct PowerSyncCasePlay {
         case .source, .replicate:
             await perform(step, on: target)
         case .writeCheckpoint(let request, let response):
-            do throws(TargetError) {
-                let answer = try await target.writeCheckpoint(query: request, userID: transcript.userID)
-                let event = PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: answer))
-                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
-            } catch {
-                stop(error, name: name)
+            let user = transcript.userID
+            await endpoint(name, at: location, golden: response) { () async throws(TargetError) in
+                let answer = try await target.writeCheckpoint(query: request, userID: user)
+                return (answer, .writeCheckpoint(request: request, response: answer))
             }
         case .checkpointRequest(let request, let response):
-            do throws(TargetError) {
-                let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
-                let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
-                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
-            } catch {
-                stop(error, name: name)
-            }
+            await checkpointRequest(request, golden: response, at: location, name: name, on: target)
         case .syncStream(let request, let lines):
             await stream(step.n, request: request, golden: lines, name: name, on: target)
-        case .client:
+        case .client(let client):
+            await play(client, at: location, name: name, on: target)
+        }
+    }
+
+    /// Plays a client-side step by the request it puts on the service's wire
+    /// (`checkpointExchange`: the app's checkpoint request, or the client's own one after an
+    /// accepted upload, whose commit by the app backend the transcript states as a source step
+    /// before it). A stream fault is not applicable (the mock plays it); a step with no request
+    /// for the service is left to the client lane.
+    private mutating func play(_ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSyncTarget)
+        async
+    {
+        if let exchange = client.checkpointExchange {
+            await checkpointRequest(exchange.request, golden: exchange.response, at: location, name: name, on: target)
+        } else if case .streamFault = client {
+            cases.append(
+                CaseResult(
+                    name: name, classname: classname,
+                    outcome: .skipped(
+                        "not applicable in the server lane: a faulty stream is the client lane's mock's doing, and a service answers the request correctly"
+                    )))
+        } else {
             leftToClientLane += 1
+        }
+    }
+
+    /// True for the client-side steps that are a server-lane test case (a request on the
+    /// service's wire, or a stream fault reported not applicable).
+    static func isServerCase(_ client: PowerSyncClientAction) -> Bool {
+        if case .streamFault = client { return true }
+        return client.checkpointExchange != nil
+    }
+
+    /// One `POST /sync/checkpoint-request` exchange.
+    private mutating func checkpointRequest(
+        _ request: JSONValue, golden: JSONValue, at location: StepLocation, name: String, on target: any PowerSyncTarget
+    ) async {
+        let user = transcript.userID
+        await endpoint(name, at: location, golden: golden) { () async throws(TargetError) in
+            let answer = try await target.checkpointRequest(body: request, userID: user)
+            return (answer, .checkpointRequest(request: request, response: answer))
+        }
+    }
+
+    /// One endpoint exchange's test case: `call` asks the service and names the answer's event;
+    /// the answer goes through the PS rules and is compared with the golden one (AC-GOLDEN).
+    private mutating func endpoint(
+        _ name: String, at location: StepLocation, golden: JSONValue,
+        _ call: () async throws(TargetError) -> (JSONValue, PowerSyncEvent.Payload)
+    ) async {
+        do throws(TargetError) {
+            let (answer, payload) = try await call()
+            let findings = checker.observe(PowerSyncEvent(location: location, payload: payload))
+            record(name, findings: findings + Self.compare(answer, golden: golden, at: location, under: "response"))
+        } catch {
+            stop(error, name: name)
         }
     }
 
