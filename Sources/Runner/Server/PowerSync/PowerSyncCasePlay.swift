@@ -55,25 +55,34 @@ struct PowerSyncCasePlay {
         case .source, .replicate:
             await perform(step, on: target)
         case .writeCheckpoint(let request, let response):
-            do throws(TargetError) {
-                let answer = try await target.writeCheckpoint(query: request, userID: transcript.userID)
-                let event = PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: answer))
-                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
-            } catch {
-                stop(error, name: name)
+            let userID = transcript.userID
+            await exchange(name, at: location, golden: response, { .writeCheckpoint(request: request, response: $0) }) {
+                () async throws(TargetError) in try await target.writeCheckpoint(query: request, userID: userID)
             }
         case .checkpointRequest(let request, let response):
-            do throws(TargetError) {
-                let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
-                let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
-                record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
-            } catch {
-                stop(error, name: name)
+            let userID = transcript.userID
+            await exchange(name, at: location, golden: response, { .checkpointRequest(request: request, response: $0) }) {
+                () async throws(TargetError) in try await target.checkpointRequest(body: request, userID: userID)
             }
         case .syncStream(let request, let lines):
             await stream(step.n, request: request, golden: lines, name: name, on: target)
         case .client:
             leftToClientLane += 1
+        }
+    }
+
+    /// Plays a request-and-answer step: the PS rules check the target's answer and it is compared
+    /// with the golden one; a failure is the step's errored test case and stops the play.
+    private mutating func exchange(
+        _ name: String, at location: StepLocation, golden: JSONValue, _ payload: (JSONValue) -> PowerSyncEvent.Payload,
+        _ call: () async throws(TargetError) -> JSONValue
+    ) async {
+        do throws(TargetError) {
+            let answer = try await call()
+            let event = PowerSyncEvent(location: location, payload: payload(answer))
+            record(name, findings: checker.observe(event) + Self.compare(answer, golden: golden, at: location, under: "response"))
+        } catch {
+            stop(error, name: name)
         }
     }
 
