@@ -4,6 +4,7 @@ import ReferenceClient
 import ReferencePowerSync
 import ReferencePowerSyncClient
 import ReferenceServer
+import Reports
 import Runner
 import Testing
 
@@ -128,6 +129,31 @@ struct KebabNamedSetsTests {
             (PowerSyncClientFault.applyChecksumMismatch, "apply-checksum-mismatch"),
             (PowerSyncClientFault.timeoutReportedAsResolved, "timeout-reported-as-resolved"),
             (PowerSyncClientFault.syncedStateNotRecovered, "synced-state-not-recovered"),
+        ])
+    }
+
+    @Test("SequenceEvent.Kind names are unchanged")
+    func sequenceEventKind() {
+        expectNames([
+            (SequenceEvent.Kind.request, "request"),
+            (SequenceEvent.Kind.answer, "answer"),
+            (SequenceEvent.Kind.lostAnswer, "lost-answer"),
+            (SequenceEvent.Kind.fault, "fault"),
+            (SequenceEvent.Kind.localWrite, "local-write"),
+            (SequenceEvent.Kind.serverChange, "server-change"),
+            (SequenceEvent.Kind.kill, "kill"),
+            (SequenceEvent.Kind.check, "check"),
+        ])
+    }
+
+    @Test("Expectations.Outcome names are unchanged")
+    func expectationsOutcome() {
+        expectNames([
+            (Expectations.Outcome.pass, "pass"),
+            (Expectations.Outcome.bound, "bound"),
+            (Expectations.Outcome.notApplicable, "not-applicable"),
+            (Expectations.Outcome.skipped, "skipped"),
+            (Expectations.Outcome.knownFailing, "known-failing"),
         ])
     }
 }
