@@ -6,6 +6,7 @@ import ReferencePowerSyncClient
 import ReferenceServer
 import Reports
 import Runner
+import ServerContract
 import Testing
 
 /// The kit's kebab-named sets spell every name exactly as they did when each case carried its
@@ -154,6 +155,14 @@ struct KebabNamedSetsTests {
             (Expectations.Outcome.notApplicable, "not-applicable"),
             (Expectations.Outcome.skipped, "skipped"),
             (Expectations.Outcome.knownFailing, "known-failing"),
+        ])
+    }
+
+    @Test("TargetCapabilities.SeqStamping names are unchanged")
+    func seqStamping() {
+        expectNames([
+            (TargetCapabilities.SeqStamping.atWrite, "at-write"),
+            (TargetCapabilities.SeqStamping.atCommit, "at-commit"),
         ])
     }
 }
