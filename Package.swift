@@ -130,7 +130,7 @@ let package = Package(
             name: "RunnerTests",
             dependencies: [
                 "Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP",
-                "AccordTestSupport", "Checks",
+                "AccordTestSupport", "Checks", "ReferenceClient", "ReferencePowerSync", "ReferencePowerSyncClient",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,27 +1,29 @@
+import KizunaWire
+
 /// The seeded faults of the kit's self-test: each breaks the client rule it is named after; all are off by default.
-public enum ClientFault: String, CaseIterable, Sendable, Hashable {
+public enum ClientFault: KebabNamed {
     /// Ignores the RESET_REQUIRED soft-block latch and keeps sending RPCs.
-    case pushAfterReset = "push-after-reset"
+    case pushAfterReset
     /// pushOnce sends only the first member of an atomic run.
-    case splitAtomicRun = "split-atomic-run"
+    case splitAtomicRun
     /// After a push fails with REMOTE, the head entry gets a fresh mutation id.
-    case newIDOnResend = "new-id-on-resend"
+    case newIDOnResend
     /// Commits each `has_more:true` page and its cursor at once instead of staging it.
-    case commitStagedPage = "commit-staged-page"
+    case commitStagedPage
     /// Accepts push verdicts that do not match the mutations one to one, applying what it can.
-    case skipBijectionCheck = "skip-bijection-check"
+    case skipBijectionCheck
     /// A pending update replayed over an absent or tombstoned row makes the row visible again.
-    case resurrectUnderTombstone = "resurrect-under-tombstone"
+    case resurrectUnderTombstone
     /// A local write commits the row and the outbox entry in two transactions.
-    case twoTransactionWrite = "two-transaction-write"
+    case twoTransactionWrite
     /// The closing pull commits the cursor in its own transaction before the rows.
-    case cursorBeforeData = "cursor-before-data"
+    case cursorBeforeData
     /// Opens a store under another user or client than the one it was created for, outbox included.
-    case shareStoreAcrossIdentities = "share-store-across-identities"
+    case shareStoreAcrossIdentities
     /// A local write whose commit fails with `STORE` is answered as done.
-    case ackFailedWrite = "ack-failed-write"
+    case ackFailedWrite
     /// After a pull page fails to commit with `STORE`, the durable cursor is dropped back to `"0"`.
-    case dropCursorOnFailedCommit = "drop-cursor-on-failed-commit"
+    case dropCursorOnFailedCommit
 }
 
 extension ClientFault {

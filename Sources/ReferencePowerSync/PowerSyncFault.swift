@@ -1,20 +1,25 @@
+import KizunaWire
+
 /// A seeded fault of the embedded PowerSync service, for `accord selftest`: each breaks one PS
 /// rule and is named after it (docs/mutation-score.md).
-public enum PowerSyncFault: String, Sendable, Hashable, CaseIterable {
+public enum PowerSyncFault: KebabNamed {
     /// `checkpoint_complete` names the op before the checkpoint's `last_op_id` (PS-COMPLETE).
-    case completeStaleLastOpID = "ps-complete-stale-last-op-id"
+    case completeStaleLastOpID
     /// Every bucket checksum in a checkpoint or diff is one more than its ops add up to (PS-CHECKSUM).
-    case checksumOffByOne = "ps-checksum-off-by-one"
+    case checksumOffByOne
     /// A partial completion names the priority of the next batch, claiming its buckets early (PS-PRIORITY).
-    case partialClaimsNextPriority = "ps-partial-claims-next-priority"
+    case partialClaimsNextPriority
     /// A `checkpoint_diff` acknowledges the user's oldest visible write checkpoint (PS-WRITE-CHECKPOINT).
-    case diffWriteCheckpointGoesBack = "ps-write-checkpoint-goes-back"
+    case writeCheckpointGoesBack
     /// A checkpoint request stores the submitted id even when it is below the held one (PS-REQUEST-ID).
-    case requestIDMovesBack = "ps-request-id-moves-back"
+    case requestIDMovesBack
     /// A diff removes every known bucket the user does not hold, not only those its checkpoint had (PS-DIFF).
-    case diffRemovesUnheldBucket = "ps-diff-removes-unheld-bucket"
+    case diffRemovesUnheldBucket
     /// A data page's `after` is one behind the client's position, so pages do not chain (PS-OP-ORDER).
-    case dataAfterDoesNotChain = "ps-data-after-does-not-chain"
+    case dataAfterDoesNotChain
+
+    /// Every name starts with `ps-`, the prefix of the rules the faults break.
+    public static let namePrefix = "ps-"
 
     /// The rule the fault breaks.
     public var rule: String {
@@ -22,7 +27,7 @@ public enum PowerSyncFault: String, Sendable, Hashable, CaseIterable {
         case .completeStaleLastOpID: "PS-COMPLETE"
         case .checksumOffByOne: "PS-CHECKSUM"
         case .partialClaimsNextPriority: "PS-PRIORITY"
-        case .diffWriteCheckpointGoesBack: "PS-WRITE-CHECKPOINT"
+        case .writeCheckpointGoesBack: "PS-WRITE-CHECKPOINT"
         case .requestIDMovesBack: "PS-REQUEST-ID"
         case .diffRemovesUnheldBucket: "PS-DIFF"
         case .dataAfterDoesNotChain: "PS-OP-ORDER"

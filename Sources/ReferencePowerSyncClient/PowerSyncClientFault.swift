@@ -1,23 +1,25 @@
+import KizunaWire
+
 /// A seeded fault of the reference PowerSync client, each named after the client obligation it
 /// breaks; `accord driver --profile powersync --fault NAME` switches one on so the client lane
 /// can be shown to catch it.
-public enum PowerSyncClientFault: String, Sendable, Hashable, CaseIterable {
+public enum PowerSyncClientFault: KebabNamed {
     /// `wait-for-sync` resolves once a partial completion covers the request.
-    case waitResolvesOnPartial = "wait-resolves-on-partial"
+    case waitResolvesOnPartial
     /// `wait-for-sync` resolves once a covering checkpoint is announced, before its data is complete.
-    case waitResolvesMidCheckpoint = "wait-resolves-mid-checkpoint"
+    case waitResolvesMidCheckpoint
     /// After a local reset, request ids restart at 1 and ignore the id the backend holds.
-    case idsRestartAfterReset = "ids-restart-after-reset"
+    case idsRestartAfterReset
     /// A checkpoint is applied while local writes wait to upload.
-    case applyWithUploadsPending = "apply-with-uploads-pending"
+    case applyWithUploadsPending
     /// A checkpoint is applied before its write checkpoint reaches the client's own request.
-    case applyBeforeWriteCheckpoint = "apply-before-write-checkpoint"
+    case applyBeforeWriteCheckpoint
     /// A checkpoint whose checksums do not match is applied anyway.
-    case applyChecksumMismatch = "apply-checksum-mismatch"
+    case applyChecksumMismatch
     /// A wait that times out answers resolved.
-    case timeoutReportedAsResolved = "timeout-reported-as-resolved"
+    case timeoutReportedAsResolved
     /// After a kill between applying a checkpoint and marking its requests synced, they stay pending.
-    case syncedStateNotRecovered = "synced-state-not-recovered"
+    case syncedStateNotRecovered
 
     /// What the fault breaks, for `accord driver --help`.
     public var summary: String {

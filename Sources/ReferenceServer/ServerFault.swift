@@ -1,46 +1,48 @@
+import KizunaWire
+
 /// The seeded faults of the kit's self-test in the reference server: each is a plausible bug in
 /// the server's own push or pull code path, named after the rule it breaks; all are off by default.
-public enum ServerFault: String, CaseIterable, Sendable, Hashable {
+public enum ServerFault: KebabNamed {
     /// The final page's cursor is one past the stream position it covers.
-    case cursorPlusOne = "cursor-plus-one"
+    case cursorPlusOne
     /// A non-atomic batch answers its verdicts in reverse request order.
-    case verdictsReordered = "verdicts-reordered"
+    case verdictsReordered
     /// A non-atomic batch answers without the last mutation's verdict.
-    case verdictDropped = "verdict-dropped"
+    case verdictDropped
     /// A non-atomic batch answers the first mutation's verdict twice.
-    case duplicateVerdict = "duplicate-verdict"
+    case duplicateVerdict
     /// An aborted atomic batch keeps the effects of the siblings applied before the offender.
-    case abortNonAtomic = "abort-non-atomic"
+    case abortNonAtomic
     /// An aborted atomic batch names the offender's primary key instead of its mutation id.
-    case offenderOutsideBatch = "offender-outside-batch"
+    case offenderOutsideBatch
     /// A pull under RESET_REQUIRED still scans and delivers the page, with the signal set.
-    case signalWithRows = "signal-with-rows"
+    case signalWithRows
     /// A page takes one entry more than the limit allows.
-    case pageOverLimit = "page-over-limit"
+    case pageOverLimit
     /// A page that reached the high-water mark still says has_more.
-    case hasMoreOnShortPage = "has-more-on-short-page"
+    case hasMoreOnShortPage
     /// A page lists its rows newest first.
-    case unsortedPage = "unsorted-page"
+    case unsortedPage
     /// The cursor forgets the seqs of transactions still open, so their rows are skipped later.
-    case holeDropped = "hole-dropped"
+    case holeDropped
     /// A repeated mutation id is applied again instead of answered from the ledger.
-    case replayAppliesAgain = "replay-applies-again"
+    case replayAppliesAgain
     /// Column types and NOT NULL are checked after the write, and a rejected mutation's savepoint is released.
-    case rejectedLeavesEffect = "rejected-leaves-effect"
+    case rejectedLeavesEffect
     /// Tombstones never reach a pull.
-    case tombstoneNotDelivered = "tombstone-not-delivered"
+    case tombstoneNotDelivered
     /// Pushes skip the row-visibility (RLS) checks.
-    case rlsNotEnforced = "rls-not-enforced"
+    case rlsNotEnforced
     /// Mutation preconditions are never evaluated.
-    case preconditionIgnored = "precondition-ignored"
+    case preconditionIgnored
     /// Arrival-order tables keep the first write of a column instead of the last.
-    case arrivalOrderReversed = "arrival-order-reversed"
+    case arrivalOrderReversed
     /// HLC tables resolve by arrival order, ignoring the column clocks.
-    case hlcIgnored = "hlc-ignored"
+    case hlcIgnored
     /// Push and pull skip the schema gate: no RESET_REQUIRED for an old schema version.
-    case softBlockMissing = "soft-block-missing"
+    case softBlockMissing
     /// A cursor below the reap horizon is served instead of answered CHECKPOINT_EXPIRED.
-    case checkpointNeverExpires = "checkpoint-never-expires"
+    case checkpointNeverExpires
 }
 
 extension ServerFault {

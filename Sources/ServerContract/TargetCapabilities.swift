@@ -1,3 +1,5 @@
+import KizunaWire
+
 /// What a server under test can steer, which some cases need: the server lane reports a step that
 /// needs what the target lacks as not applicable (its rules still run), never as diverged and
 /// never as passed. docs/server-contract.md §2 says how a server over HTTP declares them.
@@ -12,11 +14,11 @@ public struct TargetCapabilities: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// When a write takes its seq.
-    public enum SeqStamping: String, Sendable, Hashable, CaseIterable {
+    public enum SeqStamping: KebabNamed {
         /// At the write, so a transaction held open leaves a hole below later commits (the fencing cases).
-        case atWrite = "at-write"
+        case atWrite
         /// At commit, so a held transaction never leaves a hole: the fencing cases' golden holes cannot occur.
-        case atCommit = "at-commit"
+        case atCommit
     }
 
     /// Whether every write takes the next seq.

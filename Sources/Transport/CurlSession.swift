@@ -88,13 +88,8 @@ final class ResponseBuffer {
     var bytes: [UInt8] = []
 
     static let write: accord_curl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let buffer = Unmanaged<ResponseBuffer>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            buffer.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
-        }
-        return length
+        CurlWrite.deliver(data, size, count, context) { (buffer: ResponseBuffer, bytes) in buffer.bytes.append(contentsOf: bytes) }
+            .map { size * count } ?? 0
     }
 }
 

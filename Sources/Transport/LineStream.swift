@@ -104,12 +104,7 @@ final class LineSplitter: Sendable {
     }
 
     static let write: accord_curl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let splitter = Unmanaged<LineSplitter>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        let kept = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            splitter.receive(UnsafeBufferPointer(start: $0, count: length))
-        }
-        return kept ? length : 0
+        CurlWrite.deliver(data, size, count, context) { (splitter: LineSplitter, bytes) in splitter.receive(bytes) } == true
+            ? size * count : 0
     }
 }

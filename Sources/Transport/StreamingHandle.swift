@@ -134,25 +134,14 @@ final class StreamingHandle {
     }
 
     private static let header: accord_curl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        let accepted = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            state.headerLine(UnsafeBufferPointer(start: $0, count: length))
-        }
-        return accepted ? length : 0
+        CurlWrite.deliver(data, size, count, context) { (state: TransferState, bytes) in state.headerLine(bytes) } == true
+            ? size * count : 0
     }
 
     private static let write: accord_curl_write_callback = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
-        let length = size * count
-        let taken = data.withMemoryRebound(to: UInt8.self, capacity: length) {
-            state.body(UnsafeBufferPointer(start: $0, count: length))
-        }
-        switch taken {
-        case .taken: return length
-        case .refused: return 0
+        switch CurlWrite.deliver(data, size, count, context, to: { (state: TransferState, bytes) in state.body(bytes) }) {
+        case .taken: return size * count
+        case nil, .refused: return 0
         case .paused: return Int(CURL_WRITEFUNC_PAUSE)
         }
     }

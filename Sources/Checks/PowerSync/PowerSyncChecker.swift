@@ -36,26 +36,38 @@ public struct PowerSyncChecker: Sendable {
             decoded = .streamClosed
         case .checkpointRequest(let request, let response):
             examined += 1
-            let pair = Self.decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
-                try CheckpointRequest(json: request)
-            }
-            let answer = Self.decode(side: "response", at: location, into: &findings) { () throws(PowerSyncWireError) in
-                try CheckpointRequestAnswer(json: response)
-            }
-            decoded = pair.flatMap { request in answer.map { .checkpointRequest(request, $0) } }
+            decoded = Self.decode(
+                request, response, at: location, into: &findings, CheckpointRequest.init(json:at:), CheckpointRequestAnswer.init(json:at:)
+            )
+            .map { .checkpointRequest($0, $1) }
         case .writeCheckpoint(let request, let response):
             examined += 1
-            let pair = Self.decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
-                try WriteCheckpointRequest(json: request)
-            }
-            let answer = Self.decode(side: "response", at: location, into: &findings) { () throws(PowerSyncWireError) in
-                try WriteCheckpointAnswer(json: response)
-            }
-            decoded = pair.flatMap { request in answer.map { .writeCheckpoint(request, $0) } }
+            decoded = Self.decode(
+                request, response, at: location, into: &findings, WriteCheckpointRequest.init(json:at:),
+                WriteCheckpointAnswer.init(json:at:)
+            )
+            .map { .writeCheckpoint($0, $1) }
         }
         guard let decoded else { return findings }
         for index in rules.indices { rules[index].observe(decoded, at: location, into: &findings) }
         return findings
+    }
+
+    /// Decodes a request and its response, each failure a PS-SHAPE finding under its side.
+    /// - Returns: both, or nil when either does not decode.
+    private static func decode<Request, Answer>(
+        _ request: JSONValue, _ response: JSONValue, at location: StepLocation, into findings: inout [Finding],
+        _ readRequest: (JSONValue, JSONPointer) throws(PowerSyncWireError) -> Request,
+        _ readAnswer: (JSONValue, JSONPointer) throws(PowerSyncWireError) -> Answer
+    ) -> (Request, Answer)? {
+        let decodedRequest = decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
+            try readRequest(request, .root)
+        }
+        let decodedAnswer = decode(side: "response", at: location, into: &findings) { () throws(PowerSyncWireError) in
+            try readAnswer(response, .root)
+        }
+        guard let decodedRequest, let decodedAnswer else { return nil }
+        return (decodedRequest, decodedAnswer)
     }
 
     /// Decodes one value, turning a failure into a PS-SHAPE finding whose pointer is under

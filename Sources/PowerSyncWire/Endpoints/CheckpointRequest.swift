@@ -64,8 +64,6 @@ public struct CheckpointRequestAnswer: Sendable, Hashable {
     ///   - pointer: where it sits.
     /// - Throws: `PowerSyncWireError` (.malformedAnswer).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
-        var reader = try MemberReader(json, at: pointer, kind: .malformedAnswer)
-        id = try reader.opID("checkpoint_request_id")
-        try reader.finish()
+        id = try MemberReader.soleOpID("checkpoint_request_id", in: json, at: pointer, kind: .malformedAnswer)
     }
 }

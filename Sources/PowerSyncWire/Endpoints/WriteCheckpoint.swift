@@ -37,8 +37,6 @@ public struct WriteCheckpointAnswer: Sendable, Hashable {
     ///   - pointer: where it sits.
     /// - Throws: `PowerSyncWireError` (.malformedAnswer).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
-        var reader = try MemberReader(json, at: pointer, kind: .malformedAnswer)
-        writeCheckpoint = try reader.opID("write_checkpoint")
-        try reader.finish()
+        writeCheckpoint = try MemberReader.soleOpID("write_checkpoint", in: json, at: pointer, kind: .malformedAnswer)
     }
 }

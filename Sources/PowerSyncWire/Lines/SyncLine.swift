@@ -58,10 +58,7 @@ public enum SyncLine: Sendable, Hashable {
             try reader.finish()
             self = .partialCheckpointComplete(lastOpID: lastOpID, priority: priority)
         case "checkpoint_complete":
-            var reader = try MemberReader(member.value, at: at, kind: .malformedLine)
-            let lastOpID = try reader.opID("last_op_id")
-            try reader.finish()
-            self = .checkpointComplete(lastOpID: lastOpID)
+            self = .checkpointComplete(lastOpID: try MemberReader.soleOpID("last_op_id", in: member.value, at: at, kind: .malformedLine))
         case "token_expires_in":
             guard case .number(let number) = member.value, let seconds = number.intValue, Int32(exactly: seconds) != nil else {
                 throw PowerSyncWireError(

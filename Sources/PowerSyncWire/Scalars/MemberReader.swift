@@ -92,6 +92,22 @@ struct MemberReader {
         PowerSyncWireError(kind, at: pointer.appending(key), "expected \(expected), found \(value.typeName)")
     }
 
+    /// Reads an object whose one member is an op id, e.g. `{"write_checkpoint": "7"}`.
+    /// - Parameters:
+    ///   - key: the member.
+    ///   - value: the object.
+    ///   - pointer: where it sits.
+    ///   - kind: the error kind of shape problems.
+    /// - Returns: the op id.
+    static func soleOpID(
+        _ key: String, in value: JSONValue, at pointer: JSONPointer, kind: PowerSyncWireError.Kind
+    ) throws(PowerSyncWireError) -> OpID {
+        var reader = try MemberReader(value, at: pointer, kind: kind)
+        let id = try reader.opID(key)
+        try reader.finish()
+        return id
+    }
+
     /// Ends reading: a key not read is unknown.
     func finish() throws(PowerSyncWireError) {
         do throws(WireError) { try reader.finish() } catch { throw PowerSyncWireError(kind, at: error.pointer, error.detail) }

@@ -30,7 +30,7 @@ extension OpLog {
             let kept = Set(buckets.map(\.bucket))
             let candidates = faults.contains(.diffRemovesUnheldBucket) ? try knownBuckets() : sent.buckets.map(\.bucket)
             let removed = candidates.filter { !kept.contains($0) }
-            let write = faults.contains(.diffWriteCheckpointGoesBack) ? visible.first : visible.last
+            let write = faults.contains(.writeCheckpointGoesBack) ? visible.first : visible.last
             lines.append(
                 .checkpointDiff(
                     CheckpointDiff(

@@ -1,20 +1,22 @@
+import KizunaWire
+
 /// One mark on a sequence picture: an arrow between two lifelines (a request or its answer) or
 /// a mark on one lifeline (a local write, a server change, a fault, a kill, a state check).
 public struct SequenceEvent: Sendable, Hashable {
     /// What the mark stands for.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: KebabNamed {
         /// A pull or push request, client to server.
         case request
         /// The server's answer, server to client.
         case answer
         /// An answer that never reached the client (a dropped ack, a recorded status 0).
-        case lostAnswer = "lost-answer"
+        case lostAnswer
         /// A transport fault: the request never reached the server.
         case fault
         /// A client-local write (and its outbox entry).
-        case localWrite = "local-write"
+        case localWrite
         /// Another actor's change on the server, or the reaper.
-        case serverChange = "server-change"
+        case serverChange
         /// The kill matrix's SIGKILL of the client and its restart on the same store.
         case kill
         /// Checks of the client's state.

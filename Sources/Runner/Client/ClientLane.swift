@@ -58,12 +58,7 @@ public struct ClientLane: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             mock = try await PostgRESTMock.start(
                 expecting: RequestMatch.Expected(jwt: jwt, apikey: Self.apikey, clientID: context.clientID))
-            do throws(RunError) {
-                channel = try launch()
-            } catch {
-                await mock.stop()
-                throw error
-            }
+            channel = try await LaneMockServer.launch(launch, orStop: mock.stop)
         } catch {
             return suite([CaseResult(name: "driver", classname: classname, outcome: .errored("\(error)"))])
         }

@@ -100,20 +100,9 @@ final class PostgRESTMock: Sendable {
     /// - Parameter expected: the identity and keys the client must send.
     /// - Throws: `RunError` when no port can be bound.
     static func start(expecting expected: RequestMatch.Expected) async throws(RunError) -> PostgRESTMock {
-        let box = Mutex<PostgRESTMock?>(nil)
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, gracePeriod: .milliseconds(100))
-        let server: HTTPServer
-        do {
-            server = try HTTPServer.start(configuration) { request in
-                guard let mock = box.withLock({ $0 }) else { return HTTPResponse.text(status: 503, "starting") }
-                return mock.answer(request)
-            }
-        } catch {
-            throw RunError.usage("the client lane's mock server did not start: \(error)")
+        try LaneMockServer.start("the client lane's mock server", answer: { $0.answer($1) }) { server, baseURL in
+            PostgRESTMock(match: RequestMatch(expected: expected), server: server, baseURL: baseURL)
         }
-        let mock = PostgRESTMock(match: RequestMatch(expected: expected), server: server, baseURL: "http://127.0.0.1:\(server.port)")
-        box.withLock { $0 = mock }
-        return mock
     }
 
     /// Stops the server.

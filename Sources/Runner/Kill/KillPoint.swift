@@ -3,25 +3,25 @@ import KizunaWire
 
 /// A named instant of the kill matrix (docs/kill-matrix.md): where in a case the runner SIGKILLs
 /// the driver, restarts it on the same store, and checks that the durable state is consistent.
-public enum KillPoint: String, Sendable, CaseIterable, Hashable {
+public enum KillPoint: KebabNamed {
     /// Right after the answer to the case's first accepted `write` (or, with the hook, after its
     /// row change is durable and before the answer).
-    case afterLocalWrite = "after-local-write"
+    case afterLocalWrite
     /// When the mock has received the first push request, before any answer: the answer is lost.
-    case afterPushSent = "after-push-sent"
+    case afterPushSent
     /// When the mock has handed over the whole answer to the first answered push, before the
     /// driver reports it (a race for a generic driver; exact with the hook).
-    case afterPushAnswered = "after-push-answered"
+    case afterPushAnswered
     /// Right after the answer to the first `pull` that staged a `has_more:true` page.
-    case betweenPages = "between-pages"
+    case betweenPages
     /// When the mock has handed over the first closing page, before the driver reports it (a race
     /// for a generic driver; with the hook, before its rows are committed).
-    case beforeClosingCommit = "before-closing-commit"
+    case beforeClosingCommit
     /// Right after the driver answers the first step whose response latches RESET_REQUIRED.
-    case softBlock = "soft-block"
+    case softBlock
     /// After the first accepted `write`: the store is reopened under another user and client,
     /// then under its own identity again.
-    case identityChange = "identity-change"
+    case identityChange
 
     /// The driver hook a cooperating driver can be asked to die at for this point (`ACCORD_KILL_AT`),
     /// or nil when the runner kills from outside only.

@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import KizunaWire
 import Reports
 
 /// What each case of a run is expected to end as, so a known state of a server is pinned and any
@@ -16,17 +17,17 @@ import Reports
 /// docs/expectations.md describes the format.
 public struct Expectations: Sendable, Hashable {
     /// How a case ends.
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    public enum Outcome: KebabNamed {
         /// Every compared step at tier pass.
         case pass
         /// Every compared step at tier pass or bound, at least one bound.
         case bound
         /// Nothing failed, and some step did not apply to the target (or the target does not support the case).
-        case notApplicable = "not-applicable"
+        case notApplicable
         /// No answer was compared (a blocked entry, a case of client steps only).
         case skipped
         /// Something failed or errored.
-        case knownFailing = "known-failing"
+        case knownFailing
     }
 
     /// One listed case.

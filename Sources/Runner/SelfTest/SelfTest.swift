@@ -175,20 +175,22 @@ public struct SelfTest: Sendable {
     }
 
     private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        var run = ClientRun.Options(paths: paths, clientName: command)
-        run.run.selection.jobs = options.jobs
-        run.requestTimeout = options.requestTimeout
-        return try await KillMatrixRun.collect(run) { (environment: [String: String]) throws(RunError) in
+        try await KillMatrixRun.collect(matrixRun(paths, command: command)) { (environment: [String: String]) throws(RunError) in
             try ProcessDriver(command: command, environment: environment)
         }
     }
 
     private func storageSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
+        try await StorageFaultRun.collect(matrixRun(paths, command: command)) { (environment: [String: String]) throws(RunError) in
+            try ProcessDriver(command: command, environment: environment)
+        }
+    }
+
+    /// The kill and storage-fault matrices' run of a mutant's driver: the self-test's jobs and request timeout.
+    private func matrixRun(_ paths: [String], command: String) -> ClientRun.Options {
         var run = ClientRun.Options(paths: paths, clientName: command)
         run.run.selection.jobs = options.jobs
         run.requestTimeout = options.requestTimeout
-        return try await StorageFaultRun.collect(run) { (environment: [String: String]) throws(RunError) in
-            try ProcessDriver(command: command, environment: environment)
-        }
+        return run
     }
 }

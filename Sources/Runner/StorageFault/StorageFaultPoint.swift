@@ -3,22 +3,22 @@ import KizunaWire
 
 /// A named instant of the storage-fault matrix (docs/storage-faults.md): the driver command during
 /// which the runner makes the driver's writes, fsyncs and renames fail through libfiu.
-public enum StorageFaultPoint: String, Sendable, CaseIterable, Hashable {
+public enum StorageFaultPoint: KebabNamed {
     /// The case's first accepted `write`: its commit (row change and outbox entry) fails.
-    case localWrite = "local-write"
+    case localWrite
     /// The first answered push: its writes fail from the start of the `push`, so the push in
     /// flight cannot be made durable before the request goes out.
-    case inFlightPush = "in-flight-push"
+    case inFlightPush
     /// The same push: the writes fail from the moment the mock has received the request, so the
     /// answer's verdicts cannot be applied.
-    case verdictApply = "verdict-apply"
+    case verdictApply
     /// The first pull that stages a `has_more:true` page: the page cannot be staged.
-    case stagedPage = "staged-page"
+    case stagedPage
     /// The first pull whose page closes the checkpoint: its commit (rows, cursor, rebase) fails.
-    case closingCommit = "closing-commit"
+    case closingCommit
     /// After the first accepted `write`: the store is reopened under another user and client while
     /// its writes fail, then under its own identity again.
-    case identityChange = "identity-change"
+    case identityChange
 
     /// The step of a transcript this point applies to, or nil when the case never reaches it.
     /// - Parameter transcript: the case.

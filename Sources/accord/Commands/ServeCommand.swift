@@ -59,23 +59,9 @@ enum ServeCommand: Command {
         do { server = try ReferenceServer(path: arguments.value(.db), domain: domain) } catch {
             throw RunError.unavailable("the reference server did not start: \(error)")
         }
-        var configuration = HTTPServerConfiguration()
-        configuration.host = endpoint.host
-        configuration.port = endpoint.port
-        // A proxy or a load generator in front may hold a connection per client of its own.
-        configuration.maxConnections = 256
-        let listener: HTTPServer
-        do {
-            listener = try PostgRESTRouter(target: server, key: JWTKey(secret: secret), fixtures: fixtures).serve(configuration)
-        } catch {
-            throw RunError.unavailable("cannot listen on \(endpoint): \(error)")
+        return try await serveUntilInterrupt(endpoint: endpoint, profile: "", fixtures: fixtures, console: console) { configuration in
+            try PostgRESTRouter(target: server, key: JWTKey(secret: secret), fixtures: fixtures).serve(configuration)
         }
-        let interrupt = Interrupt.arm()
-        console.out("accord serve: listening on http://\(listener.endpoint)\(fixtures ? " (fixture endpoint open)" : "")")
-        await interrupt.wait()
-        await listener.stop()
-        console.out("accord serve: stopped")
-        return ExitCode.success
     }
 
     /// `--profile powersync`: the embedded PowerSync service behind its router until SIGINT.
@@ -86,19 +72,38 @@ enum ServeCommand: Command {
         do { service = try PowerSyncService(path: arguments.value(.db)) } catch {
             throw RunError.unavailable("the PowerSync service did not start: \(error)")
         }
+        return try await serveUntilInterrupt(
+            endpoint: endpoint, profile: " (profile powersync)", fixtures: fixtures, console: console,
+            serve: { configuration in try PowerSyncRouter(service: service, key: key, fixtures: fixtures).serve(configuration) },
+            beforeStop: { await service.shutDown() })
+    }
+
+    /// Listens on the endpoint until SIGINT, then runs `beforeStop` and stops the listener.
+    /// - Parameters:
+    ///   - endpoint: where to listen.
+    ///   - profile: what the listening line says after the URL, e.g. " (profile powersync)".
+    ///   - fixtures: whether the fixture endpoint is open, for the listening line.
+    ///   - console: where the listening and stopped lines go.
+    ///   - serve: starts the router's listener on the configuration.
+    ///   - beforeStop: what to shut down before the listener stops.
+    /// - Returns: the success exit code.
+    private static func serveUntilInterrupt(
+        endpoint: HTTPEndpoint, profile: String, fixtures: Bool, console: Console,
+        serve: (HTTPServerConfiguration) throws -> HTTPServer, beforeStop: () async -> Void = {}
+    ) async throws -> Int32 {
         var configuration = HTTPServerConfiguration()
         configuration.host = endpoint.host
         configuration.port = endpoint.port
+        // A proxy or a load generator in front may hold a connection per client of its own.
         configuration.maxConnections = 256
         let listener: HTTPServer
-        do { listener = try PowerSyncRouter(service: service, key: key, fixtures: fixtures).serve(configuration) } catch {
+        do { listener = try serve(configuration) } catch {
             throw RunError.unavailable("cannot listen on \(endpoint): \(error)")
         }
         let interrupt = Interrupt.arm()
-        console.out(
-            "accord serve: listening on http://\(listener.endpoint) (profile powersync)\(fixtures ? " (fixture endpoint open)" : "")")
+        console.out("accord serve: listening on http://\(listener.endpoint)\(profile)\(fixtures ? " (fixture endpoint open)" : "")")
         await interrupt.wait()
-        await service.shutDown()
+        await beforeStop()
         await listener.stop()
         console.out("accord serve: stopped")
         return ExitCode.success

@@ -48,12 +48,7 @@ struct PowerSyncClientLane: Sendable {
                 throw RunError.usage("cannot create the case folder \(folder.path): \(error.localizedDescription)")
             }
             mock = try PowerSyncMock.start(token: Self.token)
-            do throws(RunError) {
-                channel = try launch()
-            } catch {
-                await mock.stop()
-                throw error
-            }
+            channel = try await LaneMockServer.launch(launch, orStop: mock.stop)
         } catch {
             return suite([CaseResult(name: "driver", classname: classname, outcome: .errored("\(error)"))])
         }

@@ -50,20 +50,9 @@ final class PowerSyncMock: Sendable {
     /// - Parameter token: the bearer token every request must carry.
     /// - Throws: `RunError` when no port can be bound.
     static func start(token: String) throws(RunError) -> PowerSyncMock {
-        let box = Mutex<PowerSyncMock?>(nil)
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, gracePeriod: .milliseconds(100))
-        let server: HTTPServer
-        do {
-            server = try HTTPServer.start(configuration) { request in
-                guard let mock = box.withLock({ $0 }) else { return HTTPResponse.text(status: 503, "starting") }
-                return mock.answer(request)
-            }
-        } catch {
-            throw RunError.usage("the PowerSync client lane's mock service did not start: \(error)")
+        try LaneMockServer.start("the PowerSync client lane's mock service", answer: { $0.answer($1) }) { server, baseURL in
+            PowerSyncMock(server: server, token: token, baseURL: baseURL)
         }
-        let mock = PowerSyncMock(server: server, token: token, baseURL: "http://127.0.0.1:\(server.port)")
-        box.withLock { $0 = mock }
-        return mock
     }
 
     /// Stops the server.
