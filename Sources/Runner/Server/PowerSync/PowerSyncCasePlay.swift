@@ -22,6 +22,24 @@ struct PowerSyncCasePlay {
     var sourceSteps = 0
     /// The client-side steps, which the client lane plays.
     var leftToClientLane = 0
+    /// What the service answered each exchange step it answered, in step order (`accord diff`
+    /// compares two services' answers).
+    var answers: [Answer] = []
+
+    /// A service's answer to one exchange step, as read.
+    struct Answer {
+        /// What was read.
+        enum Body {
+            /// A sync stream's live lines in arrival order, keepalives included (line k at k − 1).
+            case lines([JSONValue])
+            /// An endpoint's JSON answer.
+            case json(JSONValue)
+        }
+        /// The step number.
+        var n: Int
+        /// The answer.
+        var body: Body
+    }
 
     init(transcript: PowerSyncTranscript) { self.transcript = transcript }
 
@@ -57,6 +75,7 @@ struct PowerSyncCasePlay {
         case .writeCheckpoint(let request, let response):
             do throws(TargetError) {
                 let answer = try await target.writeCheckpoint(query: request, userID: transcript.userID)
+                answers.append(Answer(n: step.n, body: .json(answer)))
                 let event = PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: answer))
                 record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
             } catch {
@@ -65,6 +84,7 @@ struct PowerSyncCasePlay {
         case .checkpointRequest(let request, let response):
             do throws(TargetError) {
                 let answer = try await target.checkpointRequest(body: request, userID: transcript.userID)
+                answers.append(Answer(n: step.n, body: .json(answer)))
                 let event = PowerSyncEvent(location: location, payload: .checkpointRequest(request: request, response: answer))
                 record(name, findings: checker.observe(event) + Self.compare(answer, golden: response, at: location, under: "response"))
             } catch {
