@@ -73,8 +73,11 @@ public enum HARImport {
             header = read
         } else {
             let first = entries.first?["request"]?["url"]?.stringValue ?? ""
+            // A browser's HAR of a PowerSync session names the profile its routes show.
+            let powerSync = exchanges.contains { PowerSyncSurface.route(kind: $0.rpc) != nil }
             header = RecordingHeader(
-                tool: tool, startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
+                protocolName: (powerSync ? CorpusProfile.powerSync : .kizunaSync).rawValue, tool: tool,
+                startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
                 redaction: redactor.policy.json)
         }
         return RecordingContents(header: header, exchanges: exchanges)
