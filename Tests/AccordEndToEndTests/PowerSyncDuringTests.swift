@@ -60,6 +60,14 @@ struct PowerSyncDuringTests {
         #expect(steps.map { $0["kind"]?.stringValue ?? "" } == ["source", "sync-stream", "source"])
         #expect(steps.last?["during"]?["step"] == 2 && steps.last?["during"]?["after_line"] == 4, "\(steps)")
 
+        // HAR carries the arrivals in the entry's _accord member, so a round trip keeps the step.
+        let har = folder.appendingPathComponent("session.har").path
+        let back = folder.appendingPathComponent("back.jsonl").path
+        #expect(try await AccordBinary.run(["convert", recording, har]).status == 0)
+        #expect(try await AccordBinary.run(["convert", har, back]).status == 0)
+        let again = try PowerSyncRecordTests.exchanges(in: try String(contentsOfFile: back, encoding: .utf8))
+        #expect(again.last?.lineMilliseconds == arrivals)
+
         let check = try await AccordBinary.run(["check", recording])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let replay = try await AccordBinary.run(["run", "--server", "embedded", recording])

@@ -58,6 +58,17 @@ public enum HARImport {
             exchange.atMilliseconds =
                 try milliseconds(accord?["at_ms"], file: file, at: at.appending("_accord").appending("at_ms"))
                 ?? started.flatMap { date in firstStart.map { date.timeIntervalSince($0) * 1000 } } ?? 0
+            if let arrivals = accord?["line_ms"]?.arrayValue {
+                let pointer = at.appending("_accord").appending("line_ms")
+                var read: [Double] = []
+                for (index, value) in arrivals.enumerated() {
+                    guard let milliseconds = try milliseconds(value, file: file, at: pointer.appending(index)) else {
+                        throw CorpusError.grammar(file, at: pointer.appending(index), "expected a number of milliseconds")
+                    }
+                    read.append(milliseconds)
+                }
+                exchange.lineMilliseconds = read
+            }
             if let identity = accord?["identity"] {
                 exchange.user = identity["user"]?.stringValue
                 exchange.client = identity["client"]?.stringValue
