@@ -68,6 +68,16 @@ struct PowerSyncDuringTests {
         let again = try PowerSyncRecordTests.exchanges(in: try String(contentsOfFile: back, encoding: .utf8))
         #expect(again.last?.lineMilliseconds == arrivals)
 
+        // A recording made before line_ms keeps the commit in file order, before the stream.
+        let old = folder.appendingPathComponent("old.jsonl")
+        let stripped = session.recording.replacing(#/,"line_ms":\[[0-9.,]*\]/#, with: "")
+        try #require(stripped != session.recording)
+        try Data(stripped.utf8).write(to: old)
+        let oldTranscript = folder.appendingPathComponent("old.json").path
+        #expect(try await AccordBinary.run(["convert", old.path, oldTranscript]).status == 0)
+        let oldSteps = try #require(RecordingFileJSON.read(oldTranscript)["steps"]?.arrayValue)
+        #expect(oldSteps.map { $0["kind"]?.stringValue ?? "" } == ["source", "source", "sync-stream"])
+
         let check = try await AccordBinary.run(["check", recording])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let replay = try await AccordBinary.run(["run", "--server", "embedded", recording])
