@@ -17,6 +17,10 @@ public struct RecorderConfiguration: Sendable {
     public var redaction: RedactionPolicy
     /// The tool named in the header line, e.g. "accord 0.1.0".
     public var tool: String
+    /// The protocol the header line names (`protocol`): the header is written before the first
+    /// exchange, so the recorder is told it (`accord record --profile`); KizunaSync by default,
+    /// as every recording before it said.
+    public var profile = CorpusProfile.kizunaSync
     /// The most client connections served at once.
     public var maxConnections: Int
     /// The most body bytes kept per message for the recording; the rest is forwarded, not recorded.

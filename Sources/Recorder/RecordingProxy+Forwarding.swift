@@ -53,6 +53,7 @@ extension RecordingProxy {
             request: request, status: relay.status, headers: relay.headers, body: relay.recorded, total: relay.total, note: note,
             begin: begin, duration: .now - begin)
         capture.cut = cut
+        capture.arrivals = relay.arrivals
         if configuration.durability == .queued {
             if !completion() { stream.abort() }
             queue.submit(capture)
@@ -127,6 +128,11 @@ final class ResponseRelay: StreamingResponseSink {
     var headers: [(name: String, value: String)] = []
     var recorded: [UInt8] = []
     var total = 0
+    /// For an NDJSON answer (`tracksArrivals`): after each piece recorded, the recorded byte
+    /// count and when the piece arrived, so each line's arrival can be recorded (`line_ms`).
+    var arrivals: [ExchangeCapture.Arrival] = []
+    /// Whether to keep `arrivals` (a sync stream's route); off for every other answer.
+    var tracksArrivals = false
     /// Called after bytes were queued for the client, so its loop sends them this turn.
     var queued: () -> Void = {}
     /// Called once, after the answer's first body bytes were queued and `queued` sent them, when
@@ -185,6 +191,7 @@ final class ResponseRelay: StreamingResponseSink {
         total += bytes.count
         if recorded.count < limit {
             recorded.append(contentsOf: bytes.prefix(limit - recorded.count))
+            if tracksArrivals { arrivals.append(ExchangeCapture.Arrival(end: recorded.count, at: .now)) }
         }
         // A body whole in its first piece (most `Content-Length` answers) leaves nothing to yield for.
         let first = !bodyStarted && declaredLength.map { total < $0 } ?? true

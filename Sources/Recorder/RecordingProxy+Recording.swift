@@ -23,8 +23,16 @@ extension RecordingProxy {
         let complete = capture.body.count == capture.total && !capture.cut
         let responseBody: [UInt8]
         var cutLine: NDJSONLines.Cut?
+        var lineArrivals: [Double]?
         if let route, route.answersNDJSON, (200..<300).contains(capture.status) {
             (responseBody, cutLine) = redactor.encodedNDJSON(capture.body, contentEncoding: responseEncoding, complete: complete)
+            if responseEncoding.map({ $0.lowercased() == "identity" }) ?? true {
+                lineArrivals = NDJSONLines(capture.body, ended: complete).lines.map { line in
+                    // A line has arrived with the piece that holds its end (its LF).
+                    let piece = capture.arrivals.first { $0.end > line.upperBound } ?? capture.arrivals.last
+                    return Self.milliseconds((piece?.at ?? capture.begin) - started)
+                }
+            }
         } else {
             (responseBody, _) = redactor.encodedBody(capture.body, contentEncoding: responseEncoding, complete: complete)
         }
@@ -34,6 +42,7 @@ extension RecordingProxy {
         exchange.path = redactor.url(request.query.map { "\(request.path)?\($0)" } ?? request.path)
         exchange.atMilliseconds = Self.milliseconds(capture.begin - started)
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
+        exchange.lineMilliseconds = lineArrivals
         exchange.user =
             identity.user
             ?? (route == nil ? nil : PowerSyncSurface.user(authorization: request.headers[PostgRESTSurface.Header.authorization]))

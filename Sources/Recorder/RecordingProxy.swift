@@ -59,7 +59,8 @@ public final class RecordingProxy: Sendable {
         let signals = (0..<count).compactMap { _ in LoopSignal() }
         guard signals.count == count else { throw RecorderError.client("eventfd: \(String(cString: strerror(errno)))") }
         let header = RecordingHeader(
-            tool: configuration.tool, startedAt: Date().ISO8601Format(), upstream: configuration.upstreamHost,
+            protocolName: configuration.profile.rawValue, tool: configuration.tool, startedAt: Date().ISO8601Format(),
+            upstream: configuration.upstreamHost,
             redaction: configuration.redaction.json)
         let writer: RecordingWriter
         do { writer = try RecordingWriter(path: configuration.output, header: header) } catch {

@@ -16,6 +16,14 @@ struct ExchangeCapture: Sendable {
     /// Whether the answer stopped before its end (an upstream failure mid-body, a client gone):
     /// its body is then a prefix, however much of it was recorded.
     var cut = false
+    /// For a sync stream's answer: when each recorded piece of the body arrived.
+    var arrivals: [Arrival] = []
+
+    /// A piece of the body: the recorded byte count once it arrived, and when.
+    struct Arrival: Sendable {
+        var end: Int
+        var at: ContinuousClock.Instant
+    }
 
     /// The bytes it holds, for the queue's budget.
     var size: Int { request.body.count + body.count + 1024 }

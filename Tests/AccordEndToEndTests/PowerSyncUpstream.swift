@@ -121,13 +121,14 @@ struct PowerSyncUpstream {
 
     /// Starts `accord record` in front of `upstream`, sends the calls in order with curl (each
     /// answer's body collected), and stops the proxy with SIGINT. Blocking.
-    static func record(upstream: String, calls: [Call], folder: URL) throws -> Session {
+    static func record(upstream: String, calls: [Call], folder: URL, options: [String] = []) throws -> Session {
         let recording = folder.appendingPathComponent("session.jsonl").path
         let proxy = Process()
         proxy.executableURL = URL(fileURLWithPath: AccordBinary.path)
-        proxy.arguments = [
-            "record", "--upstream", upstream, "--listen", "127.0.0.1:0", "--out", recording, "--quiet",
-        ]
+        proxy.arguments =
+            [
+                "record", "--upstream", upstream, "--listen", "127.0.0.1:0", "--out", recording, "--quiet",
+            ] + options
         let proxyOut = Pipe()
         proxy.standardOutput = proxyOut
         proxy.standardError = FileHandle.nullDevice
@@ -225,10 +226,10 @@ struct PowerSyncUpstream {
     }
 
     /// Runs `record` on a thread of its own.
-    static func recording(upstream: String, calls: [Call], folder: URL) async throws -> Session {
+    static func recording(upstream: String, calls: [Call], folder: URL, options: [String] = []) async throws -> Session {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(with: Result { try record(upstream: upstream, calls: calls, folder: folder) })
+                continuation.resume(with: Result { try record(upstream: upstream, calls: calls, folder: folder, options: options) })
             }
         }
     }

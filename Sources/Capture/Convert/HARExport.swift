@@ -5,7 +5,7 @@ import KizunaWire
 /// Turns a recording into a HAR 1.2 log (one entry per exchange, JSON bodies as
 /// `postData.text` and `content.text`). What HAR has no field for travels in `_accord` members,
 /// which HAR 1.2 allows for custom data: the header on the log, and each exchange's number, rpc,
-/// path, identity, offset and whether a body was text on its entry, so that `HARImport` gives
+/// path, identity, offset, a stream's line arrivals (`line_ms`) and whether a body was text on its entry, so that `HARImport` gives
 /// the same recording back byte for byte. Headers are copied as recorded (already redacted),
 /// one entry per value; placeholders are percent-escaped in `request.url` so that it parses.
 public enum HARExport {
@@ -50,6 +50,7 @@ public enum HARExport {
             "identity": ["user": exchange.user.map { .string($0) } ?? .null, "client": exchange.client.map { .string($0) } ?? .null],
             "at_ms": exchange.json["at_ms"] ?? 0,
         ]
+        if let arrivals = exchange.json["line_ms"] { accord["line_ms"] = arrivals }
         if sent?.isText == true { accord["request_text"] = true }
         if answered?.isText == true { accord["response_text"] = true }
         return [

@@ -58,6 +58,17 @@ public enum HARImport {
             exchange.atMilliseconds =
                 try milliseconds(accord?["at_ms"], file: file, at: at.appending("_accord").appending("at_ms"))
                 ?? started.flatMap { date in firstStart.map { date.timeIntervalSince($0) * 1000 } } ?? 0
+            if let arrivals = accord?["line_ms"]?.arrayValue {
+                let pointer = at.appending("_accord").appending("line_ms")
+                var read: [Double] = []
+                for (index, value) in arrivals.enumerated() {
+                    guard let milliseconds = try milliseconds(value, file: file, at: pointer.appending(index)) else {
+                        throw CorpusError.grammar(file, at: pointer.appending(index), "expected a number of milliseconds")
+                    }
+                    read.append(milliseconds)
+                }
+                exchange.lineMilliseconds = read
+            }
             if let identity = accord?["identity"] {
                 exchange.user = identity["user"]?.stringValue
                 exchange.client = identity["client"]?.stringValue
@@ -73,8 +84,11 @@ public enum HARImport {
             header = read
         } else {
             let first = entries.first?["request"]?["url"]?.stringValue ?? ""
+            // A browser's HAR of a PowerSync session names the profile its routes show.
+            let powerSync = exchanges.contains { PowerSyncSurface.route(kind: $0.rpc) != nil }
             header = RecordingHeader(
-                tool: tool, startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
+                protocolName: (powerSync ? CorpusProfile.powerSync : .kizunaSync).rawValue, tool: tool,
+                startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
                 redaction: redactor.policy.json)
         }
         return RecordingContents(header: header, exchanges: exchanges)

@@ -49,7 +49,8 @@ public enum RecordingToPowerSyncTranscript {
         var user: String?
         var client: String?
         var service: JSONValue?
-        for exchange in recording.exchanges {
+        let moments = moments(in: recording.exchanges)
+        for (index, exchange) in recording.exchanges.enumerated() where moments[index] == nil {
             switch exchange.powerSyncStep {
             case .fixture(let fixture, accepted: false):
                 notes.append("exchange \(exchange.number): fixture \(fixture.rawValue) refused (HTTP \(exchange.status)), not a step")
@@ -67,13 +68,8 @@ public enum RecordingToPowerSyncTranscript {
                     notes.append(
                         "exchange \(exchange.number): a configure call after the first step or a second one cannot be a step (the transcript's service settings hold for the whole case)"
                     )
-                case .source:
-                    var step = exchange.request.objectValue ?? [:]
-                    step["n"] = .number(JSONNumber(steps.count + 1))
-                    step["kind"] = "source"
-                    steps.append(.object(step))
-                case .replicate:
-                    steps.append(["n": .number(JSONNumber(steps.count + 1)), "kind": "replicate"])
+                case .source, .replicate:
+                    steps.append(sourceStep(exchange, fixture, n: steps.count + 1, during: nil))
                 }
             case .notPowerSync:
                 notes.append("exchange \(exchange.number): \(exchange.method) \(exchange.path) is not a PowerSync route, not a step")
@@ -82,7 +78,17 @@ public enum RecordingToPowerSyncTranscript {
             case .step(let step):
                 user = user ?? exchange.user
                 client = client ?? exchange.client
-                if let json = json(of: step, n: steps.count + 1) { steps.append(json) }
+                guard let json = json(of: step, n: steps.count + 1) else { continue }
+                steps.append(json)
+                let stream = steps.count
+                // The fixture calls made while this stream was open, at the line they followed.
+                for (call, moment) in moments.filter({ $0.value.stream == index }).sorted(by: {
+                    ($0.value.at, $0.key) < ($1.value.at, $1.key)
+                }) {
+                    guard case .fixture(let fixture, _) = recording.exchanges[call].powerSyncStep else { continue }
+                    steps.append(
+                        sourceStep(recording.exchanges[call], fixture, n: steps.count + 1, during: (stream, moment.afterLine)))
+                }
             }
         }
         var document: JSONObject = [

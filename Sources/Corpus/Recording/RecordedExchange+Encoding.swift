@@ -55,7 +55,16 @@ extension RecordedExchange {
         optional(client)
         literal(#","user":"#)
         optional(user)
-        literal(#"},"request":"#)
+        literal("}")
+        if let lineMilliseconds {
+            literal(#","line_ms":["#)
+            for (index, milliseconds) in lineMilliseconds.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.appendMilliseconds(milliseconds, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        literal(#","request":"#)
         body(encodedRequest, else: request)
         literal(#","response":"#)
         body(encodedResponse, else: response)

@@ -31,6 +31,7 @@ extension RecordedExchange {
             try http.required("response_headers"), at: http.pointer.appending("response_headers"), malformed: .json
         ).object
         try http.finish()
+        lineMilliseconds = try Self.lineMilliseconds(&reader)
         request = try reader.required("request")
         response = try reader.required("response")
         try reader.finish()
@@ -54,12 +55,28 @@ extension RecordedExchange {
         return milliseconds
     }
 
+    /// The optional `line_ms` member: an array of recordable milliseconds.
+    private static func lineMilliseconds(_ reader: inout ObjectReader) throws(WireError) -> [Double]? {
+        guard reader.has("line_ms") else { return nil }
+        var all: [Double] = []
+        for (index, value) in try reader.array("line_ms").enumerated() {
+            guard case .number(let number) = value, let milliseconds = Double(number.literal), isRecordable(milliseconds: milliseconds)
+            else {
+                throw WireError(
+                    .json, at: reader.pointer.appending("line_ms").appending(index),
+                    "expected \(recordableMilliseconds), found \(CanonicalJSON.compact(value))")
+            }
+            all.append(milliseconds)
+        }
+        return all
+    }
+
     /// The exchange line's JSON (without the trailing newline).
     public var json: JSONValue {
         var identity = JSONObject()
         identity["client"] = client.map { .string($0) } ?? .null
         identity["user"] = user.map { .string($0) } ?? .null
-        return [
+        var object: JSONObject = [
             "at_ms": .number(JSONNumber(literal: Self.format(atMilliseconds))),
             "duration_ms": .number(JSONNumber(literal: Self.format(durationMilliseconds))),
             "exchange": .number(JSONNumber(number)),
@@ -69,5 +86,9 @@ extension RecordedExchange {
             ],
             "identity": .object(identity), "request": request, "response": response, "rpc": .string(rpc),
         ]
+        if let lineMilliseconds {
+            object["line_ms"] = .array(lineMilliseconds.map { .number(JSONNumber(literal: Self.format($0))) })
+        }
+        return .object(object)
     }
 }

@@ -33,6 +33,11 @@ public struct RecordedExchange: Sendable, Hashable {
     public var response: JSONValue
     /// The line the exchange sits on, set when read.
     public var line: Int
+    /// For a sync stream's answer recorded as lines, when each NDJSON line arrived, in
+    /// milliseconds from the start of recording (line *k* at index *k − 1*, as `response`):
+    /// `line_ms`, so a reader can place the exchanges made while the stream was open. Nil when
+    /// not recorded (other exchanges, recordings made before it).
+    public var lineMilliseconds: [Double]?
 
     /// Makes an exchange.
     /// - Parameters:
@@ -57,5 +62,6 @@ public struct RecordedExchange: Sendable, Hashable {
         self.request = request
         self.response = response
         self.line = 0
+        self.lineMilliseconds = nil
     }
 }

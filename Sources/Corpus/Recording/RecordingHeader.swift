@@ -7,7 +7,9 @@ public struct RecordingHeader: Sendable, Hashable {
 
     /// The format version.
     public var version: Int
-    /// The protocol recorded, "kizunasync".
+    /// The protocol recorded: "kizunasync" (the default, and what every recording before
+    /// `accord record --profile` says) or "powersync" (a `CorpusProfile` raw value); a reader
+    /// reads a "powersync" recording with the PowerSync rules.
     public var protocolName: String
     /// The tool that wrote it, e.g. "accord 0.1.0".
     public var tool: String

@@ -1,4 +1,5 @@
 import HTTP
+import PowerSyncWire
 import Transport
 
 /// A connection's requests: parsing what arrived, answering locally, refusing, forwarding to the
@@ -112,6 +113,7 @@ extension ProxyConnection {
         let stream = HTTPResponseStream(
             output: output, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !proxy.isStopping)
         let relay = ResponseRelay(stream: stream, output: output, limit: proxy.configuration.recordedBodyLimit)
+        relay.tracksArrivals = PowerSyncSurface.route(atPath: request.path)?.answersNDJSON == true
         relay.queued = { [unowned self] in sendNow() }
         relay.firstBodySent = { Self.yieldToReader() }
         let exchange = Exchange(request: request, relay: relay, begin: loop.clock.now)

@@ -9,11 +9,18 @@ extension RecordingCheck {
     /// opening, one event per recorded NDJSON line and its end; a finding names the exchange,
     /// its NDJSON line and a pointer into that line (or into the request or response).
     /// - Parameter exchange: the exchange.
-    /// - Returns: false when the exchange is not on a PowerSync route (KizunaSync's rules take it).
+    /// - Returns: false when the exchange is not on a PowerSync route and the header does not say
+    ///   powersync (KizunaSync's rules take it).
     mutating func observePowerSync(_ exchange: RecordedExchange) -> Bool {
         let step: PowerSyncStep
         switch exchange.powerSyncStep {
-        case .notPowerSync: return false
+        case .notPowerSync:
+            // A recording whose header says powersync is read with the PowerSync rules only.
+            guard header?.protocolName == CorpusProfile.powerSync.rawValue else { return false }
+            let reason =
+                "not one of PowerSync's routes (\(exchange.method) \(exchange.path)): the recording's header says powersync, so it is recorded, not judged"
+            record(.skipped(reason), name: "exchange \(exchange.number) \(exchange.rpc)", seconds: 0)
+            return true
         case .notJudged(let route, let reason):
             sawPowerSync = true
             record(.skipped(reason), name: "exchange \(exchange.number) \(route.rawValue)", seconds: 0)

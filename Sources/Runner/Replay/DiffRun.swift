@@ -1,4 +1,5 @@
 import AccordVersion
+import Capture
 import Corpus
 import Foundation
 import KizunaWire
@@ -34,16 +35,21 @@ public struct DiffRun: Sendable {
     /// The most differences listed per exchange.
     static let maximumListed = 20
 
-    /// Runs the comparison.
+    /// Runs the comparison. A PowerSync recording (`RecordingToPowerSyncTranscript.isPowerSync`)
+    /// is compared on the two PowerSync targets (`PowerSyncDiff`); without them its suite is
+    /// skipped, saying why.
     /// - Parameters:
     ///   - options: what to compare.
     ///   - makeA: makes a fresh first target.
     ///   - makeB: makes a fresh second target.
+    ///   - powerSync: makes a fresh PowerSync service of each target, nil when a target serves
+    ///     no PowerSync profile.
     ///   - output: receives the console text.
     /// - Returns: true when every exchange answered alike.
     /// - Throws: `RunError` for bad input or an unwritable report.
     public static func run(
-        _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory, output: (String) -> Void
+        _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory,
+        powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)? = nil, output: (String) -> Void
     ) async throws(RunError) -> Bool {
         if options.run.inputs.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
         try options.run.reports.check(inputs: options.run.inputs.paths)
@@ -65,6 +71,16 @@ public struct DiffRun: Sendable {
         ]
         for (recording, file) in recordings {
             let started = ContinuousClock.now
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)
+            if RecordingToPowerSyncTranscript.isPowerSync(recording) {
+                var suite = try await powerSyncSuite(
+                    recording, file: file, classname: classname, names: options.targetNames, powerSync: powerSync)
+                suite.properties = properties + suite.properties
+                suite.time = RunClock.seconds(since: started)
+                try reports.add(suite)
+                continue
+            }
             let seed = ReplayPlayer.seed(for: recording, config: nil)
             let liveA = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeA)
             let liveB = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeB)
@@ -74,8 +90,6 @@ public struct DiffRun: Sendable {
                 result.time = a.seconds + b.seconds
                 return result
             }
-            let name = file.split(separator: "/").last.map(String.init) ?? file
-            let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)
             var suite = SuiteResult(
                 name: name, file: file, properties: properties,
                 cases: cases.isEmpty
@@ -89,6 +103,32 @@ public struct DiffRun: Sendable {
             try reports.add(suite)
         }
         return try reports.finish(output: output)
+    }
+
+    /// The suite of a PowerSync recording: its exchange steps as two PowerSync services answered them.
+    static func powerSyncSuite(
+        _ recording: RecordingContents, file: String, classname: String, names: (String, String),
+        powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)?
+    ) async throws(RunError) -> SuiteResult {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let profile = [PowerSyncTranscriptCheck.profileProperty]
+        guard let (makeA, makeB) = powerSync else {
+            let reason =
+                "not applicable: a PowerSync recording, and \(names.0) or \(names.1) serves no PowerSync profile (accord diff compares PowerSync recordings on 'embedded' or a PowerSync service's URL with --jwt-secret)"
+            return SuiteResult(
+                name: name, file: file, properties: profile,
+                cases: [CaseResult(name: "powersync", classname: classname, outcome: .skipped(reason))])
+        }
+        let loaded: LoadedPowerSyncTranscript
+        do throws(CorpusError) { loaded = try RecordingToPowerSyncTranscript.replay(recording, file: file).loaded } catch {
+            throw RunError.input(error)
+        }
+        var cases = await PowerSyncDiff(loaded: loaded, names: names, classname: classname).cases(makeA: makeA, makeB: makeB)
+        if cases.isEmpty {
+            cases = [CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no PowerSync exchange"))]
+        }
+        if let torn = recording.tornLine { cases.append(RecordingReplay.tornTail(torn, classname: classname, done: "compared")) }
+        return SuiteResult(name: name, file: file, properties: profile, cases: cases)
     }
 
     /// Compares one exchange as two targets answered it; `across` binds the first target's

@@ -72,17 +72,23 @@ public struct RecordingReplay: Sendable {
         if cases.isEmpty {
             cases.append(CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges")))
         }
-        if let torn = recording.tornLine {
-            cases.append(
-                CaseResult(
-                    name: "torn tail", classname: classname,
-                    outcome: .skipped(
-                        "torn last line \(torn) ignored: the recording was cut mid-write; every complete exchange was replayed")))
-        }
+        if let torn = recording.tornLine { cases.append(Self.tornTail(torn, classname: classname, done: "replayed")) }
         var all = properties
         all.append(SuiteResult.Property(name: "tier", value: worst?.rawValue ?? "none"))
         all.append(SuiteResult.Property(name: "recorded_by", value: recording.header.tool))
         all.append(SuiteResult.Property(name: "upstream", value: recording.header.upstream))
         return SuiteResult(name: name, file: file, properties: all, cases: cases)
+    }
+
+    /// The skipped case a recording's torn last line is reported as.
+    /// - Parameters:
+    ///   - line: the torn line.
+    ///   - classname: the suite's classname.
+    ///   - done: what was done with every complete exchange ("replayed", "compared").
+    /// - Returns: the case.
+    static func tornTail(_ line: Int, classname: String, done: String) -> CaseResult {
+        CaseResult(
+            name: "torn tail", classname: classname,
+            outcome: .skipped("torn last line \(line) ignored: the recording was cut mid-write; every complete exchange was \(done)"))
     }
 }

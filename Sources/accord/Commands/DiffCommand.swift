@@ -11,6 +11,9 @@ enum DiffCommand: Command {
             bytes; each difference is reported with the exchange number and its JSON pointer, and marked
             when it is a server-made value. With --tier bound, answers equal once the first server's
             server-made values are bound to the second's (a bijection that keeps order) are accepted.
+            A PowerSync recording is replayed as the server lane replays it (its fixture calls the source
+            steps) and each exchange's two answers compared, stream lines decoded (token_expires_in lines
+            aside), each difference named by step, NDJSON line and JSON pointer.
             docs/replay.md has the details.
             Exit status: 0 when every response is identical, 1 on differences, 64 for a usage or input error.
             """,
@@ -46,7 +49,10 @@ enum DiffCommand: Command {
         let apiKey = arguments.value(.apikey)
         let makeA = try await TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
         let makeB = try await TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
-        let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB) { console.out($0) }
+        let powerSync = TargetChoice.powerSyncFactory(for: servers[0], jwtSecret: secret).flatMap { a in
+            TargetChoice.powerSyncFactory(for: servers[1], jwtSecret: secret).map { b in (a, b) }
+        }
+        let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB, powerSync: powerSync) { console.out($0) }
         return same ? ExitCode.success : ExitCode.failure
     }
 }

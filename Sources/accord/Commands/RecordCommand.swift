@@ -39,6 +39,11 @@ enum RecordCommand: Command {
                 help:
                     "The most request bytes all connections may hold at once; past it a request is answered 503 (default 256MiB; a K, M or G suffix counts KiB, MiB or GiB; at least 64K)."
             ),
+            OptionSpec(
+                .profile, value: "profile",
+                help:
+                    "The protocol the recording's header names: 'kizunasync' (default) or 'powersync'; readers then read it with that profile's rules."
+            ),
             OptionSpec(flag: .quiet, help: "No live status line on stderr."),
         ])
 
@@ -50,6 +55,7 @@ enum RecordCommand: Command {
             throw RunError.usage("--listen takes HOST:PORT (e.g. 127.0.0.1:0), found '\(listen)'")
         }
         let loops = try arguments.value(.loops, as: .number(in: 1...64))
+        let profile = try arguments.value(.profile, as: .profile)
         var upstreamTimeout: Duration? = .seconds(60)
         // The proxy looks at its exchanges every 100 ms: a shorter limit could not be kept.
         let timeout = OptionConversion<Double>.seconds(
@@ -64,6 +70,7 @@ enum RecordCommand: Command {
             var configuration = try RecorderConfiguration(
                 upstream: upstream, output: output, listen: endpoint, redaction: policy, tool: "accord \(AccordVersion.number)")
             if let loops { configuration.eventLoops = loops }
+            if let profile { configuration.profile = profile }
             configuration.upstreamTimeout = upstreamTimeout
             configuration.upstreamCAFile = caFile
             if let bufferBudget { configuration.bufferBudget = bufferBudget }

@@ -69,6 +69,7 @@ extension PowerSyncCasePlay {
             stop(failure, name: name)
             return
         }
+        answers.append(Answer(n: n, body: .lines(liveLines)))
         let seen = liveLines
         record(name, findings: findings) { finding in
             guard let line = finding.location?.streamLine, seen.indices.contains(line - 1) else { return .null }

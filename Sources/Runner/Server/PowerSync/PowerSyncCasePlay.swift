@@ -22,6 +22,24 @@ struct PowerSyncCasePlay {
     var sourceSteps = 0
     /// The client-side steps, which the client lane plays.
     var leftToClientLane = 0
+    /// What the service answered each exchange step it answered, in step order (`accord diff`
+    /// compares two services' answers).
+    var answers: [Answer] = []
+
+    /// A service's answer to one exchange step, as read.
+    struct Answer {
+        /// What was read.
+        enum Body {
+            /// A sync stream's live lines in arrival order, keepalives included (line k at k − 1).
+            case lines([JSONValue])
+            /// An endpoint's JSON answer.
+            case json(JSONValue)
+        }
+        /// The step number.
+        var n: Int
+        /// The answer.
+        var body: Body
+    }
 
     init(transcript: PowerSyncTranscript) { self.transcript = transcript }
 
@@ -117,6 +135,7 @@ struct PowerSyncCasePlay {
     ) async {
         do throws(TargetError) {
             let (answer, payload) = try await call()
+            answers.append(Answer(n: location.number, body: .json(answer)))
             let findings = checker.observe(PowerSyncEvent(location: location, payload: payload))
             record(name, findings: findings + Self.compare(answer, golden: golden, at: location, under: "response"))
         } catch {

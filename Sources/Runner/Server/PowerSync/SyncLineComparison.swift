@@ -25,6 +25,16 @@ enum SyncLineComparison {
         return (pointer, golden.value(at: pointer), live.value(at: pointer))
     }
 
+    /// Every pointer at which two lines differ once both are in their normal form (`accord diff`
+    /// lists them all, as it does for KizunaSync answers).
+    /// - Parameters:
+    ///   - line: one service's line.
+    ///   - other: the other service's line.
+    /// - Returns: the differing pointers, relative to the line, in document order.
+    static func differences(_ line: JSONValue, _ other: JSONValue) -> [JSONPointer] {
+        normal(line).differences(from: normal(other))
+    }
+
     /// True for a `token_expires_in` keepalive, which the lane does not compare (its value is
     /// the clock's and the token's, not the service's state).
     static func isKeepalive(_ line: JSONValue) -> Bool {
