@@ -19,6 +19,15 @@ static inline CURLcode accord_curl_setopt_slist(CURL *handle, CURLoption option,
 static inline CURLcode accord_curl_setopt_write(CURL *handle, CURLoption option, accord_curl_write_callback value) {
     return curl_easy_setopt(handle, option, value);
 }
+/* Progress: libcurl calls it often while bytes flow and about once a second while none do; a
+ * non-zero return aborts the transfer (CURLE_ABORTED_BY_CALLBACK). */
+typedef int (*accord_curl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow);
+static inline CURLcode accord_curl_setopt_xferinfo(CURL *handle, accord_curl_xferinfo_callback value, void *context) {
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_XFERINFODATA, context);
+    if (code == CURLE_OK) code = curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+    return code;
+}
 static inline CURLcode accord_curl_response_code(CURL *handle, long *code) {
     return curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, code);
 }

@@ -27,10 +27,13 @@ extension RecordingProxy {
         if let route, route.answersNDJSON, (200..<300).contains(capture.status) {
             (responseBody, cutLine) = redactor.encodedNDJSON(capture.body, contentEncoding: responseEncoding, complete: complete)
             if responseEncoding.map({ $0.lowercased() == "identity" }) ?? true {
+                // A line has arrived with the piece that holds its end (its LF); lines and pieces
+                // are both in byte order, so one walk pairs them.
+                var piece = capture.arrivals.startIndex
                 lineArrivals = NDJSONLines(capture.body, ended: complete).lines.map { line in
-                    // A line has arrived with the piece that holds its end (its LF).
-                    let piece = capture.arrivals.first { $0.end > line.upperBound } ?? capture.arrivals.last
-                    return Self.milliseconds((piece?.at ?? capture.begin) - started)
+                    while piece < capture.arrivals.endIndex, capture.arrivals[piece].end <= line.upperBound { piece += 1 }
+                    let arrival = piece < capture.arrivals.endIndex ? capture.arrivals[piece] : capture.arrivals.last
+                    return Self.milliseconds((arrival?.at ?? capture.begin) - started)
                 }
             }
         } else {

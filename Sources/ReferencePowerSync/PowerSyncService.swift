@@ -82,6 +82,7 @@ public actor PowerSyncService {
             try log.holdRequest(user: userID, client: request.clientID, id: stored, acknowledged: kept, lsn: try log.position("source"))
             return kept
         }
+        wake()  // an open stream acknowledges a request whose position is already replicated
         return CheckpointRequestAnswer(id: OpLog.opID(id))
     }
 

@@ -30,8 +30,8 @@ extension PowerSyncClient {
     public func follow() async throws(PowerSyncClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
         if case .reading = following { return 0 }
+        var assembly = try heldAssembly()  // read before the stream opens, so a failed read leaves none open
         let stream = try openStream(silence: Self.liveSilence)
-        var assembly = CheckpointAssembly(held: try database.buckets(), verifiesChecksums: !faults.contains(.applyChecksumMismatch))
         var lines = stream.lines.makeAsyncIterator()
         do throws(PowerSyncClientError) {
             guard let first = try await next(&lines, of: stream, number: 1) else {
@@ -75,8 +75,9 @@ extension PowerSyncClient {
         }
         stream.close()
         guard !Task.isCancelled, case .reading(_, let current) = following, current === stream else { return }
-        // A stream that ended without a line is not opened again at once (no retry loop).
-        if count == taken { return stopLive() }
+        // A stream that ended without a single line is not opened again at once (no retry loop);
+        // `count` counts this stream's lines, the first stream's first line included.
+        if count == 0 { return stopLive() }
         // The service ended the stream or it fell silent: connect again, as an SDK does.
         restartLive()
     }
@@ -96,10 +97,8 @@ extension PowerSyncClient {
             stream.close()
         }
         do throws(PowerSyncClientError) {
-            let stream = try openStream(silence: Self.liveSilence)
-            read(
-                stream, from: CheckpointAssembly(held: try database.buckets(), verifiesChecksums: !faults.contains(.applyChecksumMismatch)),
-                after: 0)
+            let assembly = try heldAssembly()
+            read(try openStream(silence: Self.liveSilence), from: assembly, after: 0)
         } catch {
             stopLive()
         }
@@ -111,5 +110,10 @@ extension PowerSyncClient {
         reader.cancel()
         stream.close()
         following = resume ? .suspended : .idle
+    }
+
+    /// A checkpoint assembly starting from the buckets the store holds.
+    func heldAssembly() throws(PowerSyncClientError) -> CheckpointAssembly {
+        CheckpointAssembly(held: try database.buckets(), verifiesChecksums: !faults.contains(.applyChecksumMismatch))
     }
 }

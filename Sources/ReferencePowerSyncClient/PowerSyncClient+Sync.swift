@@ -16,7 +16,7 @@ extension PowerSyncClient {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
         let stream = try openStream(silence: 5)
         defer { stream.close() }
-        var assembly = CheckpointAssembly(held: try database.buckets(), verifiesChecksums: !faults.contains(.applyChecksumMismatch))
+        var assembly = try heldAssembly()
         var lines = stream.lines.makeAsyncIterator()
         var count = 0
         do throws(PowerSyncClientError) {

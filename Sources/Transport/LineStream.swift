@@ -5,7 +5,8 @@ import Synchronization
 /// A streamed answer read line by line (NDJSON), on its own libcurl easy handle and its own
 /// thread, for an answer that stays open (PowerSync's `POST /sync/stream`). Lines arrive as the
 /// server flushes them; the transfer ends when the server closes, when `close()` is called (at
-/// the next bytes), or when nothing arrives for `silence` seconds (libcurl's low-speed limit).
+/// the next bytes or libcurl's next progress call, within about a second even on a silent
+/// stream), or when nothing arrives for `silence` seconds (libcurl's low-speed limit).
 public final class LineStream: Sendable {
     /// How the transfer ended: the final status (0 when no head came) and the failure, if any.
     public struct Ending: Sendable {
@@ -36,7 +37,8 @@ public final class LineStream: Sendable {
         }
     }
 
-    /// Ends the transfer at the next bytes the server sends (the client hangs up).
+    /// Ends the transfer (the client hangs up): at the next bytes the server sends, or at
+    /// libcurl's next progress call (about once a second while nothing arrives).
     public func close() { splitter.closed.store(true, ordering: .releasing) }
 
     /// How the transfer ended, once `lines` has finished (nil before).
@@ -63,6 +65,7 @@ final class LineSplitter: Sendable {
             _ = accord_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, silence))
             _ = accord_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, LineSplitter.write)
             _ = accord_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
+            _ = accord_curl_setopt_xferinfo(handle, LineSplitter.progress, Unmanaged.passUnretained(self).toOpaque())
             return curl_easy_perform(handle)
         }
         var status = 0
@@ -75,7 +78,9 @@ final class LineSplitter: Sendable {
         let error: TransportError? =
             switch code {
             case CURLE_OK: nil
-            case CURLE_WRITE_ERROR where closed.load(ordering: .acquiring): nil
+            case CURLE_WRITE_ERROR where closed.load(ordering: .acquiring),
+                CURLE_ABORTED_BY_CALLBACK where closed.load(ordering: .acquiring):
+                nil
             case CURLE_OPERATION_TIMEDOUT: .silence("nothing arrived for \(silence) s")
             default: .transfer(String(cString: curl_easy_strerror(code)))
             }
@@ -101,6 +106,12 @@ final class LineSplitter: Sendable {
         }
         for line in lines where !line.isEmpty { continuation.yield(line) }
         return true
+    }
+
+    /// Aborts a closed transfer even while the server sends nothing.
+    static let progress: accord_curl_xferinfo_callback = { context, _, _, _, _ in
+        guard let context else { return 1 }
+        return Unmanaged<LineSplitter>.fromOpaque(context).takeUnretainedValue().closed.load(ordering: .acquiring) ? 1 : 0
     }
 
     static let write: accord_curl_write_callback = { data, size, count, context in

@@ -56,13 +56,9 @@ struct PowerSyncLiveStreamTests {
     }
 
     /// A replicated source commit of `changes`.
-    static func commit(_ port: Int, _ changes: [JSONValue]) throws -> Int {
-        try fixture(port, "source", ["changes": .array(changes), "replicated": true])
+    static func commit(_ port: Int, _ changes: [JSONValue], replicated: Bool = true) throws -> Int {
+        try fixture(port, "source", ["changes": .array(changes), "replicated": .bool(replicated)])
     }
-
-    /// The service's acknowledgement of a request: the user's write checkpoint at its id (the
-    /// embedded service does not relate checkpoint requests to `write_checkpoint` itself).
-    static func acknowledge(_ id: String) -> JSONValue { ["write_checkpoint": ["user_id": "user-ada", "id": .string(id)]] }
 
     static func put(_ id: String, _ title: String, checksum: Int) -> JSONValue {
         [
@@ -101,7 +97,6 @@ struct PowerSyncLiveStreamTests {
         #expect(try Self.commit(port, [Self.put("t1", "a", checksum: 5)]) == 204)
         let first = try driver.send("request-checkpoint")
         #expect(first["result"] == ["checkpoint_request_id": "1"], "\(first)")
-        #expect(try Self.commit(port, [Self.acknowledge("1")]) == 204)
         let resolved = try driver.send("wait-for-sync", ["checkpoint_request_id": "1", "timeout_ms": 10000])
         #expect(resolved["result"] == ["outcome": "resolved"], "\(resolved)")
         let state = try driver.send("client-state", ["tables": ["todos"]])
@@ -109,17 +104,19 @@ struct PowerSyncLiveStreamTests {
         #expect(state["result"]?["requests"] == ["1": "synced"], "\(state)")
         #expect(state["result"]?["last_checkpoint"] == "1", "\(state)")
 
-        // A request no checkpoint covers yet: the wait ends at its timeout.
+        // A request no checkpoint covers yet (its position is a commit not replicated): the wait
+        // ends at its timeout.
+        #expect(try Self.commit(port, [Self.put("t2", "b", checksum: 6)], replicated: false) == 204)
         let second = try driver.send("request-checkpoint")
         #expect(second["result"] == ["checkpoint_request_id": "2"], "\(second)")
         let timedOut = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 300])
         #expect(timedOut["result"] == ["outcome": "timeout"], "\(timedOut)")
 
-        // Disconnected, the wait fails; the commit made meanwhile arrives once reconnected.
+        // Disconnected, the wait fails; the replication made meanwhile arrives once reconnected.
         _ = try driver.send("disconnect")
         let away = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 10000])
         #expect(away["result"] == ["outcome": "disconnected"], "\(away)")
-        #expect(try Self.commit(port, [Self.put("t2", "b", checksum: 6), Self.acknowledge("2")]) == 204)
+        #expect(try Self.fixture(port, "replicate", [:]) == 204)
         _ = try driver.send("reconnect")
         let back = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 10000])
         #expect(back["result"] == ["outcome": "resolved"], "\(back)")

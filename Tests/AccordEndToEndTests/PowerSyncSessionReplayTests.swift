@@ -11,9 +11,7 @@ import Testing
 struct PowerSyncSessionReplayTests {
     static let secret = "session-e2e-secret"
 
-    /// The session's calls: reset and 001's source step through the fixture endpoint (with the
-    /// user's write checkpoint at 1 added, so that the first checkpoint covers the client's
-    /// request), then `accord driver --profile powersync` attached to the proxy making its
+    /// The session's calls: reset and 001's source step through the fixture endpoint, then `accord driver --profile powersync` attached to the proxy making its
     /// checkpoint request and following the live sync stream (`sync` with `"follow": true`,
     /// docs/driver-protocol.md §11) until its wait resolves; the driver is left running, the
     /// stream open, until the recorder's SIGINT.
@@ -22,7 +20,7 @@ struct PowerSyncSessionReplayTests {
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
         let source = try #require(json["steps"]?.arrayValue?.first)
         try #require(source["kind"] == "source")
-        let changes = (source["changes"]?.arrayValue ?? []) + [["write_checkpoint": ["user_id": "user-ada", "id": "1"]]]
+        let changes = source["changes"]?.arrayValue ?? []
         return [
             .init(method: "POST", target: "/accord/powersync/reset", body: [:]),
             .init(

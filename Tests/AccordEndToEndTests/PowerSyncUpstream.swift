@@ -140,6 +140,8 @@ struct PowerSyncUpstream {
 
         var bodies: [String] = []
         var open: [(Process, Pipe, [UInt8], Int)] = []
+        // A call that throws leaves the drivers and curls held open behind it: they are killed.
+        defer { for (process, _, _, _) in open where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var inputs: [Pipe] = []
         for (index, call) in calls.enumerated() {
             if let requests = call.driver {

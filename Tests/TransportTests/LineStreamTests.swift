@@ -3,7 +3,8 @@ import Testing
 import Transport
 
 /// A Python peer that answers one request with NDJSON written in pieces (a line split across
-/// writes, a last line without its newline), then either closes or stays silent.
+/// writes, a last line without its newline; or two whole lines in one write), then either closes
+/// or stays silent.
 final class NDJSONPeer {
     let process = Process()
     let port: Int
@@ -17,9 +18,10 @@ final class NDJSONPeer {
         data = b""
         while b"\r\n\r\n" not in data: data += conn.recv(4096)
         conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nConnection: close\r\n\r\n")
-        for piece in [b'{"a":1}\n{"b":', b'2}\n', b'{"c":3}']:
+        pieces = [b'{"a":1}\n{"b":2}\n'] if sys.argv[1] == "lines-then-silent" else [b'{"a":1}\n{"b":', b'2}\n', b'{"c":3}']
+        for piece in pieces:
             conn.sendall(piece); time.sleep(0.05)
-        if sys.argv[1] == "silent": time.sleep(20)
+        if sys.argv[1] != "close": time.sleep(20)
         conn.close()
         """#
 
@@ -65,5 +67,22 @@ struct LineStreamTests {
         let stream = LineStream("POST", "http://127.0.0.1:\(peer.port)/sync/stream", body: Array("{}".utf8), silence: 1)
         #expect(await Self.read(stream).count == 3)
         #expect(stream.ending?.error?.isSilence == true, "\(String(describing: stream.ending?.error))")
+    }
+
+    @Test("close() ends a silent transfer at libcurl's next progress call, not at the peer's next bytes or the silence")
+    func closeEndsASilentTransfer() async throws {
+        // Two whole lines, then nothing: once both are read, no byte is left to arrive.
+        let peer = try NDJSONPeer("lines-then-silent")
+        let stream = LineStream("POST", "http://127.0.0.1:\(peer.port)/sync/stream", body: Array("{}".utf8), silence: 30)
+        var lines = stream.lines.makeAsyncIterator()
+        #expect(await lines.next() != nil)
+        #expect(await lines.next() != nil)
+        let clock = ContinuousClock()
+        let closed = clock.now
+        stream.close()
+        while await lines.next() != nil {}
+        // The peer stays silent for 20 s and the silence limit is 30 s: only the abort ends it sooner.
+        #expect(clock.now - closed < .seconds(10))
+        #expect(stream.ending?.error == nil, "\(String(describing: stream.ending?.error))")
     }
 }

@@ -58,14 +58,20 @@ public enum HARImport {
             exchange.atMilliseconds =
                 try milliseconds(accord?["at_ms"], file: file, at: at.appending("_accord").appending("at_ms"))
                 ?? started.flatMap { date in firstStart.map { date.timeIntervalSince($0) * 1000 } } ?? 0
-            if let arrivals = accord?["line_ms"]?.arrayValue {
+            if let member = accord?["line_ms"] {
                 let pointer = at.appending("_accord").appending("line_ms")
+                guard let arrivals = member.arrayValue else {
+                    throw CorpusError.grammar(file, at: pointer, "expected an array of milliseconds, one a stream line")
+                }
                 var read: [Double] = []
                 for (index, value) in arrivals.enumerated() {
                     guard let milliseconds = try milliseconds(value, file: file, at: pointer.appending(index)) else {
                         throw CorpusError.grammar(file, at: pointer.appending(index), "expected a number of milliseconds")
                     }
                     read.append(milliseconds)
+                }
+                guard read.count == exchange.response.arrayValue?.count else {
+                    throw CorpusError.grammar(file, at: pointer, "expected one arrival per line of the stream, found \(read.count)")
                 }
                 exchange.lineMilliseconds = read
             }

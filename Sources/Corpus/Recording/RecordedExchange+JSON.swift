@@ -34,6 +34,11 @@ extension RecordedExchange {
         lineMilliseconds = try Self.lineMilliseconds(&reader)
         request = try reader.required("request")
         response = try reader.required("response")
+        if let lineMilliseconds, lineMilliseconds.count != response.arrayValue?.count {
+            throw WireError(
+                .json, at: JSONPointer(tokens: ["line_ms"]),
+                "expected one arrival per line of the response (\(response.arrayValue?.count ?? 0)), found \(lineMilliseconds.count)")
+        }
         try reader.finish()
         self.line = line
     }
