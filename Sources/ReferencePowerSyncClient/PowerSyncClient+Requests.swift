@@ -52,6 +52,9 @@ extension PowerSyncClient {
         let id = answer.id.value
         try database.set(Self.counterKey, faults.contains(.idsRestartAfterReset) ? sent : max(sent, id))
         try database.addRequest(id)
+        // The checkpoint acknowledging it may have been applied before its answer arrived (a live
+        // stream reads on while the request is in flight): then it is synced already.
+        if let applied = try database.value(Self.appliedWriteCheckpointKey), applied >= id { try database.markSynced(through: id) }
         return String(id)
     }
 
