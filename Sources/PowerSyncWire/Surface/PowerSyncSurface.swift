@@ -48,7 +48,7 @@ public enum PowerSyncSurface {
 
     /// The routes by path. The recorder asks for every request it proxies, so this is a hash
     /// lookup on a concrete `String`: a search of `allCases` through a generic `StringProtocol`
-    /// comparison took 0.45% of a recorded push's CPU (`perf record`, issue 23's benchmark).
+    /// comparison took 0.62% of a recorded push's CPU (`perf record`, docs/benchmarks.md).
     private static let routesByPath = [String: Route](uniqueKeysWithValues: Route.allCases.map { ($0.path, $0) })
 
     /// The route a captured URL path names, as traffic saved elsewhere (a HAR file) shows it:
