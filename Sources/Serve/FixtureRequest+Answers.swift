@@ -25,22 +25,24 @@ extension FixtureRequest {
         return .object(members)
     }
 
-    /// Reads the answer to a capabilities call, as a client of the endpoint: 404 (a server that
-    /// predates the call) means the reference server's capabilities.
+    /// Reads the answer to a capabilities call, as a client of the endpoint: 404, 405 or 501 (a
+    /// fixture endpoint that predates the call: no such path, only POST allowed, not implemented)
+    /// mean nothing is declared (`TargetCapabilities.undeclared`), and so does a `numbering` left
+    /// out of a 200 answer.
     /// - Parameters:
     ///   - status: the HTTP status.
     ///   - body: the body.
     /// - Returns: the capabilities.
     /// - Throws: `TargetError` for another status or a body that breaks the shape.
     public static func capabilities(status: Int, body: [UInt8]) throws(TargetError) -> TargetCapabilities {
-        if status == 404 { return .reference }
+        if [404, 405, 501].contains(status) { return .undeclared }
         guard status == 200 else { throw targetError(status: status, body: body) ?? .refused("HTTP \(status)") }
         let what = "the capabilities answer"
         do throws(WireError) {
             var reader = try ObjectReader(try parsed(body, what), at: .root, malformed: .json)
             let clockText = try reader.string("clock")
             let seqsText = try reader.string("seqs")
-            let numberingText = try reader.optionalString("numbering") ?? TargetCapabilities.Numbering.dense.rawValue
+            let numberingText = try reader.optionalString("numbering") ?? TargetCapabilities.Numbering.gapped.rawValue
             try reader.finish()
             guard let clock = TargetCapabilities.Clock(rawValue: clockText) else {
                 throw WireError(.json, at: JSONPointer(tokens: ["clock"]), "expected logical|wall, found \"\(clockText)\"")

@@ -13,6 +13,11 @@ public struct SeedReceipt: Sendable, Hashable {
     /// A wall-clock server's own time at the seed: no time it stamps later may be earlier. Nil
     /// when the server does not say (the runner then takes its own clock).
     public var seededAt: UTCTimestamp?
+    /// True when the server said nothing of its numbering (its seed answered a bare 204) and the
+    /// runner took it at the seed's word (`asSeeded`). On a server that does not declare dense
+    /// numbering such a receipt is only a provisional guess: the runner learns the real positions
+    /// from the answers (`Bindings.bind(seed:receipt:dense:)`).
+    public var implied = false
 
     /// Makes a receipt.
     /// - Parameters:
@@ -41,6 +46,8 @@ public struct SeedReceipt: Sendable, Hashable {
                 next = next.successor
             }
         }
-        return SeedReceipt(base: seed.nextSeq.predecessor ?? .zero, history: history)
+        var receipt = SeedReceipt(base: seed.nextSeq.predecessor ?? .zero, history: history)
+        receipt.implied = true
+        return receipt
     }
 }

@@ -39,20 +39,22 @@ public struct TargetCapabilities: Sendable, Hashable, CustomStringConvertible {
     /// The numbering.
     public var numbering: Numbering
 
-    /// Makes capabilities.
-    /// - Parameters:
-    ///   - clock: where times come from.
-    ///   - seqs: when writes take their seqs.
-    ///   - numbering: whether writes take consecutive seqs.
-    public init(clock: Clock, seqs: SeqStamping, numbering: Numbering = .dense) {
+    /// Makes capabilities; numbering is `gapped` unless the server declares it dense.
+    public init(clock: Clock, seqs: SeqStamping, numbering: Numbering = .gapped) {
         self.clock = clock
         self.seqs = seqs
         self.numbering = numbering
     }
 
-    /// The reference server's: a logical clock, seqs stamped at write, dense numbering. A server
-    /// over HTTP whose fixture endpoint does not answer the capabilities call is assumed to have these.
+    /// The reference server's: a logical clock, seqs stamped at write, dense numbering.
     public static let reference = TargetCapabilities(clock: .logical, seqs: .atWrite, numbering: .dense)
+
+    /// What a server that declares nothing is assumed to have (its fixture endpoint answers the
+    /// capabilities call 404, 405 or 501): a logical clock and seqs stamped at write, as the
+    /// reference server, but numbering `gapped`, since dense numbering is a promise only a server
+    /// can make (a Postgres sequence skips values after a rollback, a shared database's sequence
+    /// was never reset), so such a server is judged by order and bijection only.
+    public static let undeclared = TargetCapabilities(clock: .logical, seqs: .atWrite, numbering: .gapped)
 
     /// "clock logical, seqs at-write, numbering dense".
     public var description: String { "clock \(clock.rawValue), seqs \(seqs.rawValue), numbering \(numbering.rawValue)" }

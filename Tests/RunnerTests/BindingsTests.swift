@@ -82,6 +82,27 @@ struct BindingsTests {
         #expect(bindings.translate(["cursor": "0"]).0["cursor"] == "0", "the bootstrap cursor is the same on every server")
     }
 
+    @Test("a bare 204 on a server that does not declare dense numbering binds nothing: its positions go out until an answer shows the server's")
+    func impliedReceipt() throws {
+        let seed = Seed(
+            server: ServerConfig(synced: [TableConfig(table: "todos", bucketColumn: "owner_id")]), nextSeq: SequenceNumber(5),
+            history: [.upsert(table: "todos", pk: "a", columns: [:], actor: "x", hlc: nil)])
+        var bindings = Bindings()
+        #expect(bindings.bind(seed: seed, receipt: .asSeeded(seed)).violations.isEmpty)
+        #expect(bindings.translate(["cursor": "4"]).0["cursor"] == "4", "a position no answer bound goes out as the seed's")
+        // The server's sequence ran 100 ahead: the history row was stamped 105, not 5.
+        let learning = bindings.learn(
+            golden: Self.page(cursor: "5", rows: [("a", "5")]), live: Self.page(cursor: "105", rows: [("a", "105")]), at: "step 1 pull")
+        #expect(learning.violations.isEmpty, "\(learning.violations)")
+        #expect(bindings.translate(["cursor": "5"]).0["cursor"] == "105")
+        // On a server that declares dense numbering the same 204 is a promise, and breaking it is a finding.
+        var dense = Bindings()
+        _ = dense.bind(seed: seed, receipt: .asSeeded(seed), dense: true)
+        let broken = dense.learn(
+            golden: Self.page(cursor: "5", rows: [("a", "5")]), live: Self.page(cursor: "105", rows: [("a", "105")]), at: "step 1 pull")
+        #expect(!broken.violations.isEmpty)
+    }
+
     @Test("on a densely numbered server a row's seq must lie as far above the base as the golden one")
     func density() throws {
         let seed = Seed(server: ServerConfig(synced: [TableConfig(table: "todos", bucketColumn: "owner_id")]))

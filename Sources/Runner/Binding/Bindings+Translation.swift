@@ -59,7 +59,8 @@ extension Bindings {
     private func liveValue(for text: String, under key: String) -> (String, BindingOrigin?)? {
         switch key {
         case "seq", "winner_seq":
-            guard let seq = SequenceNumber(text), let entry = seqs.entry(for: seq) else { return nil }
+            guard let seq = SequenceNumber(text) else { return nil }
+            guard let entry = seqs.entry(for: seq) else { return provisional[seq].map { ($0.text, BindingOrigin("the seed")) } }
             return (entry.live.text, entry.origin)
         case "deleted_at":
             guard let time = UTCTimestamp(text), let entry = times.entry(for: time) else { return nil }
@@ -67,7 +68,7 @@ extension Bindings {
         case "cursor":
             if let answered = answeredCursors[text] { return (answered.live, answered.origin) }
             guard let token = try? CursorToken(parsing: text) else { return nil }
-            func map(_ seq: SequenceNumber) -> SequenceNumber { seqs.entry(for: seq)?.live ?? seq }
+            func map(_ seq: SequenceNumber) -> SequenceNumber { seqs.entry(for: seq)?.live ?? provisional[seq] ?? seq }
             guard
                 let live = try? CursorToken(
                     start: token.start.map(map), highWater: map(token.highWater), holes: token.holes.map(map))

@@ -47,6 +47,10 @@ public struct Bindings: Sendable {
     /// latest, as a client keeps the latest): a request sends the token the server gave, as a
     /// client following the conversation would, even where its parts could not be bound.
     var answeredCursors: [String: (live: String, origin: BindingOrigin)] = [:]
+    /// Seed positions of a server that did not say where its numbering stands (an implied
+    /// receipt, numbering not declared dense), golden → the seed's own value: used to send a
+    /// position no answer has bound yet, never checked against what the answers teach.
+    var provisional: [SequenceNumber: SequenceNumber] = [:]
     /// The earliest live time a wall-clock server may stamp: the moment it was seeded.
     public var notBefore: UTCTimestamp?
     /// For a server that numbers densely, the golden and live bases of the seed: a row's,
@@ -62,6 +66,8 @@ public struct Bindings: Sendable {
     /// Binds the positions a seed names to where the server says its numbering stands: the
     /// golden base (`next_seq - 1`, when above zero) and the golden seq of each history change
     /// (stamped densely from `next_seq`, a reap stamping none).
+    /// A receipt the server only implied (a bare 204) on a server that does not declare dense
+    /// numbering binds nothing: its positions are kept as `provisional` values for requests.
     /// - Parameters:
     ///   - seed: the seed as sent.
     ///   - receipt: the server's answer.
@@ -71,6 +77,13 @@ public struct Bindings: Sendable {
         var learning = Learning()
         let golden = SeedReceipt.asSeeded(seed)
         let origin = BindingOrigin("the seed")
+        if receipt.implied && !dense {
+            // The server said nothing of where its numbering stands: a request that names a seed
+            // position carries the seed's own value until an answer shows the server's.
+            if golden.base != .zero { provisional[golden.base] = receipt.base }
+            for case let (goldenSeq?, liveSeq?) in zip(golden.history, receipt.history) { provisional[goldenSeq] = liveSeq }
+            return learning
+        }
         if dense { denseBase = (golden.base, receipt.base) }
         if golden.base != .zero { bind(seq: golden.base, to: receipt.base, origin: origin, into: &learning) }
         for (index, pair) in zip(golden.history, receipt.history).enumerated() {

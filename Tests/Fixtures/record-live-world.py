@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Records a session of a service with a past and another writer, as a team records staging:
+reference clients (`accord driver`) sync through `accord record` in front of an `accord serve
+--fixtures`, while another actor writes straight to the service (fixture `change` calls the proxy
+never sees). Everything on loopback; every process is stopped at the end.
+
+    record-live-world.py --accord PATH --out FILE
+
+The service's past, made before the recording starts: six rows of user A and two of user B, one
+of A's edited twice and one deleted. Then three devices (A's phone and laptop, B's tablet) pull
+(pages of 2), write and push, while the other actor inserts, edits and deletes rows between their
+exchanges: a row nobody ever sees live is made and deleted (its tombstone reaches A's laptop), B's
+tablet edits a row of A's (RLS_DENIED), A's phone pushes against a row the other actor edited
+since its last pull (PRECONDITION, the server's row in the verdict).
+"""
+import argparse, base64, hashlib, hmac, json, os, re, shutil, signal, subprocess, sys, tempfile, urllib.request
+
+SECRET = "live-world-secret"
+USER_A = "00000000-0000-4000-8000-a10000000001"
+USER_B = "00000000-0000-4000-8000-a10000000002"
+ACTOR = "00000000-0000-4000-8000-a10000000009"
+SERVER = {"min_schema_version": 1, "tables": {"todos": {"bucket_column": "owner_id"}}, "tombstone_ttl_days": 30}
+signal.alarm(240)
+
+
+def jwt(user, client):
+    b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
+    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
+    body = b64(json.dumps({"session_id": client, "sub": user}, separators=(",", ":"), sort_keys=True).encode())
+    sig = b64(hmac.new(SECRET.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
+    return f"{head}.{body}.{sig}"
+
+
+def start(args, pattern):
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    line = proc.stdout.readline()
+    match = re.search(pattern, line)
+    if not match:
+        proc.kill()
+        sys.exit(f"no listening line from {args[1]}: {line!r}")
+    return proc, int(match.group(1))
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def key(n):
+    return f"00000000-0000-4000-8000-e100000000{n:02d}"
+
+
+def mid(n):
+    return f"00000000-0000-4000-8000-f100000000{n:02d}"
+
+
+class Service:
+    """The fixture endpoint of the service: the other actor's writes, which the proxy never sees."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def post(self, op, body):
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}/accord/fixtures/{op}", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        urllib.request.urlopen(request, timeout=10).read()
+
+    def upsert(self, n, columns):
+        self.post("change", {"op": "upsert", "table": "todos", "pk": key(n), "columns": columns, "actor": ACTOR})
+
+    def row(self, n, owner, title, done=False):
+        self.upsert(n, {"id": key(n), "owner_id": owner, "title": title, "done": done})
+
+    def delete(self, n):
+        self.post("change", {"op": "delete", "table": "todos", "pk": key(n), "actor": ACTOR})
+
+
+class Device:
+    def __init__(self, accord, client, user, port, store):
+        self.proc = subprocess.Popen([accord, "driver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        self.next = 1
+        self.call("hello", protocol="accord-driver/1")
+        self.call("open", store=store, base_url=f"http://127.0.0.1:{port}", apikey="anon-key", jwt=jwt(user, client),
+                  client_id=client, user_id=user, schema_version=1, server=SERVER, pull_limit=2)
+
+    def call(self, op, **fields):
+        fields.update(id=self.next, op=op)
+        self.next += 1
+        self.proc.stdin.write(json.dumps(fields) + "\n")
+        self.proc.stdin.flush()
+        answer = json.loads(self.proc.stdout.readline())
+        if "error" in answer:
+            sys.exit(f"driver {op} failed: {answer}")
+        return answer
+
+    def write(self, mutation):
+        return self.call("write", mutation=mutation)
+
+    def close(self):
+        self.call("close")
+        self.proc.wait(timeout=10)
+
+
+def update(n, k, columns, precondition=None):
+    mutation = {"mutation_id": mid(n), "op": "update", "table": "todos", "pk": key(k), "columns": columns}
+    if precondition:
+        mutation["precondition"] = precondition
+    return mutation
+
+
+def session(service, device):
+    phone = device("00000000-0000-4000-8000-c10000000001", USER_A)
+    laptop = device("00000000-0000-4000-8000-c10000000002", USER_A)
+    tablet = device("00000000-0000-4000-8000-c10000000003", USER_B)
+    phone.call("pull")
+    service.row(9, USER_A, "added by the web app")
+    service.upsert(1, {"title": "renamed on the web"})
+    laptop.call("pull")
+    phone.write(update(1, 3, {"title": "phone renamed it"}))
+    phone.write({"mutation_id": mid(2), "op": "insert", "table": "todos", "pk": key(10),
+                 "columns": {"id": key(10), "owner_id": USER_A, "title": "from the phone", "done": False}})
+    phone.call("push")
+    service.delete(4)
+    tablet.call("pull")
+    service.row(11, USER_B, "shared with the tablet")
+    service.row(12, USER_A, "gone before anyone saw it")
+    service.delete(12)
+    tablet.write(update(3, 7, {"done": True}))
+    tablet.write(update(4, 1, {"title": "not yours"}))
+    tablet.call("push")
+    laptop.call("pull")
+    service.upsert(10, {"title": "edited on the web"})
+    phone.write(update(5, 10, {"done": True}, {"title": "from the phone"}))
+    phone.call("push")
+    phone.call("pull")
+    tablet.call("pull")
+    for each in (phone, laptop, tablet):
+        each.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--accord", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="accord-live-world-")
+    serve, serve_port = start([args.accord, "serve", "--listen", "127.0.0.1:0", "--jwt-secret", SECRET, "--fixtures"],
+                              r"127\.0\.0\.1:(\d+)")
+    proxy = None
+    try:
+        service = Service(serve_port)
+        service.post("seed", {"server": SERVER})
+        for n in range(1, 7):
+            service.row(n, USER_A, f"task {n}")
+        service.row(7, USER_B, "b's first")
+        service.row(8, USER_B, "b's second")
+        service.upsert(2, {"title": "task 2, edited"})
+        service.upsert(2, {"done": True})
+        service.delete(5)
+        if os.path.exists(args.out):
+            os.remove(args.out)
+        proxy, port = start([args.accord, "record", "--upstream", f"http://127.0.0.1:{serve_port}", "--listen", "127.0.0.1:0",
+                             "--out", args.out, "--quiet"], r"127\.0\.0\.1:(\d+)")
+        session(service, lambda client, user: Device(args.accord, client, user, port, os.path.join(work, client)))
+    finally:
+        if proxy:
+            stop(proxy)
+        stop(serve)
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"recorded {args.out}")
+
+
+if __name__ == "__main__":
+    main()
