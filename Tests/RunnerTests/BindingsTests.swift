@@ -82,7 +82,7 @@ struct BindingsTests {
         #expect(bindings.translate(["cursor": "0"]).0["cursor"] == "0", "the bootstrap cursor is the same on every server")
     }
 
-    @Test("a bare 204 on a server that does not declare dense numbering binds nothing: its positions go out until an answer shows the server's")
+    @Test("a bare 204 on a server that does not declare dense numbering binds nothing until an answer shows its positions")
     func impliedReceipt() throws {
         let seed = Seed(
             server: ServerConfig(synced: [TableConfig(table: "todos", bucketColumn: "owner_id")]), nextSeq: SequenceNumber(5),

@@ -81,7 +81,7 @@ public struct Bindings: Sendable {
             // The server said nothing of where its numbering stands: a request that names a seed
             // position carries the seed's own value until an answer shows the server's.
             if golden.base != .zero { provisional[golden.base] = receipt.base }
-            for case let (goldenSeq?, liveSeq?) in zip(golden.history, receipt.history) { provisional[goldenSeq] = liveSeq }
+            for case (let goldenSeq?, let liveSeq?) in zip(golden.history, receipt.history) { provisional[goldenSeq] = liveSeq }
             return learning
         }
         if dense { denseBase = (golden.base, receipt.base) }
