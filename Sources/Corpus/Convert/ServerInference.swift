@@ -4,62 +4,82 @@ import KizunaWire
 /// tables its requests name, each table's bucket column (from pull bucket params; else the
 /// insert column holding the caller's user id; else `owner_id`), composite key columns (from an
 /// insert whose columns spell an array pk), conflict mode `hlc` for a table whose mutations carry
-/// an `hlc`, and a minimum schema version just above the highest one answered with
-/// RESET_REQUIRED. Conflict journals, soft-delete columns, tombstone retention and the scan cap
-/// cannot be seen on the wire and stay at their defaults.
-public enum ServerInference {
+/// an `hlc`, a conflict journal for a table whose pull answers carry `conflicts`, and a minimum
+/// schema version just above the highest one answered with RESET_REQUIRED. Soft-delete columns,
+/// tombstone retention and the scan cap cannot be seen on the wire and stay at their defaults.
+/// It reads exchanges one at a time (`observe`), so a recording can be streamed through it.
+public struct ServerInference: Sendable {
     /// The default bucket column when nothing on the wire names one.
     public static let defaultBucketColumn = "owner_id"
+
+    private var order: [String] = []
+    private var buckets: [String: String] = [:]
+    private var owners: [String: String] = [:]
+    private var keys: [String: [String]] = [:]
+    private var resetBelow = 0
+    private var hlcTables = Set<String>()
+    private var journaled = Set<String>()
+
+    /// Starts with nothing seen.
+    public init() {}
 
     /// Infers a configuration from exchanges.
     /// - Parameter exchanges: the recorded exchanges, in order.
     /// - Returns: the configuration, tables in order of first mention.
     public static func config(from exchanges: [RecordedExchange]) -> ServerConfig {
-        var order: [String] = []
-        var buckets: [String: String] = [:]
-        var owners: [String: String] = [:]
-        var keys: [String: [String]] = [:]
-        var resetBelow = 0
-        var hlcTables = Set<String>()
-        func mention(_ table: String) { if !order.contains(table) { order.append(table) } }
-        for exchange in exchanges {
-            if exchange.response["signal"]?["type"] == "RESET_REQUIRED",
-                let version = exchange.request["schema_version"]?.numberValue?.intValue
-            {
-                resetBelow = max(resetBelow, version + 1)
-            }
-            switch exchange.rpc {
-            case "pull":
-                for bucket in exchange.request["buckets"]?.arrayValue ?? [] {
-                    guard let table = bucket["table"]?.stringValue else { continue }
-                    mention(table)
-                    if buckets[table] == nil, let column = bucket["params"]?.objectValue?.keys.first { buckets[table] = column }
-                }
-            case "push":
-                for mutation in exchange.request["batch"]?["mutations"]?.arrayValue ?? [] {
-                    guard let table = mutation["table"]?.stringValue else { continue }
-                    mention(table)
-                    if mutation["hlc"]?.stringValue != nil { hlcTables.insert(table) }
-                    let columns = mutation["columns"]?.objectValue ?? JSONObject()
-                    if owners[table] == nil, let user = exchange.user,
-                        let owner = columns.members.first(where: { $0.value == .string(user) })?.key
-                    {
-                        owners[table] = owner
-                    }
-                    if keys[table] == nil, mutation["op"] == "insert", let pk = mutation["pk"]?.stringValue,
-                        let named = keyColumns(pk: pk, columns: columns)
-                    {
-                        keys[table] = named
-                    }
-                }
-            default:
-                break
-            }
+        var inference = ServerInference()
+        for exchange in exchanges { inference.observe(exchange) }
+        return inference.config
+    }
+
+    /// Takes what one exchange shows of the configuration.
+    public mutating func observe(_ exchange: RecordedExchange) {
+        if exchange.response["signal"]?["type"] == "RESET_REQUIRED",
+            let version = exchange.request["schema_version"]?.numberValue?.intValue
+        {
+            resetBelow = max(resetBelow, version + 1)
         }
+        switch exchange.rpc {
+        case "pull":
+            for bucket in exchange.request["buckets"]?.arrayValue ?? [] {
+                guard let table = bucket["table"]?.stringValue else { continue }
+                mention(table)
+                if buckets[table] == nil, let column = bucket["params"]?.objectValue?.keys.first { buckets[table] = column }
+            }
+            for conflict in exchange.response["conflicts"]?.arrayValue ?? [] {
+                if let table = conflict["table"]?.stringValue { journaled.insert(table) }
+            }
+        case "push":
+            for mutation in exchange.request["batch"]?["mutations"]?.arrayValue ?? [] {
+                guard let table = mutation["table"]?.stringValue else { continue }
+                mention(table)
+                if mutation["hlc"]?.stringValue != nil { hlcTables.insert(table) }
+                let columns = mutation["columns"]?.objectValue ?? JSONObject()
+                if owners[table] == nil, let user = exchange.user,
+                    let owner = columns.members.first(where: { $0.value == .string(user) })?.key
+                {
+                    owners[table] = owner
+                }
+                if keys[table] == nil, mutation["op"] == "insert", let pk = mutation["pk"]?.stringValue,
+                    let named = Self.keyColumns(pk: pk, columns: columns)
+                {
+                    keys[table] = named
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func mention(_ table: String) { if !order.contains(table) { order.append(table) } }
+
+    /// The configuration of what was seen so far, tables in order of first mention.
+    public var config: ServerConfig {
         let tables = order.map { name in
             TableConfig(
-                table: name, bucketColumn: buckets[name] ?? owners[name] ?? defaultBucketColumn,
-                conflictMode: hlcTables.contains(name) ? "hlc" : nil, keyColumns: keys[name])
+                table: name, bucketColumn: buckets[name] ?? owners[name] ?? Self.defaultBucketColumn,
+                conflictMode: hlcTables.contains(name) ? "hlc" : nil, conflictJournal: journaled.contains(name) ? true : nil,
+                keyColumns: keys[name])
         }
         return ServerConfig(synced: tables, minSchemaVersion: max(1, resetBelow))
     }
