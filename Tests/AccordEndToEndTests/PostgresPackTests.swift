@@ -58,6 +58,17 @@ struct PostgresPackTests {
         #expect(text("fencing/001", "step 3 pull").contains("not applicable: the target stamps seqs at commit"))
         #expect(text("fencing/001", "step 6 pull").contains("the rules ran on the live exchange and held"))
 
+        // A recording of a live service (a past, another writer) replays against the pack with no
+        // flag, every exchange passing or bound, and the pack answers it as the embedded server does
+        // once server-made values (its seqs, its wall-clock deleted_at) are bound.
+        let recording = try await LiveWorldReplayTests.record(in: folder)
+        let (live, liveOut) = try await LiveWorldReplayTests.replay(recording, ["--server", cluster.url("accord")], expect: 0, in: folder)
+        LiveWorldReplayTests.expectGreen(live, liveOut)
+        let diff = try await AccordBinary.run([
+            "diff", "--tier", "bound", "--server", "embedded", "--server", cluster.url("accord"), recording,
+        ])
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+
         try Self.database("unmarked", on: cluster)
         let refused = try await AccordBinary.run(["run", "--server", cluster.url("unmarked"), AccordBinary.sharedCorpus])
         #expect(refused.status == 78, "a database without the pack is a setup mistake")

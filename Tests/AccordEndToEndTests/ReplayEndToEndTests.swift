@@ -53,14 +53,38 @@ struct ReplayEndToEndTests {
         let (folder, recording) = try await Self.converted("push/008-composite-key-writes")
         defer { try? FileManager.default.removeItem(at: folder) }
         var contents = try RecordingContents(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: recording))), file: recording)
+        // A well-formed answer the service never gave: the update refused PRECONDITION, the row as the
+        // insert before it left it. Nothing outside the recording can explain the refusal, since the
+        // update carries no precondition, so the server that applies it diverges there.
+        let row: JSONValue = ["hall": 1, "holder": "ada", "owner_id": "00000000-0000-4000-8000-a10000000001", "seat": 12]
+        let refused: JSONValue = [
+            "mutation_id": "00000000-0000-4000-8000-f10000000002", "reason": "PRECONDITION", "server_row": row, "verdict": "rejected",
+        ]
         contents.exchanges[0].response = contents.exchanges[0].response.replacing(
-            at: JSONPointer(tokens: ["verdicts", "1", "verdict"]), with: "rejected")
+            at: JSONPointer(tokens: ["verdicts", "1"]), with: refused)
         try Data(contents.bytes).write(to: URL(fileURLWithPath: recording))
         let server = try await AccordBinary.run(["run", "--server", "embedded", recording])
         #expect(server.status == 1)
         #expect(
-            server.stdout.contains("exchange 4 push: AC-GOLDEN the live response diverges from the recorded one at /verdicts/1/verdict"),
+            server.stdout.contains("exchange 4 push: AC-GOLDEN the live response diverges from the recorded one at /verdicts/1/"),
             "\(server.stdout)")
+    }
+
+    @Test("a recorded answer that breaks a rule is the recorded service's failure, not the build's")
+    func brokenRecordingBlamesTheRecording() async throws {
+        let (folder, recording) = try await Self.converted("push/008-composite-key-writes")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var contents = try RecordingContents(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: recording))), file: recording)
+        // Two verdicts in the wrong order: the recorded service broke I-5.
+        let verdicts = try #require(contents.exchanges[0].response["verdicts"]?.arrayValue)
+        contents.exchanges[0].response = contents.exchanges[0].response.replacing(
+            at: JSONPointer(tokens: ["verdicts"]), with: .array(verdicts.reversed()))
+        try Data(contents.bytes).write(to: URL(fileURLWithPath: recording))
+        let server = try await AccordBinary.run(["run", "--server", "embedded", recording])
+        #expect(server.status == 1)
+        #expect(server.stdout.contains("exchange 4 push (line 2): the recorded answer breaks I-5"), "\(server.stdout)")
+        #expect(server.stdout.contains("the recorded service's fault"), "\(server.stdout)")
+        #expect(server.stdout.contains("1 failed"), "only the broken exchange fails: \(server.stdout)")
     }
 
     @Test("the client lane catches a seeded driver fault through a recording (a resend with a fresh id)")

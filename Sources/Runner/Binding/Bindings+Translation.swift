@@ -33,6 +33,32 @@ extension Bindings {
         return (translated, substitutions)
     }
 
+    /// A golden answer translated for comparison with the live answer to the same request: as
+    /// `translate(_:)`, and where times are matched by order alone, each tombstone's `deleted_at`
+    /// taken from the live tombstone of the same row (learning has checked its order already).
+    /// - Parameters:
+    ///   - golden: the golden or recorded answer.
+    ///   - live: the live answer.
+    /// - Returns: the translated answer.
+    public func translate(_ golden: JSONValue, answeredBy live: JSONValue) -> JSONValue {
+        var translated = translate(golden).0
+        guard timeMatching == .order, let tombstones = translated["tombstones"]?.arrayValue,
+            let liveTombstones = live["tombstones"]?.arrayValue
+        else { return translated }
+        var liveTimes: [String: JSONValue] = [:]
+        for entry in liveTombstones {
+            guard let time = entry["deleted_at"] else { continue }
+            liveTimes[CanonicalJSON.compact([entry["table"] ?? .null, entry["pk"] ?? .null])] = time
+        }
+        let adjusted = tombstones.map { entry -> JSONValue in
+            guard entry["deleted_at"] != nil, let time = liveTimes[CanonicalJSON.compact([entry["table"] ?? .null, entry["pk"] ?? .null])]
+            else { return entry }
+            return entry.replacing(at: JSONPointer(tokens: ["deleted_at"]), with: time)
+        }
+        translated = translated.replacing(at: JSONPointer(tokens: ["tombstones"]), with: .array(adjusted))
+        return translated
+    }
+
     private func rewrite(_ value: JSONValue, key: String?, at pointer: JSONPointer, into substitutions: inout [Substitution]) -> JSONValue {
         switch value {
         case .object(let object):
@@ -63,8 +89,14 @@ extension Bindings {
             guard let entry = seqs.entry(for: seq) else { return provisional[seq].map { ($0.text, BindingOrigin("the seed")) } }
             return (entry.live.text, entry.origin)
         case "deleted_at":
-            guard let time = UTCTimestamp(text), let entry = times.entry(for: time) else { return nil }
-            return (entry.live.text, entry.origin)
+            guard let time = UTCTimestamp(text) else { return nil }
+            switch timeMatching {
+            case .bijection:
+                guard let entry = times.entry(for: time) else { return nil }
+                return (entry.live.text, entry.origin)
+            case .order:
+                return timeOrder.live(for: time).map { ($0.0.text, $0.1) }
+            }
         case "cursor":
             if let answered = answeredCursors[text] { return (answered.live, answered.origin) }
             guard let token = try? CursorToken(parsing: text) else { return nil }

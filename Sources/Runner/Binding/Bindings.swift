@@ -41,8 +41,20 @@ public struct Bindings: Sendable {
         public var violations: [BindingViolation] = []
     }
 
+    /// How live times must answer golden ones.
+    public enum TimeMatching: Sendable, Hashable {
+        /// A bijection that keeps order, as for seqs: corpus cases, whose golden times come from
+        /// the same logical clock a server under test is driven by.
+        case bijection
+        /// Order alone (`TimeOrder`): recordings, whose service stamped its own clock at its own grain.
+        case order
+    }
+
     var seqs = BindingTable<SequenceNumber>()
     var times = BindingTable<UTCTimestamp>()
+    var timeOrder = TimeOrder()
+    /// How live times must answer golden ones.
+    public let timeMatching: TimeMatching
     /// Every cursor the server answered, golden token → the live token answered in its place (the
     /// latest, as a client keeps the latest): a request sends the token the server gave, as a
     /// client following the conversation would, even where its parts could not be bound.
@@ -59,7 +71,9 @@ public struct Bindings: Sendable {
     public private(set) var denseBase: (golden: SequenceNumber, live: SequenceNumber)?
 
     /// A map that knows only the protocol's fixed point: cursor "0" is "0" on every server.
-    public init() {
+    /// - Parameter times: how live times must answer golden ones (`.order` for recordings).
+    public init(times: TimeMatching = .bijection) {
+        self.timeMatching = times
         _ = seqs.bind(.zero, .zero, origin: .bootstrap)
     }
 
@@ -119,7 +133,10 @@ public struct Bindings: Sendable {
     }
 
     mutating func bind(time golden: UTCTimestamp, to live: UTCTimestamp, origin: BindingOrigin, into learning: inout Learning) {
-        Self.note(times.bind(golden, live, origin: origin), .time, golden, live, origin, &learning)
+        switch timeMatching {
+        case .bijection: Self.note(times.bind(golden, live, origin: origin), .time, golden, live, origin, &learning)
+        case .order: Self.note(timeOrder.bind(golden, live, origin: origin), .time, golden, live, origin, &learning)
+        }
     }
 
     private static func note<Value>(

@@ -1,6 +1,7 @@
 import Capture
 import Corpus
 import Foundation
+import PowerSyncWire
 import Reports
 
 /// Where a run's cases come from, for every lane: the inputs (corpus folders, transcripts,
@@ -12,7 +13,7 @@ struct CaseSource: Sendable {
         /// What the case is.
         enum Kind: Sendable {
             case transcript(LoadedTranscript)
-            case recording(RecordingContents, file: String)
+            case recording(RecordingSource)
             case blocked(Manifest.Entry)
             /// A case no live lane can play yet, reported skipped with why.
             case unsupported(file: String, reason: String)
@@ -92,6 +93,13 @@ struct CaseSource: Sendable {
                     throw RunError.input(error)
                 }
             case .recording(let file):
+                // Read once here, holding one line at a time, so a bad line is an input error
+                // before the first case; a KizunaSync recording is read again when it is played.
+                guard try Self.isPowerSync(file, maxLine: maxLine) else {
+                    loaded.append(
+                        Case(kind: .recording(.file(file, maxLine: maxLine)), id: (file as NSString).lastPathComponent, decisions: [:]))
+                    continue
+                }
                 let contents = try RecordingFile.load(file, maxLine: maxLine)
                 if RecordingToPowerSyncTranscript.isPowerSync(contents) {
                     // A PowerSync session replays as the transcript it converts to (its fixture
@@ -104,10 +112,29 @@ struct CaseSource: Sendable {
                     }
                     continue
                 }
-                loaded.append(Case(kind: .recording(contents, file: file), id: (file as NSString).lastPathComponent, decisions: [:]))
+                loaded.append(Case(kind: .recording(.held(contents, file: file)), id: (file as NSString).lastPathComponent, decisions: [:]))
             }
         }
         return loaded
+    }
+
+    /// Whether a recording is a PowerSync session (its header names the profile, or an exchange
+    /// is on a PowerSync route), read line by line.
+    static func isPowerSync(_ file: String, maxLine: Int) throws(RunError) -> Bool {
+        let stream = try RecordingStream(path: file, maxLine: maxLine)
+        var powerSync = false
+        var header = false
+        while let item = try stream.next() {
+            switch item {
+            case .header(let read):
+                header = true
+                powerSync = powerSync || read.protocolName == CorpusProfile.powerSync.rawValue
+            case .exchange(let exchange):
+                powerSync = powerSync || PowerSyncSurface.route(kind: exchange.rpc) != nil
+            }
+        }
+        if !header { throw RunError.input(CorpusError.empty(file, "no recording header line (is this an accord recording?)")) }
+        return powerSync
     }
 
     /// Why a lane or target that does not play PowerSync cases skips one.

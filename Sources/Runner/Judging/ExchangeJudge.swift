@@ -51,6 +51,12 @@ enum ExchangeJudge {
         var translated: JSONValue
         /// Why the comparison does not apply to this target, if it does not.
         var notApplicable: String?
+        /// Why the recorded answer may differ from a correct live one, if it may: the recording
+        /// cannot show the world this answer depends on. A difference is then not inferable.
+        var notInferable: String? = nil
+        /// The rules the recorded answer itself breaks: the recorded service's fault, so the
+        /// live answer is judged by the rules alone.
+        var recordedFaults: [Failure] = []
         /// "step 6 pull" or "exchange 4 pull".
         var label: String
         /// The trace location and client the rules see.
@@ -91,6 +97,11 @@ enum ExchangeJudge {
         if !exchange.substitutions.isEmpty {
             notes.append("sent with " + exchange.substitutions.map(\.description).joined(separator: ", "))
         }
+        if !exchange.recordedFaults.isEmpty {
+            let broken = Set(exchange.recordedFaults.map(\.ruleID)).sorted().joined(separator: ", ")
+            notes.append("not compared: the recorded answer breaks \(broken)")
+            return Judgement(outcome: .failed(exchange.recordedFaults + failures), note: notes.joined(separator: "; "), tier: nil)
+        }
         if let reason = exchange.notApplicable {
             notes.append("not compared: \(reason)")
             let outcome: CaseOutcome =
@@ -107,6 +118,16 @@ enum ExchangeJudge {
         }
         let moved = exchange.learning.learned.filter { $0.golden != $0.live }
         if !moved.isEmpty { notes.append("bound " + moved.map(\.description).joined(separator: ", ")) }
+        if tier == .diverged, let reason = exchange.notInferable {
+            notes.insert("not inferable: \(reason)", at: 0)
+            let outcome: CaseOutcome =
+                failures.isEmpty
+                ? .skipped(
+                    "not inferable: the live answer differs from the recorded one, and \(reason); the rules ran on the live exchange and held"
+                )
+                : .failed(failures)
+            return Judgement(outcome: outcome, note: notes.joined(separator: "; "), tier: nil)
+        }
         failures += comparisonFailures(exchange, tier: tier, required: required)
         switch tier {
         case .pass: notes.insert("tier pass: canonical bytes equal", at: 0)

@@ -84,7 +84,8 @@ public enum KillMatrixRun {
                         suites.append(skipped(name, caseID: item.id, file: loaded.file, properties, reason))
                     }
                 }
-            case .recording(_, let file):
+            case .recording(let source):
+                let file = source.file
                 suites.append(
                     skipped(
                         "\(item.id) @ kill-matrix", caseID: "recording/\(item.id)", file: file, properties,

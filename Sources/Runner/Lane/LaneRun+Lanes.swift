@@ -27,9 +27,7 @@ extension LaneRun {
             }
             return Lane(
                 play: { loaded, properties in await lane.run(loaded, makeTarget: makeTarget, properties: properties) },
-                replay: { contents, file, properties in
-                    await replay.run(contents, file: file, makeTarget: makeTarget, properties: properties)
-                },
+                replay: { source, properties in await replay.run(source, makeTarget: makeTarget, properties: properties) },
                 playPowerSync: playPowerSync)
         }
 
@@ -38,7 +36,7 @@ extension LaneRun {
             let powerSync = PowerSyncClientLane(requestTimeout: lane.requestTimeout)
             return Lane(
                 play: { loaded, properties in await lane.run(loaded, launch: launch, properties: properties) },
-                replay: { contents, file, properties in await replay.run(contents, file: file, launch: launch, properties: properties) },
+                replay: { source, properties in await replay.run(source, launch: launch, properties: properties) },
                 playPowerSync: { loaded, properties in await powerSync.run(loaded, launch: launch, properties: properties) })
         }
     }

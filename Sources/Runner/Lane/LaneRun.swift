@@ -7,15 +7,15 @@ import Reports
 struct LaneRun: Sendable {
     /// Plays one case and returns its suite.
     typealias Play = @Sendable (LoadedTranscript, [SuiteResult.Property]) async -> SuiteResult
-    /// Replays one recording (its contents and path) and returns its suite.
-    typealias Replay = @Sendable (RecordingContents, String, [SuiteResult.Property]) async -> SuiteResult
+    /// Replays one recording and returns its suite (with its sequence picture).
+    typealias Replay = @Sendable (RecordingSource, [SuiteResult.Property]) async -> SuiteResult
     /// Plays one PowerSync case and returns its suite.
     typealias PowerSyncPlay = @Sendable (LoadedPowerSyncTranscript, [SuiteResult.Property]) async -> SuiteResult
 
     /// One unit of work: a transcript to play or a recording to replay.
     enum Work: Sendable {
         case transcript(LoadedTranscript)
-        case recording(RecordingContents, file: String)
+        case recording(RecordingSource)
         case powerSync(LoadedPowerSyncTranscript)
 
         /// Whether it is played on the lane's KizunaSync target (or driver).
@@ -87,7 +87,7 @@ struct LaneRun: Sendable {
         let runnable = cases.compactMap { item -> Work? in
             switch item.kind {
             case .transcript(let loaded): .transcript(loaded)
-            case .recording(let contents, let file): .recording(contents, file: file)
+            case .recording(let source): .recording(source)
             case .powerSync(let loaded): playsPowerSync ? .powerSync(loaded) : nil
             case .blocked, .unsupported: nil
             }
@@ -105,8 +105,8 @@ struct LaneRun: Sendable {
             var suite: SuiteResult
             switch runnable[index] {
             case .transcript(let loaded): suite = await play(loaded, properties).drawing(SequenceTimeline(transcript: loaded.transcript))
-            case .recording(let contents, let file):
-                suite = await replay(contents, file, properties).drawing(RecordingTimeline(exchanges: contents.exchanges).timeline)
+            case .recording(let source):
+                suite = await replay(source, properties)
             case .powerSync(let loaded):
                 suite =
                     await playPowerSync?(loaded, properties)

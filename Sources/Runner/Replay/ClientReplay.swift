@@ -89,6 +89,23 @@ public struct ClientReplay: Sendable {
         all.append(SuiteResult.Property(name: "recorded_by", value: recording.header.tool))
         all.append(SuiteResult.Property(name: "upstream", value: recording.header.upstream))
         return SuiteResult(name: file.split(separator: "/").last.map(String.init) ?? file, file: file, properties: all, cases: cases)
+            .drawing(RecordingTimeline(exchanges: recording.exchanges).timeline)
+    }
+
+    /// Serves a recording, read whole (sessions are grouped), to fresh drivers.
+    func run(_ source: RecordingSource, launch: @escaping DriverLauncher, properties: [SuiteResult.Property]) async -> SuiteResult {
+        do throws(RunError) {
+            return await run(try source.contents(), file: source.file, launch: launch, properties: properties)
+        } catch {
+            let name = source.file.split(separator: "/").last.map(String.init) ?? source.file
+            return SuiteResult(
+                name: name, file: source.file, properties: properties,
+                cases: [
+                    CaseResult(
+                        name: "recording", classname: CaseResult.classname(lane: "client", caseID: "recording/" + name),
+                        outcome: .errored("\(error)"))
+                ])
+        }
     }
 
     /// A finding's message with its leading "step N label" named after the exchange instead.

@@ -53,13 +53,14 @@ public struct DiffRun: Sendable {
     ) async throws(RunError) -> Bool {
         if options.run.inputs.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
         try options.run.reports.check(inputs: options.run.inputs.paths)
-        var recordings: [(RecordingContents, String)] = []
+        let maxLine = options.run.inputs.maxLine
+        var recordings: [(file: String, powerSync: Bool)] = []
         for path in options.run.inputs.paths {
             guard case .recording(let file) = try CheckInput.classify(path) else {
                 throw RunError.usage(
                     "\(path) is not a recording: accord diff replays recordings (convert a transcript with accord convert)")
             }
-            recordings.append((try RecordingFile.load(file, maxLine: options.run.inputs.maxLine), file))
+            recordings.append((file, try CaseSource.isPowerSync(file, maxLine: maxLine)))
         }
         let (nameA, nameB) = options.targetNames
         var reports = try ReportSession(
@@ -69,27 +70,36 @@ public struct DiffRun: Sendable {
             SuiteResult.Property(name: "lane", value: "diff"), SuiteResult.Property(name: "target", value: "\(nameA) vs \(nameB)"),
             SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
-        for (recording, file) in recordings {
+        for (file, isPowerSync) in recordings {
             let started = ContinuousClock.now
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)
-            if RecordingToPowerSyncTranscript.isPowerSync(recording) {
+            if isPowerSync {
                 var suite = try await powerSyncSuite(
-                    recording, file: file, classname: classname, names: options.targetNames, powerSync: powerSync)
+                    try RecordingFile.load(file, maxLine: maxLine), file: file, classname: classname, names: options.targetNames,
+                    powerSync: powerSync)
                 suite.properties = properties + suite.properties
                 suite.time = RunClock.seconds(since: started)
                 try reports.add(suite)
                 continue
             }
-            let seed = ReplayPlayer.seed(for: recording, config: nil)
-            let liveA = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeA)
-            let liveB = await ReplayPlayer.play(recording, seed: seed, makeTarget: makeB)
-            var across = Bindings()
-            let cases = zip(liveA, liveB).map { a, b in
+            // Both targets replay the same world, exchange by exchange, holding one exchange at a time.
+            let source = RecordingSource.file(file, maxLine: maxLine)
+            let plan = try RecordingReplay.survey(source)
+            var playerA = ReplayPlayer(world: plan.world, makeTarget: makeA)
+            var playerB = ReplayPlayer(world: plan.world, makeTarget: makeB)
+            var across = Bindings(times: .order)
+            var cases: [CaseResult] = []
+            let stream = try source.stream()
+            while let item = try stream.next() {
+                guard case .exchange(let exchange) = item else { continue }
+                let a = await playerA.play(exchange)
+                let b = await playerB.play(exchange)
                 var result = compare(a, b, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
                 result.time = a.seconds + b.seconds
-                return result
+                cases.append(result)
             }
+            if let torn = plan.tornLine { cases.append(RecordingReplay.tornTail(torn, classname: classname, done: "compared")) }
             var suite = SuiteResult(
                 name: name, file: file, properties: properties,
                 cases: cases.isEmpty
@@ -158,7 +168,7 @@ public struct DiffRun: Sendable {
             {
                 return CaseResult(name: a.name, classname: classname, outcome: .passed, note: "identical canonical bytes")
             }
-            let translated = across.translate(replyA.body).0
+            let translated = across.translate(replyA.body, answeredBy: replyB.body)
             let bound = learning.violations.isEmpty && CanonicalJSON.compact(translated) == CanonicalJSON.compact(replyB.body)
             if bound && requiredTier == .bound && failures.isEmpty {
                 return CaseResult(

@@ -70,7 +70,8 @@ extension CasePlay {
         }
         let judged = ExchangeJudge.Exchange(
             reference: ReferenceAnswer(rpc: exchange.rpc, status: exchange.status, body: exchange.response, noun: "golden"), sent: sent,
-            substitutions: substitutions, reply: reply, learning: learning, translated: bindings.translate(exchange.response).0,
+            substitutions: substitutions, reply: reply, learning: learning,
+            translated: bindings.translate(exchange.response, answeredBy: reply.body),
             notApplicable: notApplicable, label: label, location: StepLocation(number: step.n, label: step.label),
             client: exchange.caller?.client ?? transcript.context.clientID)
         let judgement = ExchangeJudge.judge(judged, checker: &checker, required: requiredTier)

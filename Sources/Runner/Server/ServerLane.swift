@@ -86,7 +86,7 @@ struct CasePlay {
     var cases: [CaseResult] = []
     var worstTier: ResponseTier?
     var checker: TraceChecker
-    var bindings = Bindings()
+    var bindings: Bindings
     var capabilities: TargetCapabilities?
     var phase = Phase.playing
     /// Steps and postconditions the client lane checks: counted, not reported as test cases.
@@ -97,6 +97,7 @@ struct CasePlay {
         self.scenario = scenario
         self.requiredTier = requiredTier
         self.checker = TraceChecker(settings: .of(loaded.transcript))
+        self.bindings = Bindings(times: loaded.transcript.isRecorded ? .order : .bijection)
     }
 
     var transcript: Transcript { loaded.transcript }
@@ -137,7 +138,8 @@ struct CasePlay {
             let before = Self.wallClockSecond()
             let receipt = try await target.seed(seed)
             if capabilities.clock == .wall { bindings.notBefore = receipt.seededAt ?? before }
-            let learning = bindings.bind(seed: seed, receipt: receipt, dense: capabilities.numbering == .dense)
+            let dense = capabilities.numbering == .dense && !transcript.isRecorded
+            let learning = bindings.bind(seed: seed, receipt: receipt, dense: dense)
             if !learning.violations.isEmpty {
                 let failures = learning.violations.map { Failure(ruleID: "AC-BINDING", message: "seed: AC-BINDING \($0.message)") }
                 cases.append(CaseResult(name: "seed", classname: classname, outcome: .failed(failures)))

@@ -88,7 +88,8 @@ public enum StorageFaultRun {
             switch item.kind {
             case .blocked(let entry):
                 suites.append(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties))
-            case .recording(_, let file):
+            case .recording(let source):
+                let file = source.file
                 suites.append(
                     skipped(
                         item.id, caseID: "recording/\(item.id)", file: file, properties, "recordings are not played under storage faults"))

@@ -1,0 +1,53 @@
+import KizunaWire
+
+/// Recorded → live times where a replay can keep only their order: a recorded service and the
+/// server replaying its recording stamp different clocks at different grains (one `now()` per
+/// transaction, one per statement, a logical step per exchange), so two recorded times may come
+/// back as one and one recorded time as two. A pair breaks only by inverting the order against
+/// a neighbour: recorded a < b with live(a) > live(b). Sorted by recorded time; each recorded
+/// time keeps the range of live times answered for it.
+struct TimeOrder: Sendable {
+    struct Entry: Sendable {
+        var golden: UTCTimestamp
+        var low: UTCTimestamp
+        var high: UTCTimestamp
+        var origin: BindingOrigin
+    }
+
+    private(set) var entries: [Entry] = []
+
+    /// Binds `golden` to `live` unless that inverts the order against a neighbour.
+    mutating func bind(_ golden: UTCTimestamp, _ live: UTCTimestamp, origin: BindingOrigin) -> BindingTable<UTCTimestamp>.Outcome {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].golden < golden { low = middle + 1 } else { high = middle }
+        }
+        let index = low
+        let exists = index < entries.count && entries[index].golden == golden
+        if index > 0, live < entries[index - 1].high {
+            let neighbour = entries[index - 1]
+            return .refused(.orderInverted(.init(golden: neighbour.golden, live: neighbour.high, origin: neighbour.origin)))
+        }
+        let next = exists ? index + 1 : index
+        if next < entries.count, entries[next].low < live {
+            let neighbour = entries[next]
+            return .refused(.orderInverted(.init(golden: neighbour.golden, live: neighbour.low, origin: neighbour.origin)))
+        }
+        if exists {
+            if entries[index].low <= live && live <= entries[index].high { return .known }
+            entries[index].low = min(entries[index].low, live)
+            entries[index].high = max(entries[index].high, live)
+            return .learned
+        }
+        entries.insert(Entry(golden: golden, low: live, high: live, origin: origin), at: index)
+        return .learned
+    }
+
+    /// The one live time a recorded time came back as, when it came back as one.
+    func live(for golden: UTCTimestamp) -> (UTCTimestamp, BindingOrigin)? {
+        guard let entry = entries.first(where: { $0.golden == golden }), entry.low == entry.high else { return nil }
+        return (entry.low, entry.origin)
+    }
+}
