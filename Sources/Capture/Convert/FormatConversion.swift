@@ -80,9 +80,10 @@ public enum FormatConversion {
     ///   - caseID: the case id of a transcript it writes.
     /// - Returns: the output bytes and notes.
     /// - Throws: `CorpusError` when the transcript written would not be valid.
-    public static func convert(_ recording: RecordingContents, file: String, to: Format, tool: String, caseID: String) throws(CorpusError)
-        -> Output
-    {
+    public static func convert(
+        _ recording: RecordingContents, file: String, to: Format, tool: String, caseID: String,
+        world: ((RecordingContents) -> RecordedWorld)? = nil
+    ) throws(CorpusError) -> Output {
         var notes: [String] = []
         if let torn = recording.tornLine { notes.append("torn last line \(torn) ignored") }
         // Every direction passes the recorder's redactor, under the policy the recording states:
@@ -102,7 +103,10 @@ public enum FormatConversion {
             _ = try LoadedPowerSyncTranscript(raw: rendered, json: result.json, file: file)
             return Output(bytes: rendered, notes: notes + result.notes)
         case .transcript:
-            let result = RecordingToTranscript.convert(recording, options: RecordingToTranscript.Options(caseID: caseID))
+            // The world is inferred from the redacted recording, so no secret reaches a server step.
+            let inferred = world?(recording)
+            let result = RecordingToTranscript.convert(recording, options: RecordingToTranscript.Options(caseID: caseID, world: inferred))
+            if !result.worldOfStep.isEmpty { notes.append("\(result.worldOfStep.count) server steps inferred from the recording") }
             notes += result.omitted.map { "exchange \($0.exchange): \($0.reason)" }
             let others = Set(recording.sessions.dropFirst())
             if !others.isEmpty { notes.append("\(others.count) other session(s) kept as rpc steps with a caller") }

@@ -16,16 +16,24 @@ public enum RecordingToTranscript {
         public var session: RecordedSession?
         /// Whether pushed mutations become local write steps.
         public var writes: Bool
+        /// The world the recording implies (`WorldInference`): its changes become server steps,
+        /// the history first, each other change just before the exchange it precedes, and its
+        /// configuration the context's. Nil: no server steps, the configuration inferred from the
+        /// requests alone.
+        public var world: RecordedWorld?
 
         /// Makes options.
         /// - Parameters:
         ///   - caseID: the case id.
         ///   - session: the one session to keep, or nil.
         ///   - writes: whether to add local writes.
-        public init(caseID: String = "lifecycle/001-recording", session: RecordedSession? = nil, writes: Bool = false) {
+        public init(
+            caseID: String = "lifecycle/001-recording", session: RecordedSession? = nil, writes: Bool = false, world: RecordedWorld? = nil
+        ) {
             self.caseID = caseID
             self.session = session
             self.writes = writes
+            self.world = world
         }
     }
 
@@ -37,6 +45,8 @@ public enum RecordingToTranscript {
         public var exchangeOfStep: [Int: Int]
         /// The local write steps, by step number, with the exchange of the push that carries them.
         public var writeOfStep: [Int: Int]
+        /// The server steps the world added, by step number, with the exchange they precede (0 for the history).
+        public var worldOfStep: [Int: Int] = [:]
         /// Exchanges left out, with the reason.
         public var omitted: [Omission]
     }
@@ -62,7 +72,16 @@ public enum RecordingToTranscript {
         var writeOfStep: [Int: Int] = [:]
         var omitted: [Omission] = []
         var written = Set<String>()
+        var worldOfStep: [Int: Int] = [:]
+        func world(_ changes: [WorldChange], before exchange: Int) {
+            for change in changes {
+                steps.append(serverStep(change, n: steps.count + 1))
+                worldOfStep[steps.count] = exchange
+            }
+        }
+        world(options.world?.history ?? [], before: 0)
         for exchange in kept {
+            world(options.world?.changes[exchange.number] ?? [], before: exchange.number)
             guard exchange.rpc == "pull" || exchange.rpc == "push" else {
                 omitted.append(Omission(exchange: exchange.number, reason: "not a pull or push (\(exchange.method) \(exchange.path))"))
                 continue
@@ -102,21 +121,57 @@ public enum RecordingToTranscript {
             exchangeOfStep[steps.count] = exchange.number
         }
         let schemaVersion = kept.lazy.compactMap { $0.request["schema_version"]?.numberValue?.intValue }.first ?? 1
+        var notes: [JSONValue] = [
+            .string("converted by accord from a recording of \(recording.header.upstream) started \(recording.header.startedAt)"),
+            "the server configuration is inferred from the recorded requests",
+        ]
+        if let world = options.world {
+            notes.append(
+                .string(
+                    "\(worldOfStep.count) server steps are inferred from the recording: what happened on the service outside it (its history, other writers, fillers for writes no answer shows)"
+                ))
+            let stepOfExchange = Dictionary(exchangeOfStep.map { ($0.value, $0.key) }, uniquingKeysWith: min)
+            for (exchange, reason) in world.notInferable.sorted(by: { $0.key < $1.key }) {
+                let step = stepOfExchange[exchange].map { "step \($0)" } ?? "a left-out step"
+                notes.append(.string("\(step) (exchange \(exchange)) is not inferable where it differs: \(reason)"))
+            }
+        }
+        let server = options.world?.server ?? ServerInference.config(from: kept)
         let context: JSONValue = [
             "client_id": .string(own.client ?? "unknown-client"), "user_id": .string(own.user ?? "unknown-user"),
-            "schema_version": .number(JSONNumber(schemaVersion)),
-            "notes": [
-                .string("converted by accord from a recording of \(recording.header.upstream) started \(recording.header.startedAt)"),
-                "the server configuration is inferred from the recorded requests",
-            ],
-            "server": ServerInference.json(ServerInference.config(from: kept)),
+            "schema_version": .number(JSONNumber(schemaVersion)), "notes": .array(notes), "server": ServerInference.json(server),
         ]
         let json: JSONValue = [
-            "case": .string(options.caseID), "cites": ["accord:recording"], "context": context, "fencing": "visibility-horizon",
+            "case": .string(options.caseID), "cites": [.string(recordedCite)], "context": context, "fencing": "visibility-horizon",
             "postconditions": [], "priority": "P2", "status": "proposed", "steps": .array(steps),
             "title": .string("Recorded traffic of \(own)"),
         ]
-        return Result(json: json, exchangeOfStep: exchangeOfStep, writeOfStep: writeOfStep, omitted: omitted)
+        return Result(json: json, exchangeOfStep: exchangeOfStep, writeOfStep: writeOfStep, worldOfStep: worldOfStep, omitted: omitted)
+    }
+
+    /// The cite a transcript converted from a recording carries: its golden seqs and times are a
+    /// recorded service's, so a replay judges them by order and bijection (`Transcript.isRecorded`).
+    public static let recordedCite = "accord:recording"
+
+    /// A world change as a transcript's server step.
+    static func serverStep(_ change: WorldChange, n: Int) -> JSONValue {
+        var step: JSONObject = ["kind": "server", "n": .number(JSONNumber(n))]
+        switch change.operation {
+        case .reap:
+            step["op"] = "reap"
+        case .delete:
+            step["op"] = "delete"
+            step["actor"] = .string(WorldChange.actor)
+            step["table"] = .string(change.table)
+            step["pk"] = .string(change.pk)
+        case .upsert(let columns):
+            step["op"] = "upsert"
+            step["actor"] = .string(WorldChange.actor)
+            step["table"] = .string(change.table)
+            step["pk"] = .string(change.pk)
+            step["columns"] = .object(columns)
+        }
+        return .object(step)
     }
 
     /// The local write step a pushed mutation implies, or nil when it has no usable shape.

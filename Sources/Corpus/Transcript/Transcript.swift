@@ -51,3 +51,11 @@ public struct Transcript: Sendable, Hashable {
     /// The flow the case belongs to: the part of the id before "/" (e.g. "push").
     public var area: String { caseID.split(separator: "/").first.map(String.init) ?? caseID }
 }
+
+extension Transcript {
+    /// Whether the transcript was converted from a recording (it cites
+    /// `RecordingToTranscript.recordedCite`): its golden seqs are a recorded service's, with gaps
+    /// for what other buckets and users wrote, and its times that service's clock, so a server lane
+    /// judges them by order and bijection, never density, and times by order alone.
+    public var isRecorded: Bool { cites.contains(RecordingToTranscript.recordedCite) }
+}

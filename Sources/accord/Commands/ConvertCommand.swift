@@ -54,7 +54,8 @@ enum ConvertCommand: Command {
         let recording = from == .recording ? try RecordingFile.load(input, maxLine: maxLine) : nil
         do throws(CorpusError) {
             if let recording {
-                converted = try FormatConversion.convert(recording, file: input, to: to, tool: tool, caseID: caseID)
+                converted = try FormatConversion.convert(
+                    recording, file: input, to: to, tool: tool, caseID: caseID, world: { RecordingReplay.world(of: $0, file: input) })
             } else {
                 converted = try FormatConversion.convert(
                     try FileBytes.read(input, limit: maxLine), file: input, from: from, to: to, tool: tool, caseID: caseID)
