@@ -170,6 +170,7 @@ public enum RecordingToTranscript {
             step["table"] = .string(change.table)
             step["pk"] = .string(change.pk)
             step["columns"] = .object(columns)
+            if let hlc = change.hlc { step["hlc"] = .string(hlc) }
         }
         return .object(step)
     }

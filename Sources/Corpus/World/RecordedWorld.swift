@@ -51,17 +51,21 @@ public struct WorldChange: Sendable, Hashable, CustomStringConvertible {
     public var pk: String
     /// Why the recording implies it: "todos/…e009 at seq 12, first shown by exchange 6".
     public var reason: String
+    /// For an upsert of an `hlc`-mode table, the origin clock it must carry: above the clock of a
+    /// recorded mutation the service refused SUPERSEDED against it.
+    public var hlc: String?
 
     /// The actor every inferred change is applied as: no recorded client, so a later write of
     /// the row by a recorded client is judged as another actor's (DELETE_WINS, RLS_DENIED).
     public static let actor = "00000000-0000-4000-8000-c19999999998"
 
     /// Makes a change.
-    public init(_ operation: Operation, table: String = "", pk: String = "", reason: String) {
+    public init(_ operation: Operation, table: String = "", pk: String = "", reason: String, hlc: String? = nil) {
         self.operation = operation
         self.table = table
         self.pk = pk
         self.reason = reason
+        self.hlc = hlc
     }
 
     /// "upsert todos/…0009 (row …)", "delete todos/…0012 (…)", "reap (…)".

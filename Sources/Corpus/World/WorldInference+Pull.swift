@@ -42,6 +42,7 @@ extension WorldInference {
             let bucket = buckets.first { $0["table"]?.stringValue == table }?["params"]?[bucketColumn(of: table)]
             tombstone(RowKey(table: table, pk: pk), at: seq, by: number, bucket: bucket ?? .null)
         }
+        for conflict in response["conflicts"]?.arrayValue ?? [] { journaled(conflict) }
         guard let text = response["cursor"]?.stringValue, let token = try? CursorToken(parsing: text) else { return }
         if let requested, requested.holes.isEmpty, token.holes.isEmpty {
             leftOut(buckets, after: requested.highWater, upTo: token.highWater, onPage: onPage, by: number)
@@ -85,6 +86,25 @@ extension WorldInference {
         identify(seq, .world(index), shownBy: number)
         wrote(key, .world(index))
         store(key, ModelRow(columns: row, writer: .world(index), seq: seq))
+    }
+
+    /// A conflict journal entry names the value a recorded update overwrote: where the model had
+    /// another value there, another actor wrote the loser before that push.
+    mutating func journaled(_ conflict: JSONValue) {
+        guard let winner = conflict["winner_mutation_id"]?.stringValue, let column = conflict["column_name"]?.stringValue,
+            let loser = conflict["loser_value"], let overwrite = overwrites.removeValue(forKey: winner),
+            overwrite.values[column] != loser
+        else { return }
+        var after = 0
+        if case .push(let last)? = overwrite.priorWriter { after = last }
+        _ = infer(
+            Pending(
+                change: WorldChange(
+                    .upsert([column: loser]), table: overwrite.key.table, pk: overwrite.key.pk,
+                    reason:
+                        "\(Self.label(overwrite.key)) held \(column) \(CanonicalJSON.compact(loser)) when exchange \(overwrite.exchange) overwrote it, as a conflict journal shows"
+                ),
+                seq: nil, after: after, before: overwrite.exchange))
     }
 
     /// A page is a prefix of the stream in its buckets: a live row the model has in them at a seq

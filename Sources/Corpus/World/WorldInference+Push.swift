@@ -1,23 +1,36 @@
 import KizunaWire
 
 extension WorldInference {
-    /// A push's answer: applied mutations change the model; a rejection's or an abort's
-    /// `server_row` is what the server held before the push.
+    /// What an applied update overwrote, for a pull's conflict journal to compare its loser with:
+    /// the push, the row, the writer before it, and the values of the columns it set.
+    struct Overwrite: Sendable {
+        var exchange: Int
+        var key: RowKey
+        var priorWriter: Writer?
+        var values: JSONObject
+    }
+
+    /// A push's answer: applied mutations change the model; a verdict's or an abort's
+    /// `server_row` shows what the server held for the row, so what the model does not explain
+    /// was there before the push.
     mutating func observePush(_ exchange: RecordedExchange, response: JSONObject) {
         let number = exchange.number
         let mutations = Self.mutations(of: exchange)
         if response["signal"].map({ !$0.isNull }) == true { return }
         if let batch = response["batch"]?.objectValue {
+            // The offender's row as the aborted transaction saw it: after the siblings before it.
             if let offender = batch["offender_mutation_id"]?.stringValue,
-                let mutation = mutations.first(where: { $0.mutationID == offender })
+                let index = mutations.firstIndex(where: { $0.mutationID == offender })
             {
-                held(RowKey(table: mutation.table, pk: mutation.pk), batch["server_row"] ?? .null, before: number)
+                let key = RowKey(table: mutations[index].table, pk: mutations[index].pk)
+                let siblings = mutations[..<index].filter { $0.table == key.table && $0.pk == key.pk }
+                held(key, batch["server_row"] ?? .null, before: number, through: Array(siblings), committed: false)
             }
             return
         }
-        let verdicts = response["verdicts"]?.arrayValue ?? []
         var wrote = false
-        for verdict in verdicts {
+        var thisPush: [RowKey: [Mutation]] = [:]
+        for verdict in response["verdicts"]?.arrayValue ?? [] {
             guard let id = verdict["mutation_id"]?.stringValue, let mutation = mutations.first(where: { $0.mutationID == id }) else {
                 continue
             }
@@ -25,15 +38,24 @@ extension WorldInference {
             switch verdict["verdict"]?.stringValue {
             case "applied":
                 guard applied.insert(id).inserted else { continue }
+                let prior = rows[key]
+                if mutation.op == .update, !mutation.columns.members.isEmpty, let prior, prior.live {
+                    overwrites[id] = Overwrite(
+                        exchange: number, key: key, priorWriter: prior.writer,
+                        values: JSONObject(
+                            pairs: mutation.columns.members.compactMap { member in prior.columns[member.key].map { (member.key, $0) } }))
+                }
                 apply(mutation, by: exchange)
+                thisPush[key, default: []].append(mutation)
                 wrote = true
-                if let row = verdict["server_row"]?.objectValue, var model = rows[key] {
-                    fill(&model, with: row)
-                    store(key, model)
+                if let row = verdict["server_row"], !row.isNull {
+                    held(key, row, before: number, through: thisPush[key] ?? [], committed: true, priorWriter: prior?.writer)
                 }
             case "rejected":
                 guard !applied.contains(id) else { continue }
-                rejected(mutation, reason: verdict["reason"]?.stringValue ?? "", serverRow: verdict["server_row"] ?? .null, by: exchange)
+                rejected(
+                    mutation, reason: verdict["reason"]?.stringValue ?? "", serverRow: verdict["server_row"] ?? .null, by: exchange,
+                    through: thisPush[key] ?? [])
             default:
                 continue
             }
@@ -68,13 +90,12 @@ extension WorldInference {
             let columns = purposeRow(key, bucket: bucket)
             var after = 0
             if case .push(let last)? = rows[key]?.writer { after = last }
+            let verb = mutation.op == .delete ? "deleted" : "updated"
             let index = infer(
                 Pending(
                     change: WorldChange(
                         .upsert(columns), table: key.table, pk: key.pk,
-                        reason:
-                            "\(Self.label(key)) was \(mutation.op == .delete ? "deleted" : "updated") by exchange \(number), so it was there before"
-                    ),
+                        reason: "\(Self.label(key)) was \(verb) by exchange \(number), so it was there before"),
                     seq: nil, after: after, before: number))
             let keys = Set(keyColumns(of: key.table) + [bucketColumn(of: key.table)])
             model = ModelRow(
@@ -82,6 +103,16 @@ extension WorldInference {
         }
         let bucketColumn = bucketColumn(of: key.table)
         let bucketBefore = model.columns[bucketColumn]
+        Self.apply(mutation, to: &model)
+        model.moved = mutation.op == .update && bucketBefore != nil && model.columns[bucketColumn] != bucketBefore
+        model.writer = .push(number)
+        model.seq = nil
+        wrote(key, .push(number))
+        store(key, model)
+    }
+
+    /// A mutation's effect on a row's columns, as the protocol defines it.
+    static func apply(_ mutation: Mutation, to model: inout ModelRow) {
         switch mutation.op {
         case .insert, .update:
             for member in mutation.columns.members {
@@ -101,15 +132,10 @@ extension WorldInference {
         case .delete:
             model.live = false
         }
-        model.moved = mutation.op == .update && bucketBefore != nil && model.columns[bucketColumn] != bucketBefore
-        model.writer = .push(number)
-        model.seq = nil
-        wrote(key, .push(number))
-        store(key, model)
     }
 
-    /// A rejected mutation: the server's row, as the verdict shows it, was there before the push.
-    mutating func rejected(_ mutation: Mutation, reason: String, serverRow: JSONValue, by exchange: RecordedExchange) {
+    /// A rejected mutation: what the verdict shows of the row was there before the push.
+    mutating func rejected(_ mutation: Mutation, reason: String, serverRow: JSONValue, by exchange: RecordedExchange, through: [Mutation]) {
         let number = exchange.number
         let key = RowKey(table: mutation.table, pk: mutation.pk)
         switch reason {
@@ -120,41 +146,90 @@ extension WorldInference {
                     "\(Self.label(key)) was refused RLS_DENIED though the recording last showed it in the caller's bucket: what hid it is not on the wire"
             }
         case "DELETE_WINS":
-            if let model = rows[key], model.live { held(key, .null, before: number) }
+            if let model = rows[key], model.live { held(key, .null, before: number, through: through, committed: true) }
+        case "SUPERSEDED":
+            // The row's cells carried later origin clocks than the mutation's: a world write must too.
+            held(key, serverRow, before: number, through: through, committed: true, hlcAbove: mutation.hlc)
         default:
-            held(key, serverRow, before: number)
+            held(key, serverRow, before: number, through: through, committed: true)
         }
     }
 
-    /// What a verdict shows the server held for a row before the push at `number` (null: no
-    /// live row the caller can see): nothing when the model agrees, else the change that made it so.
-    mutating func held(_ key: RowKey, _ shown: JSONValue, before number: Int) {
-        let model = rows[key]
-        var after = 0
-        if case .push(let last)? = model?.writer { after = last }
-        if let row = shown.objectValue {
-            if var model, model.live, model.agrees(row) {
-                fill(&model, with: row)
-                store(key, model)
-                return
-            }
-            let index = infer(
-                Pending(
-                    change: WorldChange(
-                        .upsert(row), table: key.table, pk: key.pk,
-                        reason: "\(Self.label(key)) as the verdict of exchange \(number) shows it"),
-                    seq: nil, after: after, before: number))
-            wrote(key, .world(index))
-            store(key, ModelRow(columns: row, writer: .world(index)))
-        } else if let model, model.live {
-            let index = infer(
-                Pending(
-                    change: WorldChange(
-                        .delete, table: key.table, pk: key.pk, reason: "\(Self.label(key)) was gone when exchange \(number) was answered"),
-                    seq: nil, after: after, before: number))
-            wrote(key, .world(index))
-            store(key, ModelRow(columns: [:], live: false, writer: .world(index)))
+    /// What a verdict shows of a row (null: no live row the caller can see) once `through` took
+    /// effect on the state the row had before the push at `number` (`committed`: they stay, as
+    /// applied mutations; else they were rolled back, as an aborted batch's siblings). Nothing
+    /// is inferred when the model agrees; else the row's state before the push is another actor's
+    /// change, its columns undone through `through`'s transforms (a column `through` set is hidden).
+    mutating func held(
+        _ key: RowKey, _ shown: JSONValue, before number: Int, through: [Mutation], committed: Bool, priorWriter: Writer? = nil,
+        hlcAbove: String? = nil
+    ) {
+        var expected = rows[key]
+        if !committed, var model = expected {
+            for mutation in through { Self.apply(mutation, to: &model) }
+            expected = model
         }
+        var after = 0
+        if case .push(let last)? = priorWriter ?? rows[key]?.writer, last != number { after = last }
+        guard let row = shown.objectValue else {
+            if let model = rows[key], model.live {
+                let index = infer(
+                    Pending(
+                        change: WorldChange(
+                            .delete, table: key.table, pk: key.pk,
+                            reason: "\(Self.label(key)) was gone when exchange \(number) was answered"),
+                        seq: nil, after: after, before: number))
+                wrote(key, .world(index))
+                store(key, ModelRow(columns: [:], live: false, writer: .world(index)))
+            }
+            return
+        }
+        let before = Self.undo(through, from: row)
+        if let model = expected, model.live, model.agrees(row) {
+            var current = rows[key] ?? model
+            fill(&current, with: committed ? row : before.merging(over: current.columns))
+            store(key, current)
+            return
+        }
+        let hlc = hlcAbove.flatMap(Self.clock(above:))
+        let index = infer(
+            Pending(
+                change: WorldChange(
+                    .upsert(before), table: key.table, pk: key.pk,
+                    reason: "\(Self.label(key)) as the verdict of exchange \(number) shows it",
+                    hlc: hlc),
+                seq: nil, after: after, before: number))
+        wrote(key, .world(index))
+        var model = ModelRow(columns: before, writer: .world(index))
+        if committed && !through.isEmpty {
+            // This push's own mutations of the row came after the inferred change: the row is theirs.
+            for mutation in through { Self.apply(mutation, to: &model) }
+            model.columns = row.merging(over: model.columns)
+            model.writer = .push(number)
+        }
+        store(key, model)
+    }
+
+    /// A row's columns before `mutations`, from the row after them: a column they set is hidden
+    /// and left out, a transformed one undone (an increment subtracted, an arrayUnion's appended
+    /// values taken off the end; an arrayRemove cannot be undone and leaves the column out).
+    static func undo(_ mutations: [Mutation], from row: JSONObject) -> JSONObject {
+        var columns = row
+        for mutation in mutations.reversed() {
+            for member in mutation.columns.members { columns[member.key] = nil }
+            for (column, transform) in mutation.transforms.reversed() {
+                guard let value = columns[column] else { continue }
+                columns[column] = transform.undone(from: value)
+            }
+        }
+        return columns
+    }
+
+    /// An origin clock just above `hlc`: the same time, the next logical count, the world's node.
+    static func clock(above hlc: String) -> String? {
+        let parts = hlc.split(separator: "|", omittingEmptySubsequences: false)
+        guard parts.count == 3, let logical = Int(parts[1]) else { return nil }
+        return "\(parts[0])|\(logical + 1)|\(WorldChange.actor)"
     }
 
     /// A push's mutations that read strictly; a malformed one is the recorded service's to judge.
@@ -163,5 +238,34 @@ extension WorldInference {
         return (exchange.request["batch"]?["mutations"]?.arrayValue ?? []).enumerated().compactMap { index, value in
             try? Mutation(json: value, at: at.appending(index), malformed: .malformedRequest)
         }
+    }
+}
+
+extension Transform {
+    /// The value before this transform, from the value after it, where that can be told: an
+    /// increment subtracted; an arrayUnion's values taken off the end where they were appended;
+    /// nil for an arrayRemove (where the values stood is gone).
+    func undone(from value: JSONValue) -> JSONValue? {
+        switch self {
+        case .increment(let by):
+            guard let delta = Self.integer(by), case .number(let number) = value, let result = Int64(number.literal) else { return nil }
+            let (before, overflow) = result.subtractingReportingOverflow(delta)
+            return overflow ? nil : .number(JSONNumber(literal: String(before)))
+        case .arrayUnion(let values):
+            guard var items = value.arrayValue else { return nil }
+            for appended in values.reversed() where items.last == appended { items.removeLast() }
+            return .array(items)
+        case .arrayRemove:
+            return nil
+        }
+    }
+}
+
+extension JSONObject {
+    /// These members over `base`: every member of `base`, replaced where this object has the key.
+    func merging(over base: JSONObject) -> JSONObject {
+        var merged = base
+        for member in members { merged[member.key] = member.value }
+        return merged
     }
 }

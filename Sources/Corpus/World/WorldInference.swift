@@ -113,6 +113,8 @@ public struct WorldInference: Sendable {
     var sent: [Int] = []
     /// Mutation ids whose effect is in the model (a replayed id writes nothing again).
     var applied = Set<String>()
+    /// What each applied update overwrote, by mutation id, until a conflict journal names it.
+    var overwrites: [String: Overwrite] = [:]
     var notInferable: [Int: String] = [:]
     /// Exchanges answered without RESET_REQUIRED, by the schema version they carried.
     var answeredVersions: [Int: [Int]] = [:]

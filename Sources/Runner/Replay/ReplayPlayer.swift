@@ -66,7 +66,7 @@ struct ReplayPlayer {
     /// A world change as the fixture contract applies it.
     static func fixture(_ change: WorldChange) -> FixtureChange {
         switch change.operation {
-        case .upsert(let columns): .upsert(table: change.table, pk: change.pk, columns: columns, actor: WorldChange.actor, hlc: nil)
+        case .upsert(let columns): .upsert(table: change.table, pk: change.pk, columns: columns, actor: WorldChange.actor, hlc: change.hlc)
         case .delete: .delete(table: change.table, pk: change.pk, actor: WorldChange.actor)
         case .reap: .reap
         }
