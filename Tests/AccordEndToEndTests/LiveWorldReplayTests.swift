@@ -1,4 +1,5 @@
 import AccordTestSupport
+import Corpus
 import Foundation
 import HTTP
 import KizunaWire
@@ -72,6 +73,35 @@ struct LiveWorldReplayTests {
         let diff = try await AccordBinary.run(["diff", "--server", "embedded", "--server", url, "--jwt-secret", "live-world", recording])
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
         #expect(diff.stdout.contains("0 failed"), "\(diff.stdout)")
+    }
+
+    @Test("accord convert makes the recording a case: its inferred server steps visible, accord check and the server lane pass it")
+    func recordingBecomesACase() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = try await Self.record(in: folder)
+        let transcript = folder.appendingPathComponent("live-case.json").path
+        let converted = try await AccordBinary.run(["convert", recording, transcript])
+        #expect(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
+        #expect(converted.stderr.contains("server steps inferred from the recording"), "\(converted.stderr)")
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: transcript))))
+        let steps = try #require(json["steps"]?.arrayValue)
+        let server = steps.filter { $0["kind"] == "server" }
+        #expect(server.count >= 8, "the past and the other actor's writes: \(server.count)")
+        #expect(steps.first?["kind"] == "server", "the history comes first")
+        // The other actor's rename of row 1 is there, by the actor every inferred change is made as.
+        #expect(
+            server.contains {
+                $0["op"] == "upsert" && $0["pk"] == "00000000-0000-4000-8000-e10000000001"
+                    && $0["columns"]?["title"] == "renamed on the web"
+                    && $0["actor"] == .string(WorldChange.actor)
+            }, "\(server)")
+        #expect(server.contains { $0["op"] == "delete" && $0["pk"] == "00000000-0000-4000-8000-e10000000004" }, "\(server)")
+        let check = try await AccordBinary.run(["check", transcript])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let run = try await AccordBinary.run(["run", "--server", "embedded", transcript])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains(" 0 failed"), "\(run.stdout)")
     }
 
     @Test("a server that drops a row, or reverses two verdicts, fails at the exchange where it happens, naming the rule")

@@ -133,7 +133,7 @@ extension WorldInference {
             } else if model.seq == seq {
                 // A move: the row lives on in another bucket, written at this seq.
                 explained = true
-            } else if model.seq == nil, model.moved, case .push = model.writer {
+            } else if model.seq == nil, model.moved {
                 explained = true
             } else {
                 explained = false

@@ -141,9 +141,31 @@ extension WorldInference {
         switch reason {
         case "RLS_DENIED" where serverRow.isNull:
             // Absent and hidden look the same; a row the model has live in the caller's own bucket does not.
-            if let model = rows[key], model.live, let user = exchange.user, model.columns[bucketColumn(of: key.table)] == .string(user) {
-                notInferable[number] =
-                    "\(Self.label(key)) was refused RLS_DENIED though the recording last showed it in the caller's bucket: what hid it is not on the wire"
+            // Absent and hidden look the same; a row the model has live in the caller's own bucket
+            // was moved out of it (a move leaves a tombstone in the old bucket, which explains one later).
+            if var model = rows[key], model.live, let user = exchange.user {
+                let column = bucketColumn(of: key.table)
+                guard model.columns[column] == .string(user) else { return }
+                var after = 0
+                if case .push(let last) = model.writer { after = last }
+                let elsewhere: JSONValue = .string(Self.fillerBucket)
+                let index = infer(
+                    Pending(
+                        change: WorldChange(
+                            .upsert([column: elsewhere]), table: key.table, pk: key.pk,
+                            reason:
+                                "\(Self.label(key)) was refused RLS_DENIED by exchange \(number) though the recording last showed it in the caller's bucket: moved to a bucket no answer names"
+                        ),
+                        seq: nil, after: after, before: number))
+                wrote(key, .world(index))
+                model.columns[column] = elsewhere
+                model.guessed.insert(column)
+                model.purpose = index
+                model.touched = []
+                model.moved = true
+                model.writer = .world(index)
+                model.seq = nil
+                store(key, model)
             }
         case "DELETE_WINS":
             if let model = rows[key], model.live { held(key, .null, before: number, through: through, committed: true) }
