@@ -16,6 +16,18 @@ extension WorldInference {
             }
         }
         guard let first = sent.first else { return RecordedWorld(server: config, notInferable: notInferable) }
+        // A row a page left out that nothing wrote again was deleted before that page.
+        for (key, page) in absent.sorted(by: { $0.value < $1.value }) {
+            var after = 0
+            if case .push(let last)? = rows[key]?.writer { after = last }
+            _ = infer(
+                Pending(
+                    change: WorldChange(
+                        .delete, table: key.table, pk: key.pk,
+                        reason: "\(Self.label(key)) was left out of exchange \(page)'s page, which covers it, and never shown again"),
+                    seq: nil, after: after, before: page, early: true))
+        }
+        absent = [:]
         highWaters()
         for (seq, exchange) in writtenBefore {
             switch identified[seq]?.writer {
@@ -48,7 +60,11 @@ extension WorldInference {
             }
             ceiling = gap
         }
-        for index in pending.indices where pending[index].seq == nil { gaps[index] = pending[index].before }
+        for index in pending.indices where pending[index].seq == nil {
+            gaps[index] = pending[index].before
+            if pending[index].early { gaps[index] = firstSent(after: pending[index].after) ?? gaps[index] }
+        }
+        unnumberedBeforeHighWaters(&gaps)
         var byGap: [Int: [Int]] = [:]
         for index in pending.indices { byGap[gaps[index], default: []].append(index) }
         for gap in byGap.keys {
@@ -62,6 +78,59 @@ extension WorldInference {
             if gap <= first { history = placed } else { changes[gap] = placed }
         }
         return RecordedWorld(server: config, history: history, changes: changes, notInferable: notInferable)
+    }
+
+    /// A change whose seq no answer showed, placed before a complete pull, came before the write
+    /// of that pull's high-water (that write is the last before it): such a change placed after
+    /// that write moves to the write's gap (first in it, by `rank`), or before the push that made it.
+    private mutating func unnumberedBeforeHighWaters(_ gaps: inout [Int]) {
+        var unnumbered: [Int: [Int]] = [:]
+        for index in pending.indices where pending[index].seq == nil { unnumbered[gaps[index], default: []].append(index) }
+        guard !unnumbered.isEmpty else { return }
+        var keys = unnumbered.keys.sorted()
+        for mark in marks.reversed() where mark.complete && mark.seq != .zero {
+            let floor: Int
+            switch identified[mark.seq]?.writer {
+            case .world(let index)?: floor = gaps[index]
+            case .push(let number)?: floor = number
+            case nil: continue
+            }
+            guard floor < mark.exchange else { continue }
+            // Keys in (floor, mark.exchange] move to floor.
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let middle = (low + high) / 2
+                if keys[middle] <= floor { low = middle + 1 } else { high = middle }
+            }
+            var moved: [Int] = []
+            var end = low
+            while end < keys.count && keys[end] <= mark.exchange {
+                moved += unnumbered.removeValue(forKey: keys[end]) ?? []
+                end += 1
+            }
+            guard !moved.isEmpty else { continue }
+            keys.removeSubrange(low..<end)
+            var kept: [Int] = []
+            for index in moved {
+                if pending[index].after < floor {
+                    gaps[index] = floor
+                    kept.append(index)
+                } else {
+                    notInferable[pending[index].before] =
+                        notInferable[pending[index].before]
+                        ?? "\(pending[index].change) must come after exchange \(pending[index].after) and before the write of the high-water of exchange \(mark.exchange): exchanges overlapped on the recorded service"
+                }
+            }
+            if !kept.isEmpty {
+                if unnumbered[floor] == nil {
+                    var at = 0
+                    while at < keys.count && keys[at] < floor { at += 1 }
+                    keys.insert(floor, at: at)
+                }
+                unnumbered[floor, default: []] += kept
+            }
+        }
     }
 
     /// The order within one gap: changes whose seq no answer showed first (in the order they were
@@ -143,6 +212,17 @@ extension WorldInference {
                 last = .push(number)
             }
         }
+    }
+
+    /// The first exchange a replay sends after `number`.
+    func firstSent(after number: Int) -> Int? {
+        var low = 0
+        var high = sent.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sent[middle] <= number { low = middle + 1 } else { high = middle }
+        }
+        return low < sent.count ? sent[low] : nil
     }
 
     /// The last push exchange before `number` that wrote something, or 0.

@@ -45,7 +45,7 @@ extension WorldInference {
         for conflict in response["conflicts"]?.arrayValue ?? [] { journaled(conflict) }
         guard let text = response["cursor"]?.stringValue, let token = try? CursorToken(parsing: text) else { return }
         if let requested, requested.holes.isEmpty, token.holes.isEmpty {
-            leftOut(buckets, after: requested.highWater, upTo: token.highWater, onPage: onPage, by: number)
+            leftOut(buckets, after: requested.highWater, upTo: token.highWater, complete: !token.isContinuation, onPage: onPage, by: number)
         }
         if !token.holes.isEmpty {
             notInferable[number] =
@@ -57,12 +57,15 @@ extension WorldInference {
             holed.remove(client)
         }
         marks.append(Mark(exchange: number, seq: token.highWater, complete: !token.isContinuation))
+        if !token.isContinuation { highWater = max(highWater, token.highWater) }
     }
 
     /// A row a pull shows at a recorded seq.
     mutating func shown(_ key: RowKey, row: JSONObject, at seq: SequenceNumber, by number: Int) {
         if var model = rows[key], model.live, model.agrees(row), model.seq == nil || model.seq == seq {
             if model.seq == nil { identify(seq, model.writer, shownBy: number) }
+            // Shown where a page seemed to leave it out: that page's buckets did not cover it after all.
+            absent[key] = nil
             fill(&model, with: row)
             model.seq = seq
             store(key, model)
@@ -109,17 +112,27 @@ extension WorldInference {
 
     /// A page is a prefix of the stream in its buckets: a live row the model has in them at a seq
     /// the page covers, and that the page leaves out, had been written again before the pull.
-    mutating func leftOut(_ buckets: [JSONValue], after from: SequenceNumber, upTo to: SequenceNumber, onPage: Set<RowKey>, by number: Int)
-    {
+    /// A row a recorded push wrote at a seq no answer showed is covered by a complete page whose
+    /// transfer began at or below the high-water before that push. A row left out that nothing
+    /// writes again was deleted (`place()`).
+    mutating func leftOut(
+        _ buckets: [JSONValue], after from: SequenceNumber, upTo to: SequenceNumber, complete: Bool, onPage: Set<RowKey>, by number: Int
+    ) {
         for bucket in buckets {
             guard let table = bucket["table"]?.stringValue, let params = bucket["params"]?.objectValue,
                 let value = params[bucketColumn(of: table)]
             else { continue }
             for key in rows(in: table, bucket: value) where !onPage.contains(key) && absent[key] == nil {
-                guard let model = rows[key], model.live, let seq = model.seq, from < seq, seq <= to,
-                    params.members.allSatisfy({ model.columns[$0.key] == $0.value })
-                else { continue }
-                absent[key] = number
+                guard let model = rows[key], model.live, params.members.allSatisfy({ model.columns[$0.key] == $0.value }) else { continue }
+                let covered: Bool
+                if let seq = model.seq {
+                    covered = from < seq && seq <= to
+                } else if complete, case .push = model.writer, let floor = model.floor {
+                    covered = from <= floor
+                } else {
+                    covered = false
+                }
+                if covered { absent[key] = number }
             }
         }
     }

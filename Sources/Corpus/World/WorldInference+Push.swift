@@ -38,6 +38,7 @@ extension WorldInference {
             switch verdict["verdict"]?.stringValue {
             case "applied":
                 guard applied.insert(id).inserted else { continue }
+                if let precondition = mutation.precondition { met(precondition, of: key, before: number) }
                 let prior = rows[key]
                 if mutation.op == .update, !mutation.columns.members.isEmpty, let prior, prior.live {
                     overwrites[id] = Overwrite(
@@ -61,6 +62,28 @@ extension WorldInference {
             }
         }
         if wrote { writers.append(number) }
+    }
+
+    /// An applied mutation's precondition held: the row had those values before the push. Where
+    /// the model had others, another actor wrote them.
+    mutating func met(_ precondition: JSONObject, of key: RowKey, before number: Int) {
+        guard var model = rows[key], model.live else { return }
+        let differing = precondition.members.filter { !model.guessed.contains($0.key) && (model.columns[$0.key] ?? .null) != $0.value }
+        guard !differing.isEmpty else { return }
+        var after = 0
+        if case .push(let last) = model.writer { after = last }
+        let columns = JSONObject(differing)
+        let index = infer(
+            Pending(
+                change: WorldChange(
+                    .upsert(columns), table: key.table, pk: key.pk,
+                    reason: "\(Self.label(key)) met the precondition of exchange \(number), which the recording's last state of it did not"),
+                seq: nil, after: after, before: number))
+        wrote(key, .world(index))
+        model.columns = columns.merging(over: model.columns)
+        model.writer = .world(index)
+        model.seq = nil
+        store(key, model)
     }
 
     /// A push whose answer never reached the client (status 0): the server applied it, so its
@@ -107,6 +130,7 @@ extension WorldInference {
         model.moved = mutation.op == .update && bucketBefore != nil && model.columns[bucketColumn] != bucketBefore
         model.writer = .push(number)
         model.seq = nil
+        model.floor = highWater
         wrote(key, .push(number))
         store(key, model)
     }

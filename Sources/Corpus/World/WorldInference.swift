@@ -54,6 +54,9 @@ public struct WorldInference: Sendable {
         /// Whether the last recorded write moved the row to another bucket value (which leaves a
         /// tombstone for the old one at the same seq).
         var moved = false
+        /// For a row a recorded push wrote at a seq no answer showed yet: the highest complete
+        /// high-water recorded before that push, which the write's seq lies above.
+        var floor: SequenceNumber?
 
         /// Whether a shown row agrees with every column the model knows.
         func agrees(_ shown: JSONObject) -> Bool {
@@ -74,6 +77,9 @@ public struct WorldInference: Sendable {
         var create: JSONObject?
         /// It is the high-water of the complete pull at `before`: the last write before it.
         var last = false
+        /// It is placed as early as its window allows: a delete no answer shows, only the rows
+        /// that pages stopped showing (a later delete would reach clients that earlier ones missed).
+        var early = false
     }
 
     /// Which write made a recorded seq, and the first exchange that showed it.
@@ -120,6 +126,8 @@ public struct WorldInference: Sendable {
     var answeredVersions: [Int: [Int]] = [:]
     /// A row seen per table: the shape of a row made for the purpose.
     var templates: [String: JSONObject] = [:]
+    /// The highest high-water a complete page has answered so far.
+    var highWater = SequenceNumber.zero
     /// Clients whose last recorded cursor had holes.
     var holed = Set<String>()
     /// Each client's last page that said `has_more`: its exchange and the cursor it answered.
