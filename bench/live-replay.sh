@@ -88,4 +88,4 @@ echo
 echo "| command | wall s | exchanges/s | peak RSS MiB | summary |"
 echo "|---|---|---|---|---|"
 measure "accord run --server embedded" "$accord" run --server embedded "$file" --quiet
-measure "accord check" "$accord" check "$file" --quiet
+measure "accord check" "$accord" check "$file"

@@ -122,17 +122,17 @@ extension WorldInference {
             guard let table = bucket["table"]?.stringValue, let params = bucket["params"]?.objectValue,
                 let value = params[bucketColumn(of: table)]
             else { continue }
-            for key in rows(in: table, bucket: value) where !onPage.contains(key) && absent[key] == nil {
-                guard let model = rows[key], model.live, params.members.allSatisfy({ model.columns[$0.key] == $0.value }) else { continue }
-                let covered: Bool
-                if let seq = model.seq {
-                    covered = from < seq && seq <= to
-                } else if complete, case .push = model.writer, let floor = model.floor {
-                    covered = from <= floor
-                } else {
-                    covered = false
+            guard let bucketRows = rows(in: table, bucket: value) else { continue }
+            func matches(_ model: ModelRow) -> Bool { params.members.allSatisfy { model.columns[$0.key] == $0.value } }
+            for (_, key) in bucketRows.numbered(after: from, upTo: to) where !onPage.contains(key) && absent[key] == nil {
+                if let model = rows[key], matches(model) { absent[key] = number }
+            }
+            guard complete else { continue }
+            for key in bucketRows.unnumbered where !onPage.contains(key) && absent[key] == nil {
+                guard let model = rows[key], case .push = model.writer, let floor = model.floor, from <= floor, matches(model) else {
+                    continue
                 }
-                if covered { absent[key] = number }
+                absent[key] = number
             }
         }
     }

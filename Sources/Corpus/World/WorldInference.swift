@@ -103,8 +103,8 @@ public struct WorldInference: Sendable {
 
     var inference = ServerInference()
     private(set) var rows: [RowKey: ModelRow] = [:]
-    /// The model's rows by the bucket value they hold.
-    private var byBucket: [BucketKey: Set<RowKey>] = [:]
+    /// The model's live rows by the bucket value they hold.
+    private var byBucket: [BucketKey: BucketRows] = [:]
     /// Rows a page covering their seq did not show, with the earliest such pull: the row's next
     /// write came before it.
     var absent: [RowKey: Int] = [:]
@@ -181,18 +181,22 @@ public struct WorldInference: Sendable {
         return pending.count - 1
     }
 
-    /// Stores a row's new state, keeping the bucket index.
+    /// Stores a row's new state, keeping the bucket index of live rows.
     mutating func store(_ key: RowKey, _ model: ModelRow) {
         let column = bucketColumn(of: key.table)
-        if let old = rows[key]?.columns[column], old != model.columns[column] {
-            byBucket[BucketKey(table: key.table, value: old)]?.remove(key)
+        if let old = rows[key], old.live, let value = old.columns[column] {
+            let bucket = BucketKey(table: key.table, value: value)
+            byBucket[bucket]?.remove(key, at: old.seq)
+            if byBucket[bucket]?.isEmpty == true { byBucket[bucket] = nil }
         }
-        if let value = model.columns[column] { byBucket[BucketKey(table: key.table, value: value), default: []].insert(key) }
+        if model.live, let value = model.columns[column] {
+            byBucket[BucketKey(table: key.table, value: value), default: BucketRows()].insert(key, at: model.seq)
+        }
         rows[key] = model
     }
 
-    /// The rows whose bucket column holds `value`.
-    func rows(in table: String, bucket value: JSONValue) -> Set<RowKey> { byBucket[BucketKey(table: table, value: value)] ?? [] }
+    /// The live rows whose bucket column holds `value`.
+    func rows(in table: String, bucket value: JSONValue) -> BucketRows? { byBucket[BucketKey(table: table, value: value)] }
 
     /// A new write of a row: if a page already proved the row's previous state gone, this write
     /// came before that page.
