@@ -162,6 +162,35 @@ struct WorldInferenceTests {
         #expect(world.changes[3] == nil)
     }
 
+    @Test("an insert into the caller's own bucket refused RLS_DENIED: another user's row held the key, in a bucket no one pulls")
+    func insertRefusedByAHiddenRow() throws {
+        let insert: JSONValue = [
+            "columns": Self.row(7, "mine"), "mutation_id": "00000000-0000-4000-8000-f10000000001", "op": "insert",
+            "pk": .string(Self.key(7)),
+            "table": "todos",
+        ]
+        let refused: JSONValue = [
+            "mutation_id": "00000000-0000-4000-8000-f10000000001", "reason": "RLS_DENIED", "server_row": nil, "verdict": "rejected",
+        ]
+        let world = Self.world([Self.pull(1, cursor: "0", answer: "0"), Self.push(2, [insert], verdicts: [refused])])
+        let change = try #require(world.changes[2]?.first)
+        guard case .upsert(let columns) = change.operation else {
+            Issue.record("\(change)")
+            return
+        }
+        #expect(change.pk == Self.key(7))
+        #expect(columns["owner_id"] != nil && columns["owner_id"] != .string(Self.userA), "\(columns)")
+        // Refused because the insert itself names another user's bucket: nothing outside explains it.
+        let foreign: JSONValue = [
+            "columns": Self.row(8, "theirs", owner: Self.userB), "mutation_id": "00000000-0000-4000-8000-f10000000002", "op": "insert",
+            "pk": .string(Self.key(8)), "table": "todos",
+        ]
+        let own: JSONValue = [
+            "mutation_id": "00000000-0000-4000-8000-f10000000002", "reason": "RLS_DENIED", "server_row": nil, "verdict": "rejected",
+        ]
+        #expect(Self.world([Self.push(1, [foreign], verdicts: [own])]).count == 0)
+    }
+
     @Test("CHECKPOINT_EXPIRED is a reap, after a tombstone it can reap")
     func expiryIsAReap() throws {
         let world = Self.world([

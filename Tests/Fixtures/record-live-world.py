@@ -10,14 +10,16 @@ The service's past, made before the recording starts: six rows of user A and two
 of A's edited twice and one deleted. Then three devices (A's phone and laptop, B's tablet) pull
 (pages of 2), write and push, while the other actor inserts, edits and deletes rows between their
 exchanges: a row nobody ever sees live is made and deleted (its tombstone reaches A's laptop), B's
-tablet edits a row of A's (RLS_DENIED), A's phone pushes against a row the other actor edited
-since its last pull (PRECONDITION, the server's row in the verdict).
+tablet edits a row of A's and inserts a key a third user's row holds (RLS_DENIED both), A's phone
+pushes against a row the other actor edited since its last pull (PRECONDITION, the server's row in
+the verdict).
 """
 import argparse, base64, hashlib, hmac, json, os, re, shutil, signal, subprocess, sys, tempfile, urllib.request
 
 SECRET = "live-world-secret"
 USER_A = "00000000-0000-4000-8000-a10000000001"
 USER_B = "00000000-0000-4000-8000-a10000000002"
+USER_C = "00000000-0000-4000-8000-a10000000003"
 ACTOR = "00000000-0000-4000-8000-a10000000009"
 SERVER = {"min_schema_version": 1, "tables": {"todos": {"bucket_column": "owner_id"}}, "tombstone_ttl_days": 30}
 # A parent that spawned us from a thread with every signal blocked (a test runner) passes the mask on.
@@ -132,8 +134,11 @@ def session(service, device):
     service.row(11, USER_B, "shared with the tablet")
     service.row(12, USER_A, "gone before anyone saw it")
     service.delete(12)
+    service.row(13, USER_C, "a third user's, never recorded")
     tablet.write(update(3, 7, {"done": True}))
     tablet.write(update(4, 1, {"title": "not yours"}))
+    tablet.write({"mutation_id": mid(6), "op": "insert", "table": "todos", "pk": key(13),
+                  "columns": {"id": key(13), "owner_id": USER_B, "title": "a key that is taken", "done": False}})
     tablet.call("push")
     laptop.call("pull")
     service.upsert(10, {"title": "edited on the web"})

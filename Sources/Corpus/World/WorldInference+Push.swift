@@ -165,6 +165,26 @@ extension WorldInference {
         switch reason {
         case "RLS_DENIED" where serverRow.isNull:
             // Absent and hidden look the same; a row the model has live in the caller's own bucket does not.
+            // An insert into the caller's own bucket refused RLS_DENIED: the key was another user's row.
+            if mutation.op == .insert, rows[key]?.live != true, let user = exchange.user,
+                mutation.columns[bucketColumn(of: key.table)] == .string(user)
+            {
+                let columns = purposeRow(key, bucket: .string(Self.fillerBucket))
+                let index = infer(
+                    Pending(
+                        change: WorldChange(
+                            .upsert(columns), table: key.table, pk: key.pk,
+                            reason: "\(Self.label(key)) refused an insert by exchange \(number) RLS_DENIED: another user's row held the key"
+                        ),
+                        seq: nil, after: 0, before: number))
+                wrote(key, .world(index))
+                let keys = Set(keyColumns(of: key.table))
+                store(
+                    key,
+                    ModelRow(
+                        columns: columns, guessed: Set(columns.keys.filter { !keys.contains($0) }), writer: .world(index), purpose: index))
+                return
+            }
             // Absent and hidden look the same; a row the model has live in the caller's own bucket
             // was moved out of it (a move leaves a tombstone in the old bucket, which explains one later).
             if var model = rows[key], model.live, let user = exchange.user {
