@@ -65,10 +65,10 @@ public struct RecordingReplay: Sendable {
             while let item = try stream.next() {
                 guard case .exchange(let exchange) = item else { continue }
                 let live = await player.play(exchange)
-                var result = judge(live, plan: plan, checker: &checker, classname: classname)
-                if let tier = result.tier { worst = max(worst ?? .pass, tier) }
+                var (result, tier) = judge(live, plan: plan, checker: &checker, classname: classname)
+                if let tier { worst = max(worst ?? .pass, tier) }
                 result.time = live.seconds
-                cases.append(result.case)
+                cases.append(result)
             }
         } catch {
             cases.append(
@@ -88,26 +88,19 @@ public struct RecordingReplay: Sendable {
         return SuiteResult(name: name, file: file, properties: all, cases: cases).drawing(plan.timeline.timeline)
     }
 
-    /// One exchange's test case and the tier it reached.
-    private struct Judged {
-        var `case`: CaseResult
-        var tier: ResponseTier?
-        var time: Double {
-            get { `case`.time }
-            set { `case`.time = newValue }
-        }
-    }
-
-    private func judge(_ item: LiveExchange, plan: ReplayPlan, checker: inout TraceChecker, classname: String) -> Judged {
+    /// One exchange's test case and the tier it reached, if it was compared.
+    private func judge(_ item: LiveExchange, plan: ReplayPlan, checker: inout TraceChecker, classname: String) -> (
+        CaseResult, ResponseTier?
+    ) {
         let exchange = item.exchange
         switch item.outcome {
         case .skipped(let reason):
-            return Judged(case: CaseResult(name: item.name, classname: classname, outcome: .skipped(reason)))
+            return (CaseResult(name: item.name, classname: classname, outcome: .skipped(reason)), nil)
         case .errored(let reason):
-            return Judged(case: CaseResult(name: item.name, classname: classname, outcome: .errored(reason)))
+            return (CaseResult(name: item.name, classname: classname, outcome: .errored(reason)), nil)
         case .answered(let sent, let substitutions, let reply, let learning, let translated):
             guard let rpc = RPCKind(rawValue: exchange.rpc) else {
-                return Judged(case: CaseResult(name: item.name, classname: classname, outcome: .skipped("not an rpc")))
+                return (CaseResult(name: item.name, classname: classname, outcome: .skipped("not an rpc")), nil)
             }
             var judged = ExchangeJudge.Exchange(
                 reference: ReferenceAnswer(rpc: rpc, status: exchange.status, body: exchange.response, noun: "recorded"), sent: sent,
@@ -124,11 +117,10 @@ public struct RecordingReplay: Sendable {
                     "after \(item.world.count) inferred server change\(item.world.count == 1 ? "" : "s"): "
                         + item.world.map(\.description).joined(separator: "; "))
             }
-            return Judged(
-                case: CaseResult(
-                    name: item.name, classname: classname, outcome: judgement.outcome,
-                    note: notes.isEmpty ? nil : notes.joined(separator: "; ")),
-                tier: judgement.tier)
+            let result = CaseResult(
+                name: item.name, classname: classname, outcome: judgement.outcome, note: notes.isEmpty ? nil : notes.joined(separator: "; ")
+            )
+            return (result, judgement.tier)
         }
     }
 
