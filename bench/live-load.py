@@ -10,15 +10,10 @@ completion (pages of 50), a push of one to three mutations (inserts, updates wit
 precondition, the odd delete), or, one step in ten, the other actor's upsert or delete of some
 user's row through the fixture endpoint, which the recording never sees. Prints the counts.
 """
-import argparse, base64, hashlib, hmac, http.client, json, random, sys, urllib.parse
+import argparse, http.client, json, os, random, sys, urllib.parse
 
-
-def jwt(secret, user, client):
-    b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-    body = b64(json.dumps({"session_id": client, "sub": user}, separators=(",", ":"), sort_keys=True).encode())
-    sig = b64(hmac.new(secret.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
-    return f"{head}.{body}.{sig}"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from accord_session import jwt
 
 
 def uuid(kind, n):

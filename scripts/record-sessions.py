@@ -14,68 +14,15 @@ Three recordings:
   device, recorded from an `accord serve` that no fixture call ever seeded, so its deleted_at
   values come from the wall clock (a replay binds them to the replaying server's own times).
 """
-import argparse, base64, hashlib, hmac, json, os, re, shutil, signal, subprocess, sys, tempfile, urllib.request
+import argparse, json, os, shutil, signal, sys, tempfile, urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from accord_session import Device, start, stop
 
 SECRET = "record-sessions-secret"
 USER_A = "00000000-0000-4000-8000-a10000000001"
 USER_B = "00000000-0000-4000-8000-a10000000002"
 signal.alarm(300)
-
-
-def jwt(user, client):
-    b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-    body = b64(json.dumps({"session_id": client, "sub": user}, separators=(",", ":"), sort_keys=True).encode())
-    sig = b64(hmac.new(SECRET.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
-    return f"{head}.{body}.{sig}"
-
-
-def start(args, pattern):
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
-    line = proc.stdout.readline()
-    match = re.search(pattern, line)
-    if not match:
-        proc.kill()
-        sys.exit(f"no listening line from {args[1]}: {line!r}")
-    return proc, int(match.group(1))
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-
-
-class Device:
-    def __init__(self, accord, client, user, port, store, schema=1):
-        self.proc = subprocess.Popen([accord, "driver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, start_new_session=True)
-        self.next = 1
-        self.call("hello", protocol="accord-driver/1")
-        server = {"min_schema_version": 1, "tables": {"todos": {"bucket_column": "owner_id"}}, "tombstone_ttl_days": 30}
-        self.call("open", store=store, base_url=f"http://127.0.0.1:{port}", apikey="anon-key", jwt=jwt(user, client),
-                  client_id=client, user_id=user, schema_version=schema, server=server, pull_limit=2)
-
-    def call(self, op, **fields):
-        fields.update(id=self.next, op=op)
-        self.next += 1
-        self.proc.stdin.write(json.dumps(fields) + "\n")
-        self.proc.stdin.flush()
-        answer = json.loads(self.proc.stdout.readline())
-        return answer
-
-    def write(self, mutation, group=None):
-        request = {"mutation": mutation}
-        if group:
-            request["atomic_group"] = group
-        return self.call("write", **request)
-
-    def close(self):
-        self.call("close")
-        self.proc.wait(timeout=10)
 
 
 def key(n):
@@ -110,7 +57,8 @@ def record(accord, serve_port, out, session, work):
     proxy, port = start([accord, "record", "--upstream", f"http://127.0.0.1:{serve_port}", "--listen", "127.0.0.1:0",
                          "--out", out, "--quiet"], r"127\.0\.0\.1:(\d+)")
     try:
-        session(lambda client, user, schema=1: Device(accord, client, user, port, os.path.join(work, client), schema))
+        server = {"min_schema_version": 1, "tables": {"todos": {"bucket_column": "owner_id"}}, "tombstone_ttl_days": 30}
+        session(lambda client, user, schema=1: Device(accord, SECRET, client, user, port, os.path.join(work, client), server, schema))
     finally:
         stop(proxy)
 

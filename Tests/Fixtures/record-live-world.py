@@ -14,7 +14,10 @@ tablet edits a row of A's and inserts a key a third user's row holds (RLS_DENIED
 pushes against a row the other actor edited since its last pull (PRECONDITION, the server's row in
 the verdict).
 """
-import argparse, base64, hashlib, hmac, json, os, re, shutil, signal, subprocess, sys, tempfile, urllib.request
+import argparse, json, os, shutil, signal, sys, tempfile, urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from accord_session import Device, start, stop
 
 SECRET = "live-world-secret"
 USER_A = "00000000-0000-4000-8000-a10000000001"
@@ -25,33 +28,6 @@ SERVER = {"min_schema_version": 1, "tables": {"todos": {"bucket_column": "owner_
 # A parent that spawned us from a thread with every signal blocked (a test runner) passes the mask on.
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM, signal.SIGTERM, signal.SIGINT})
 signal.alarm(240)
-
-
-def jwt(user, client):
-    b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()
-    head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-    body = b64(json.dumps({"session_id": client, "sub": user}, separators=(",", ":"), sort_keys=True).encode())
-    sig = b64(hmac.new(SECRET.encode(), f"{head}.{body}".encode(), hashlib.sha256).digest())
-    return f"{head}.{body}.{sig}"
-
-
-def start(args, pattern):
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True)
-    line = proc.stdout.readline()
-    match = re.search(pattern, line)
-    if not match:
-        proc.kill()
-        sys.exit(f"no listening line from {args[1]}: {line!r}")
-    return proc, int(match.group(1))
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def key(n):
@@ -83,31 +59,14 @@ class Service:
         self.post("change", {"op": "delete", "table": "todos", "pk": key(n), "actor": ACTOR})
 
 
-class Device:
-    def __init__(self, accord, client, user, port, store):
-        self.proc = subprocess.Popen([accord, "driver"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, text=True, start_new_session=True)
-        self.next = 1
-        self.call("hello", protocol="accord-driver/1")
-        self.call("open", store=store, base_url=f"http://127.0.0.1:{port}", apikey="anon-key", jwt=jwt(user, client),
-                  client_id=client, user_id=user, schema_version=1, server=SERVER, pull_limit=2)
+class Checked(Device):
+    """A device whose every call must succeed: the session is the fixture, not the test."""
 
     def call(self, op, **fields):
-        fields.update(id=self.next, op=op)
-        self.next += 1
-        self.proc.stdin.write(json.dumps(fields) + "\n")
-        self.proc.stdin.flush()
-        answer = json.loads(self.proc.stdout.readline())
+        answer = super().call(op, **fields)
         if "error" in answer:
             sys.exit(f"driver {op} failed: {answer}")
         return answer
-
-    def write(self, mutation):
-        return self.call("write", mutation=mutation)
-
-    def close(self):
-        self.call("close")
-        self.proc.wait(timeout=10)
 
 
 def update(n, k, columns, precondition=None):
@@ -173,7 +132,7 @@ def main():
             os.remove(args.out)
         proxy, port = start([args.accord, "record", "--upstream", f"http://127.0.0.1:{serve_port}", "--listen", "127.0.0.1:0",
                              "--out", args.out, "--quiet"], r"127\.0\.0\.1:(\d+)")
-        session(service, lambda client, user: Device(args.accord, client, user, port, os.path.join(work, client)))
+        session(service, lambda client, user: Checked(args.accord, SECRET, client, user, port, os.path.join(work, client), SERVER))
     finally:
         if proxy:
             stop(proxy)

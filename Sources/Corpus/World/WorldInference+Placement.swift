@@ -18,14 +18,9 @@ extension WorldInference {
         guard let first = sent.first else { return RecordedWorld(server: config, notInferable: notInferable) }
         // A row a page left out that nothing wrote again was deleted before that page.
         for (key, page) in absent.sorted(by: { $0.value < $1.value }) {
-            var after = 0
-            if case .push(let last)? = rows[key]?.writer { after = last }
-            _ = infer(
-                Pending(
-                    change: WorldChange(
-                        .delete, table: key.table, pk: key.pk,
-                        reason: "\(Self.label(key)) was left out of exchange \(page)'s page, which covers it, and never shown again"),
-                    seq: nil, after: after, before: page, early: true))
+            infer(
+                .delete, of: key, before: page,
+                reason: "\(Self.label(key)) was left out of exchange \(page)'s page, which covers it, and never shown again", early: true)
         }
         absent = [:]
         highWaters()

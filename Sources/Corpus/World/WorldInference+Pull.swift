@@ -79,13 +79,7 @@ extension WorldInference {
             store(key, ModelRow(columns: row, writer: .world(index), seq: seq))
             return
         }
-        var after = 0
-        if case .push(let last)? = rows[key]?.writer { after = last }
-        let index = infer(
-            Pending(
-                change: WorldChange(
-                    .upsert(row), table: key.table, pk: key.pk, reason: "\(Self.label(key)) at seq \(seq), shown by exchange \(number)"),
-                seq: nil, after: after, before: number))
+        let index = infer(.upsert(row), of: key, before: number, reason: "\(Self.label(key)) at seq \(seq), shown by exchange \(number)")
         identify(seq, .world(index), shownBy: number)
         wrote(key, .world(index))
         store(key, ModelRow(columns: row, writer: .world(index), seq: seq))
@@ -100,14 +94,11 @@ extension WorldInference {
         else { return }
         var after = 0
         if case .push(let last)? = overwrite.priorWriter { after = last }
-        _ = infer(
-            Pending(
-                change: WorldChange(
-                    .upsert([column: loser]), table: overwrite.key.table, pk: overwrite.key.pk,
-                    reason:
-                        "\(Self.label(overwrite.key)) held \(column) \(CanonicalJSON.compact(loser)) when exchange \(overwrite.exchange) overwrote it, as a conflict journal shows"
-                ),
-                seq: nil, after: after, before: overwrite.exchange))
+        infer(
+            .upsert([column: loser]), of: overwrite.key, before: overwrite.exchange,
+            reason:
+                "\(Self.label(overwrite.key)) held \(column) \(CanonicalJSON.compact(loser)) when exchange \(overwrite.exchange) overwrote it, as a conflict journal shows",
+            after: after)
     }
 
     /// A page is a prefix of the stream in its buckets: a live row the model has in them at a seq
@@ -164,21 +155,12 @@ extension WorldInference {
         if case .world(let index)? = identified[seq]?.writer, pending[index].change.table == key.table, pending[index].change.pk == key.pk {
             return
         }
-        var after = 0
-        var create: JSONObject?
-        if let model = rows[key], model.live {
-            if case .push(let last) = model.writer { after = last }
-        } else {
-            create = purposeRow(key, bucket: bucket)
-        }
+        let create = rows[key]?.live == true ? nil : purposeRow(key, bucket: bucket)
         let reason =
             create == nil
             ? "\(Self.label(key)) deleted at seq \(seq), shown by exchange \(number)"
             : "\(Self.label(key)) deleted at seq \(seq), shown by exchange \(number); the row itself was never shown, so one is made for the purpose"
-        let index = infer(
-            Pending(
-                change: WorldChange(.delete, table: key.table, pk: key.pk, reason: reason), seq: nil, after: after, before: number,
-                create: create))
+        let index = infer(.delete, of: key, before: number, reason: reason, create: create)
         identify(seq, .world(index), shownBy: number)
         wrote(key, .world(index))
         store(key, ModelRow(columns: [:], live: false, writer: .world(index), seq: seq))
@@ -190,14 +172,12 @@ extension WorldInference {
     mutating func expired(_ number: Int, since start: SequenceNumber) {
         let reapable = rows.values.contains { !$0.live && ($0.seq.map { $0 > start } ?? true) }
         if !reapable, let filler = fillerRow() {
-            _ = infer(
-                Pending(
-                    change: WorldChange(
-                        .delete, table: filler.table, pk: filler.pk,
-                        reason: "a tombstone above the transfer start \(start) for the reap before exchange \(number) to reap"),
-                    seq: nil, after: 0, before: number, create: filler.columns))
+            infer(
+                .delete, of: RowKey(table: filler.table, pk: filler.pk), before: number,
+                reason: "a tombstone above the transfer start \(start) for the reap before exchange \(number) to reap", after: 0,
+                create: filler.columns)
         }
-        _ = infer(
+        infer(
             Pending(
                 change: WorldChange(
                     .reap, reason: "exchange \(number) was answered CHECKPOINT_EXPIRED for a transfer that began at \(start)"),

@@ -70,15 +70,10 @@ extension WorldInference {
         guard var model = rows[key], model.live else { return }
         let differing = precondition.members.filter { !model.guessed.contains($0.key) && (model.columns[$0.key] ?? .null) != $0.value }
         guard !differing.isEmpty else { return }
-        var after = 0
-        if case .push(let last) = model.writer { after = last }
         let columns = JSONObject(differing)
         let index = infer(
-            Pending(
-                change: WorldChange(
-                    .upsert(columns), table: key.table, pk: key.pk,
-                    reason: "\(Self.label(key)) met the precondition of exchange \(number), which the recording's last state of it did not"),
-                seq: nil, after: after, before: number))
+            .upsert(columns), of: key, before: number,
+            reason: "\(Self.label(key)) met the precondition of exchange \(number), which the recording's last state of it did not")
         wrote(key, .world(index))
         model.columns = columns.merging(over: model.columns)
         model.writer = .world(index)
@@ -111,15 +106,10 @@ extension WorldInference {
         } else {
             let bucket: JSONValue = exchange.user.map { .string($0) } ?? .null
             let columns = purposeRow(key, bucket: bucket)
-            var after = 0
-            if case .push(let last)? = rows[key]?.writer { after = last }
             let verb = mutation.op == .delete ? "deleted" : "updated"
             let index = infer(
-                Pending(
-                    change: WorldChange(
-                        .upsert(columns), table: key.table, pk: key.pk,
-                        reason: "\(Self.label(key)) was \(verb) by exchange \(number), so it was there before"),
-                    seq: nil, after: after, before: number))
+                .upsert(columns), of: key, before: number,
+                reason: "\(Self.label(key)) was \(verb) by exchange \(number), so it was there before")
             let keys = Set(keyColumns(of: key.table) + [bucketColumn(of: key.table)])
             model = ModelRow(
                 columns: columns, guessed: Set(columns.keys.filter { !keys.contains($0) }), writer: .world(index), purpose: index)
@@ -171,12 +161,8 @@ extension WorldInference {
             {
                 let columns = purposeRow(key, bucket: .string(Self.fillerBucket))
                 let index = infer(
-                    Pending(
-                        change: WorldChange(
-                            .upsert(columns), table: key.table, pk: key.pk,
-                            reason: "\(Self.label(key)) refused an insert by exchange \(number) RLS_DENIED: another user's row held the key"
-                        ),
-                        seq: nil, after: 0, before: number))
+                    .upsert(columns), of: key, before: number,
+                    reason: "\(Self.label(key)) refused an insert by exchange \(number) RLS_DENIED: another user's row held the key")
                 wrote(key, .world(index))
                 let keys = Set(keyColumns(of: key.table))
                 store(
@@ -190,17 +176,12 @@ extension WorldInference {
             if var model = rows[key], model.live, let user = exchange.user {
                 let column = bucketColumn(of: key.table)
                 guard model.columns[column] == .string(user) else { return }
-                var after = 0
-                if case .push(let last) = model.writer { after = last }
                 let elsewhere: JSONValue = .string(Self.fillerBucket)
                 let index = infer(
-                    Pending(
-                        change: WorldChange(
-                            .upsert([column: elsewhere]), table: key.table, pk: key.pk,
-                            reason:
-                                "\(Self.label(key)) was refused RLS_DENIED by exchange \(number) though the recording last showed it in the caller's bucket: moved to a bucket no answer names"
-                        ),
-                        seq: nil, after: after, before: number))
+                    .upsert([column: elsewhere]), of: key, before: number,
+                    reason:
+                        "\(Self.label(key)) was refused RLS_DENIED by exchange \(number) though the recording last showed it in the caller's bucket: moved to a bucket no answer names"
+                )
                 wrote(key, .world(index))
                 model.columns[column] = elsewhere
                 model.guessed.insert(column)
@@ -240,11 +221,8 @@ extension WorldInference {
         guard let row = shown.objectValue else {
             if let model = rows[key], model.live {
                 let index = infer(
-                    Pending(
-                        change: WorldChange(
-                            .delete, table: key.table, pk: key.pk,
-                            reason: "\(Self.label(key)) was gone when exchange \(number) was answered"),
-                        seq: nil, after: after, before: number))
+                    .delete, of: key, before: number, reason: "\(Self.label(key)) was gone when exchange \(number) was answered",
+                    after: after)
                 wrote(key, .world(index))
                 store(key, ModelRow(columns: [:], live: false, writer: .world(index)))
             }
@@ -257,14 +235,10 @@ extension WorldInference {
             store(key, current)
             return
         }
-        let hlc = hlcAbove.flatMap(Self.clock(above:))
         let index = infer(
-            Pending(
-                change: WorldChange(
-                    .upsert(before), table: key.table, pk: key.pk,
-                    reason: "\(Self.label(key)) as the verdict of exchange \(number) shows it",
-                    hlc: hlc),
-                seq: nil, after: after, before: number))
+            .upsert(before), of: key, before: number, reason: "\(Self.label(key)) as the verdict of exchange \(number) shows it",
+            after: after,
+            hlc: hlcAbove.flatMap(Self.clock(above:)))
         wrote(key, .world(index))
         var model = ModelRow(columns: before, writer: .world(index))
         if committed && !through.isEmpty {

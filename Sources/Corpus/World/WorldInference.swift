@@ -176,9 +176,25 @@ public struct WorldInference: Sendable {
     }
 
     /// Adds an inferred change; returns its index.
+    @discardableResult
     mutating func infer(_ change: Pending) -> Int {
         pending.append(change)
         return pending.count - 1
+    }
+
+    /// Adds another actor's change of a row, placed before exchange `number` and after the row's
+    /// last recorded push (or `after`); returns its index.
+    @discardableResult
+    mutating func infer(
+        _ operation: WorldChange.Operation, of key: RowKey, before number: Int, reason: String, after: Int? = nil, hlc: String? = nil,
+        create: JSONObject? = nil, early: Bool = false
+    ) -> Int {
+        var floor = 0
+        if case .push(let last)? = rows[key]?.writer { floor = last }
+        return infer(
+            Pending(
+                change: WorldChange(operation, table: key.table, pk: key.pk, reason: reason, hlc: hlc), seq: nil, after: after ?? floor,
+                before: number, create: create, early: early))
     }
 
     /// Stores a row's new state, keeping the bucket index of live rows.
