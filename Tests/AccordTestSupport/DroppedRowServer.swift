@@ -5,8 +5,9 @@ import ServerContract
 /// carries rows (from 1) is sent without its first row, everything else is forwarded unchanged.
 /// The bug of a server whose page query drops a row at a boundary: a replay must fail at that
 /// exchange, not later.
-public actor DroppedRowServer: ServerTarget {
-    private let inner: any ServerTarget
+public actor DroppedRowServer: WrappingTarget {
+    /// The wrapped server.
+    public nonisolated let inner: any ServerTarget
     private let nth: Int
     private var withRows = 0
 
@@ -19,23 +20,6 @@ public actor DroppedRowServer: ServerTarget {
         self.nth = nth
     }
 
-    /// Forwards.
-    public func capabilities() async throws(TargetError) -> TargetCapabilities { try await inner.capabilities() }
-
-    /// Forwards.
-    public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt { try await inner.seed(seed) }
-
-    /// Forwards.
-    public func setStep(_ step: Int) async throws(TargetError) { try await inner.setStep(step) }
-
-    /// Forwards.
-    public func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
-        try await inner.apply(change, heldIn: transaction)
-    }
-
-    /// Forwards.
-    public func commit(transaction: String) async throws(TargetError) { try await inner.commit(transaction: transaction) }
-
     /// Pulls, and drops the first row of the `nth` answer that has rows.
     public func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
         var reply = try await inner.pull(body, as: identity)
@@ -46,10 +30,5 @@ public actor DroppedRowServer: ServerTarget {
             }
         }
         return reply
-    }
-
-    /// Forwards.
-    public func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
-        try await inner.push(body, as: identity)
     }
 }

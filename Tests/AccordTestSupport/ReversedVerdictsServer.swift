@@ -6,35 +6,14 @@ import ServerContract
 /// breaks I-5 (one verdict per mutation, in request order) and diverges from the golden answer at
 /// `/verdicts/0/mutation_id`, so a report must name I-5, not the divergence. Everything else is
 /// forwarded unchanged.
-public actor ReversedVerdictsServer: ServerTarget {
-    private let inner: any ServerTarget
+public actor ReversedVerdictsServer: WrappingTarget {
+    /// The wrapped server.
+    public nonisolated let inner: any ServerTarget
 
     /// Wraps a server.
     /// - Parameter inner: the server.
     public init(_ inner: any ServerTarget) {
         self.inner = inner
-    }
-
-    /// Forwards.
-    public func capabilities() async throws(TargetError) -> TargetCapabilities { try await inner.capabilities() }
-
-    /// Forwards.
-    public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt { try await inner.seed(seed) }
-
-    /// Forwards.
-    public func setStep(_ step: Int) async throws(TargetError) { try await inner.setStep(step) }
-
-    /// Forwards.
-    public func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError) {
-        try await inner.apply(change, heldIn: transaction)
-    }
-
-    /// Forwards.
-    public func commit(transaction: String) async throws(TargetError) { try await inner.commit(transaction: transaction) }
-
-    /// Forwards.
-    public func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
-        try await inner.pull(body, as: identity)
     }
 
     /// Pushes, then reverses the answer's verdicts.
