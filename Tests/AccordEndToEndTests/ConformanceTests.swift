@@ -41,11 +41,12 @@ struct ConformanceTests {
         #expect(result.stdout.contains("8 suites (8 passed, 0 failed"), "\(result.stdout)")
     }
 
-    @Test("in the client lane, the reference client passes every case one client can play")
+    @Test("in the client lane, the reference client passes every case one client can play; another client's steps are the server lane's")
     func clientLanePasses() async throws {
         let result = try await AccordBinary.run(["run", "--client", "'\(AccordBinary.path)' driver", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("8 suites (6 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
+        // push/903 plays its own client; the other user's replay of its id is left to the server lane.
+        #expect(result.stdout.contains("8 suites (7 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
     }
 
     @Test("lifecycle/900 is played in the client lane, not skipped: the signal page soft-blocks and applies no row")

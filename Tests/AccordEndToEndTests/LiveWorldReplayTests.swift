@@ -102,6 +102,11 @@ struct LiveWorldReplayTests {
         let run = try await AccordBinary.run(["run", "--server", "embedded", transcript])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains(" 0 failed"), "\(run.stdout)")
+        // The client lane plays the case's own device (its writes are local steps); the other
+        // devices' exchanges and the inferred steps are the server lane's.
+        let client = try await AccordBinary.run(["run", "--client", AccordBinary.path + " driver", transcript])
+        #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
+        #expect(client.stdout.contains(" 0 failed") && client.stdout.contains("steps left to the server lane"), "\(client.stdout)")
     }
 
     @Test("a server that drops a row, or reverses two verdicts, fails at the exchange where it happens, naming the rule")

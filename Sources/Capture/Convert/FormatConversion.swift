@@ -105,7 +105,8 @@ public enum FormatConversion {
         case .transcript:
             // The world is inferred from the redacted recording, so no secret reaches a server step.
             let inferred = world?(recording)
-            let result = RecordingToTranscript.convert(recording, options: RecordingToTranscript.Options(caseID: caseID, world: inferred))
+            let result = RecordingToTranscript.convert(
+                recording, options: RecordingToTranscript.Options(caseID: caseID, writes: true, world: inferred))
             if !result.worldOfStep.isEmpty { notes.append("\(result.worldOfStep.count) server steps inferred from the recording") }
             notes += result.omitted.map { "exchange \($0.exchange): \($0.reason)" }
             let others = Set(recording.sessions.dropFirst())

@@ -107,7 +107,7 @@ public enum RecordingToTranscript {
                 }
                 step["caller"] = ["client": .string(client), "user": .string(user)]
             }
-            if options.writes && exchange.rpc == "push" {
+            if options.writes && exchange.rpc == "push" && session == own {
                 for mutation in exchange.request["batch"]?["mutations"]?.arrayValue ?? [] {
                     guard let id = mutation["mutation_id"]?.stringValue, written.insert(id).inserted,
                         let write = localStep(mutation, n: steps.count + 1)

@@ -65,3 +65,12 @@ public struct RPCExchange: Sendable, Hashable {
     /// True when the golden response is a protocol answer (2xx) rather than an error reply.
     public var isAnswer: Bool { (200..<300).contains(status) }
 }
+
+extension RPCExchange {
+    /// Whether another client than the case's makes this exchange (a `caller` naming another
+    /// user or client): a recorded session's other devices, or another user replaying an id.
+    public func isAnotherClient(than context: CaseContext) -> Bool {
+        guard let caller else { return false }
+        return caller.client != context.clientID || caller.user != context.userID
+    }
+}

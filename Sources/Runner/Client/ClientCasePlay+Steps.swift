@@ -6,7 +6,8 @@ import Reports
 
 extension ClientCasePlay {
     mutating func play(_ step: Step, name: String) async {
-        if step.isClientVisible { reportStrays(before: name) }
+        if case .rpc(let exchange) = step.action, exchange.isAnotherClient(than: transcript.context) { return }
+        if step.isClientVisible(to: transcript.context) { reportStrays(before: name) }
         if await Wrapper.play(step, name: name, in: &self) { return }
         switch step.action {
         case .server, .reap:

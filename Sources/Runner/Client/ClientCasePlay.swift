@@ -84,7 +84,7 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
         for step in transcript.steps {
             let name = "step \(step.n) \(step.label)"
             if let stopped {
-                if step.isClientVisible {
+                if step.isClientVisible(to: transcript.context) {
                     cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("not run: \(stopped)")))
                 }
                 continue
@@ -93,7 +93,7 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
             let before = cases.count
             await play(step, name: name)
             cases.stamp(from: before, since: started)
-            if step.isClientVisible { lastStep = name }
+            if step.isClientVisible(to: transcript.context) { lastStep = name }
         }
         let started = ContinuousClock.now
         let before = cases.count
@@ -137,10 +137,13 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
 }
 
 extension Step {
-    /// Whether the client lane reports this step (server-side steps are the mock's business).
-    var isClientVisible: Bool {
+    /// Whether the client lane plays and reports this step for the client of `context`: server-side
+    /// steps (another actor's changes, reaps) and another client's RPCs (a recorded session's other
+    /// devices) are the server lane's.
+    func isClientVisible(to context: CaseContext) -> Bool {
         switch action {
         case .server, .reap: false
+        case .rpc(let exchange): !exchange.isAnotherClient(than: context)
         default: true
         }
     }

@@ -39,7 +39,7 @@ public struct ClientLane: Sendable {
         let transcript = loaded.transcript
         let classname = wrapper.classname(of: transcript)
         let suiteName = wrapper.suiteName(of: transcript)
-        let leftToServer = transcript.steps.count { !$0.isClientVisible }
+        let leftToServer = transcript.steps.count { !$0.isClientVisible(to: transcript.context) }
         let laneProperties = properties + [SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(leftToServer)")]
         func suite(_ cases: [CaseResult]) -> SuiteResult {
             SuiteResult(name: suiteName, file: loaded.file, properties: laneProperties, cases: cases)
