@@ -36,7 +36,7 @@ struct InferredWorldReplayTests {
                 default: false
                 }
             }
-            let world = RecordingReplay.world(of: recording, file: transcript.caseID)
+            let world = RecordingReplay.world(of: recording)
             if !Self.scenarioCases.contains(transcript.caseID) {
                 #expect(world.count == serverSteps.count, "\(transcript.caseID): \(world.history) \(world.changes)")
             }

@@ -154,7 +154,6 @@ extension WorldInference {
             case .world(let index)?:
                 pending[index].after = max(pending[index].after, lastPush)
                 pending[index].before = min(pending[index].before, mark.exchange)
-                pending[index].last = true
             case .push:
                 continue
             case nil:
@@ -166,7 +165,7 @@ extension WorldInference {
                             reason:
                                 "a write at seq \(mark.seq), the high-water of exchange \(mark.exchange), that no answer shows (another user's), as a row no recorded client pulls"
                         ),
-                        seq: mark.seq, after: lastPush, before: mark.exchange, last: true))
+                        seq: mark.seq, after: lastPush, before: mark.exchange))
                 identified[mark.seq] = Identified(writer: .world(index), shownBy: mark.exchange)
             }
         }

@@ -75,8 +75,6 @@ public struct WorldInference: Sendable {
         var before: Int
         /// For a delete of a row the recording never showed: the row made for the purpose first.
         var create: JSONObject?
-        /// It is the high-water of the complete pull at `before`: the last write before it.
-        var last = false
         /// It is placed as early as its window allows: a delete no answer shows, only the rows
         /// that pages stopped showing (a later delete would reach clients that earlier ones missed).
         var early = false

@@ -41,7 +41,7 @@ extension Bindings {
     ///   - live: the live answer.
     /// - Returns: the translated answer.
     public func translate(_ golden: JSONValue, answeredBy live: JSONValue) -> JSONValue {
-        var translated = translate(golden).0
+        let translated = translate(golden).0
         guard timeMatching == .order, let tombstones = translated["tombstones"]?.arrayValue,
             let liveTombstones = live["tombstones"]?.arrayValue
         else { return translated }
@@ -55,8 +55,7 @@ extension Bindings {
             else { return entry }
             return entry.replacing(at: JSONPointer(tokens: ["deleted_at"]), with: time)
         }
-        translated = translated.replacing(at: JSONPointer(tokens: ["tombstones"]), with: .array(adjusted))
-        return translated
+        return translated.replacing(at: JSONPointer(tokens: ["tombstones"]), with: .array(adjusted))
     }
 
     private func rewrite(_ value: JSONValue, key: String?, at pointer: JSONPointer, into substitutions: inout [Substitution]) -> JSONValue {

@@ -18,13 +18,7 @@ struct TimeOrder: Sendable {
 
     /// Binds `golden` to `live` unless that inverts the order against a neighbour.
     mutating func bind(_ golden: UTCTimestamp, _ live: UTCTimestamp, origin: BindingOrigin) -> BindingTable<UTCTimestamp>.Outcome {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].golden < golden { low = middle + 1 } else { high = middle }
-        }
-        let index = low
+        let index = position(of: golden)
         let exists = index < entries.count && entries[index].golden == golden
         if index > 0, live < entries[index - 1].high {
             let neighbour = entries[index - 1]
@@ -47,7 +41,19 @@ struct TimeOrder: Sendable {
 
     /// The one live time a recorded time came back as, when it came back as one.
     func live(for golden: UTCTimestamp) -> (UTCTimestamp, BindingOrigin)? {
-        guard let entry = entries.first(where: { $0.golden == golden }), entry.low == entry.high else { return nil }
-        return (entry.low, entry.origin)
+        let index = position(of: golden)
+        guard index < entries.count, entries[index].golden == golden, entries[index].low == entries[index].high else { return nil }
+        return (entries[index].low, entries[index].origin)
+    }
+
+    /// The first index whose recorded time is not before `golden`.
+    private func position(of golden: UTCTimestamp) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].golden < golden { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

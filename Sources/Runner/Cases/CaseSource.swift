@@ -100,19 +100,15 @@ struct CaseSource: Sendable {
                         Case(kind: .recording(.file(file, maxLine: maxLine)), id: (file as NSString).lastPathComponent, decisions: [:]))
                     continue
                 }
+                // A PowerSync session replays as the transcript it converts to (its fixture calls the
+                // source steps), so the lanes play it with their transcript play.
                 let contents = try RecordingFile.load(file, maxLine: maxLine)
-                if RecordingToPowerSyncTranscript.isPowerSync(contents) {
-                    // A PowerSync session replays as the transcript it converts to (its fixture
-                    // calls the source steps), so the lanes play it with their transcript play.
-                    do throws(CorpusError) {
-                        let replay = try RecordingToPowerSyncTranscript.replay(contents, file: file)
-                        loaded.append(Case(kind: .powerSync(replay.loaded), id: (file as NSString).lastPathComponent, decisions: [:]))
-                    } catch {
-                        throw RunError.input(error)
-                    }
-                    continue
+                do throws(CorpusError) {
+                    let replay = try RecordingToPowerSyncTranscript.replay(contents, file: file)
+                    loaded.append(Case(kind: .powerSync(replay.loaded), id: (file as NSString).lastPathComponent, decisions: [:]))
+                } catch {
+                    throw RunError.input(error)
                 }
-                loaded.append(Case(kind: .recording(.held(contents, file: file)), id: (file as NSString).lastPathComponent, decisions: [:]))
             }
         }
         return loaded

@@ -126,11 +126,7 @@ public struct RecordingReplay: Sendable {
 
     /// The world a recording implies, as a replay seeds and plays it (answers that break a rule
     /// teach it nothing).
-    /// - Parameters:
-    ///   - recording: the recording.
-    ///   - file: its path.
-    /// - Returns: the world.
-    public static func world(of recording: RecordingContents, file: String) -> RecordedWorld {
+    public static func world(of recording: RecordingContents) -> RecordedWorld {
         ReplayPlan.survey(recording).world
     }
 

@@ -33,8 +33,6 @@ struct ReplayPlan: Sendable {
         private var checker = TraceChecker(settings: .live)
         private var plan = ReplayPlan(world: RecordedWorld(server: ServerInference().config))
 
-        init() {}
-
         mutating func observe(_ item: RecordingReader.Item) {
             plan.timeline.observe(item)
             switch item {

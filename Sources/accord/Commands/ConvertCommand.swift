@@ -55,7 +55,7 @@ enum ConvertCommand: Command {
         do throws(CorpusError) {
             if let recording {
                 converted = try FormatConversion.convert(
-                    recording, file: input, to: to, tool: tool, caseID: caseID, world: { RecordingReplay.world(of: $0, file: input) })
+                    recording, file: input, to: to, tool: tool, caseID: caseID, world: RecordingReplay.world(of:))
             } else {
                 converted = try FormatConversion.convert(
                     try FileBytes.read(input, limit: maxLine), file: input, from: from, to: to, tool: tool, caseID: caseID)
