@@ -71,7 +71,8 @@ let package = Package(
         .target(
             name: "ReferencePowerSync", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "ServerContract", "SQLite", "HTTP"],
             swiftSettings: strict),
-        .target(name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "ServerContract", "CPostgres"], swiftSettings: strict),
+        .target(
+            name: "PostgresTarget", dependencies: ["KizunaWire", "Corpus", "Capture", "ServerContract", "CPostgres"], swiftSettings: strict),
         .target(
             name: "ReferenceClient", dependencies: ["KizunaWire", "Corpus", "SQLite", "Transport"], swiftSettings: strict),
         .target(
@@ -89,7 +90,7 @@ let package = Package(
             name: "Runner",
             dependencies: [
                 "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver",
-                "AccordVersion",
+                "AccordVersion", "CLinux",
             ],
             swiftSettings: strict),
         .executableTarget(
@@ -113,7 +114,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "ReferencePowerSyncTests", dependencies: ["ReferencePowerSync", "PowerSyncWire", "Corpus", "KizunaWire"],
+            name: "ReferencePowerSyncTests", dependencies: ["ReferencePowerSync", "PowerSyncWire", "Corpus", "KizunaWire", "SQLite"],
             swiftSettings: strict),
         .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,3 @@
-/* Linux's epoll and eventfd, which the toolchain's Glibc module does not include, for the
+/* Linux's epoll, which the toolchain's Glibc module does not include, for the
  * recorder's event loops. Part of the C library: nothing to link. */
 #include <sys/epoll.h>
-#include <sys/eventfd.h>

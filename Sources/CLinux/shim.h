@@ -31,3 +31,18 @@ static inline int accord_iov_consume(struct iovec *vectors, int count, int first
     }
     return first;
 }
+
+#include <sys/eventfd.h>
+
+/* poll(2)'s POLLRDHUP (the peer shut down its side), which glibc declares only under
+ * _GNU_SOURCE: how a thread waiting between two pieces of a long-lived response notices that
+ * its client hung up. */
+enum { ACCORD_POLLRDHUP = 0x2000 };
+
+#include <spawn.h>
+
+/* posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34) and pipe2(2), which need _GNU_SOURCE:
+ * a driver is spawned with only its three pipes open, and the pipes are made close-on-exec so
+ * that no other child inherits them. */
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+int pipe2(int fds[2], int flags);

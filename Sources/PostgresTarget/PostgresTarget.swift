@@ -1,3 +1,4 @@
+import Capture
 import KizunaWire
 import ServerContract
 
@@ -122,19 +123,8 @@ public actor PostgresTarget: ServerTarget {
         return functions
     }
 
-    /// A connection URL with its password replaced by `***`.
-    /// - Parameter url: the URL or key/value string.
-    /// - Returns: the same without the password.
-    public static func withoutPassword(_ url: String) -> String {
-        if let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
-            let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
-        {
-            return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
-        }
-        var words = url.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-        for index in words.indices where words[index].lowercased().hasPrefix("password=") { words[index] = "password=***" }
-        return words.joined(separator: " ")
-    }
+    /// A connection URL or key/value string as messages show it (`Redactor.target`).
+    public static func withoutPassword(_ url: String) -> String { Redactor.target(url) }
 
     /// A `PostgresError` as the lane sees it. A lost connection is forgotten, by this target and
     /// by the run's shared sessions, so the next case connects afresh instead of failing too.

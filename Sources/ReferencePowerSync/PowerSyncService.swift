@@ -1,4 +1,5 @@
 import Corpus
+import HTTP
 import KizunaWire
 import PowerSyncWire
 
@@ -13,8 +14,8 @@ public actor PowerSyncService {
     private var pageOps: Int?
     /// The seeded faults switched on (the self-test's mutants); empty for the real service.
     private let faults: Set<PowerSyncFault>
-    /// Streams waiting for the source to change (HTTP streams wait here instead of polling).
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    /// The wake-ups of open streams, rung when the source changes.
+    private var watchers: [ObjectIdentifier: Wakeup] = [:]
     /// True once the server is stopping: waiting streams end.
     private var closing = false
 
@@ -60,7 +61,9 @@ public actor PowerSyncService {
     /// - Throws: `PowerSyncServiceError` for storage.
     public func writeCheckpoint(userID: String) throws(PowerSyncServiceError) -> WriteCheckpointAnswer {
         let id = try db.transaction { () throws(PowerSyncServiceError) -> Int64 in
-            let id = (try log.lastWriteCheckpoint(of: userID) ?? 0) + 1
+            let last = try log.lastWriteCheckpoint(of: userID) ?? 0
+            guard last < Int64.max else { throw .exhausted("user \(userID)'s write checkpoint is at 2^63−1; no greater id exists") }
+            let id = last + 1
             try log.addWriteCheckpoint(user: userID, id: id, lsn: try log.position("source"))
             return id
         }
@@ -94,19 +97,27 @@ public actor PowerSyncService {
         try log.answer(&cursor, pageOps: pageOps, faults: faults)
     }
 
-    /// Waits until the next source commit, replication or reset (a stream with nothing to say
-    /// waits here); returns at once once the service is shutting down.
-    /// - Returns: false once the service is shutting down.
-    public func changed() async -> Bool {
-        if closing { return false }
-        await withCheckedContinuation { waiters.append($0) }
-        return !closing
+    /// Rings `wakeup` at every source commit, replication and reset until `unwatch`: an open
+    /// stream waits on it beside its socket, so it notices a change and a hang-up alike, and a
+    /// change between its last answer and its wait still rings. False once the service is
+    /// shutting down.
+    public func watch(_ wakeup: Wakeup) -> Bool {
+        guard !closing else { return false }
+        watchers[ObjectIdentifier(wakeup)] = wakeup
+        return true
     }
 
-    /// Wakes every waiting stream for good (the server is stopping).
+    /// Stops ringing `wakeup` (its stream has ended).
+    public func unwatch(_ wakeup: Wakeup) { watchers[ObjectIdentifier(wakeup)] = nil }
+
+    /// Whether the service is shutting down: open streams end.
+    public var isClosing: Bool { closing }
+
+    /// Ends every open stream for good (the server is stopping).
     public func shutDown() {
         closing = true
         wake()
+        watchers = [:]
     }
 
     /// Empties every table: the next case starts from nothing (the fixture endpoint's reset).
@@ -118,8 +129,6 @@ public actor PowerSyncService {
     }
 
     private func wake() {
-        let woken = waiters
-        waiters = []
-        for waiter in woken { waiter.resume() }
+        for wakeup in watchers.values { wakeup.ring() }
     }
 }

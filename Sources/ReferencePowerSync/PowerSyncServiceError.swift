@@ -3,7 +3,7 @@ import SQLite
 /// A failure of the embedded PowerSync service itself (storage, or a source step it cannot take),
 /// never a protocol answer.
 public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
-    private enum Code: Sendable { case open, sql, source }
+    private enum Code: Sendable { case open, sql, source, exhausted }
     private let code: Code
     /// What happened.
     public let detail: String
@@ -16,6 +16,8 @@ public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
     static func open(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.open, detail) }
     static func sql(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.sql, detail) }
     static func source(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.source, detail) }
+    /// An id counter at 2^63−1, the largest a bigint id holds.
+    static func exhausted(_ detail: String) -> PowerSyncServiceError { PowerSyncServiceError(.exhausted, detail) }
 
     /// The kind of failure and its detail.
     public var description: String {
@@ -23,6 +25,7 @@ public struct PowerSyncServiceError: Error, CustomStringConvertible, Sendable {
         case .open: "PowerSync service cannot open its database: \(detail)"
         case .sql: "PowerSync service storage error: \(detail)"
         case .source: "PowerSync service cannot take a source step: \(detail)"
+        case .exhausted: "PowerSync service cannot make a greater id: \(detail)"
         }
     }
 }

@@ -34,7 +34,11 @@ extension PowerSyncClient {
     /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD for an answer that is not one, STORE).
     public func requestCheckpoint() async throws(PowerSyncClientError) -> String {
         guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
-        let sent = (try database.value(Self.counterKey) ?? 0) + 1
+        let counter = try database.value(Self.counterKey) ?? 0
+        guard counter < Int64.max else {
+            throw .download("the checkpoint request counter is at 2^63−1 (the service answered that id); no greater id exists to send")
+        }
+        let sent = counter + 1
         // Created, not sent: nothing of it is durable, so a kill here leaves no request behind.
         reached(.afterRequestCreated)
         let reply: ClientResponse

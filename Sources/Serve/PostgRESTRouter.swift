@@ -156,7 +156,7 @@ public struct PostgRESTRouter: Sendable {
     }
 
     private func fixture(_ operation: String, _ request: HTTPRequest) async -> HTTPResponse {
-        if let refusal = FixtureAccess.refusal(request) { return refusal }
+        if let refusal = FixtureAccess.refusal(request) { return PostgRESTReply.error(status: 403, code: "ACF04", refusal) }
         guard ["seed", "step", "change", "commit", "capabilities"].contains(operation) else {
             return PostgRESTReply.error(status: 404, code: "PGRST125", "Invalid path specified in request URL")
         }

@@ -1,4 +1,5 @@
 import AccordVersion
+import Capture
 import Foundation
 import Runner
 
@@ -12,8 +13,11 @@ struct Console {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
+    /// An error line, redacted as reports are: a target URL's password, a driver's stderr tail
+    /// or a server's answer quoted in a message never reaches the terminal or a CI log.
     func error(_ text: String) {
-        FileHandle.standardError.write(Data(("accord: error: " + text + "\n").utf8))
+        let shown = Redactor(policy: RedactionPolicy(), capacity: 64).prose(text)
+        FileHandle.standardError.write(Data(("accord: error: " + shown + "\n").utf8))
     }
 }
 

@@ -85,9 +85,13 @@ struct ServerCapTests {
         }
     }
 
-    @Test("with 256 idle connections open (serve's cap), a new client is served and the oldest idle one closed")
+    /// 96 connections, not serve's 256: each is two descriptors in this process, and past about
+    /// 1,360 open descriptors Foundation's `Process.run()` (which other tests call meanwhile) reads
+    /// beyond its `/proc/self/fd` buffer and crashes the test run. serve's own cap is pinned by
+    /// the CLI tests.
+    @Test("with 96 idle connections open (the cap), a new client is served and the oldest idle one closed")
     func idleConnectionsGiveWay() async throws {
-        let cap = 256
+        let cap = 96
         let server = try Self.start(maxConnections: cap)
         var idle: [HeldSocket] = []
         for _ in 0..<cap { idle.append(try HeldSocket(port: server.port)) }

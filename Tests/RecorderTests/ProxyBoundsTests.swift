@@ -20,11 +20,20 @@ struct ProxyBoundsTests {
         return recv(socket.fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0
     }
 
-    @Test("with 512 idle connections open (the default cap), a new client is served and one of the oldest idle ones closed")
+    @Test("the default connection cap is 512")
+    func defaultCap() throws {
+        let configuration = try RecorderConfiguration(upstream: "http://127.0.0.1:1", output: "/tmp/unused.jsonl")
+        #expect(configuration.maxConnections == 512)
+    }
+
+    /// The cap is 128 here, not the default 512: held in this process, 512 idle connections are
+    /// over a thousand descriptors, and past about 1,360 Foundation's `Process.run()` (which other
+    /// tests call meanwhile) reads beyond its `/proc/self/fd` buffer and crashes the test run.
+    @Test("with 128 idle connections open (the cap), a new client is served and one of the oldest idle ones closed")
     func idleConnectionsGiveWay() async throws {
-        let harness = try RecorderHarness()
-        let cap = harness.proxy.configuration.maxConnections
-        #expect(cap == 512)
+        let cap = 128
+        let harness = try RecorderHarness(maxConnections: cap)
+        #expect(harness.proxy.configuration.maxConnections == cap)
         var idle: [RawSocket] = []
         for _ in 0..<cap { idle.append(try RawSocket(port: harness.port)) }
         try await RecorderHarness.waitUntil { harness.proxy.statistics.openConnections == cap }
@@ -38,7 +47,7 @@ struct ProxyBoundsTests {
         // turn, so the very first may have been taken on a moment after the second).
         try await RecorderHarness.waitUntil { idle.contains(where: Self.isClosedByPeer) }
         let closed = idle.indices.filter { Self.isClosedByPeer(idle[$0]) }
-        #expect(closed.count == 1 && closed.allSatisfy { $0 < 64 }, "closed: \(closed)")
+        #expect(closed.count == 1 && closed.allSatisfy { $0 < 32 }, "closed: \(closed)")
         for socket in idle { socket.close() }
         _ = try await harness.finish()
     }

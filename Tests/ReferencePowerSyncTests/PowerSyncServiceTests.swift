@@ -1,6 +1,8 @@
 import Corpus
+import Foundation
 import KizunaWire
 import PowerSyncWire
+import SQLite
 import Testing
 
 @testable import ReferencePowerSync
@@ -125,5 +127,30 @@ struct PowerSyncServiceTests {
         await #expect(throws: PowerSyncServiceError.self) {
             try await service.apply(SourceCommit(changes: [Self.put("b", "1", 4_294_967_296)]))
         }
+    }
+}
+
+/// Ids at their end: a write checkpoint stored at 2^63−1 (a `--db` file keeps it across restarts).
+@Suite("embedded PowerSync service: ids at 2^63−1")
+struct PowerSyncServiceLimitTests {
+    @Test("a write checkpoint stored at 2^63−1 is refused with an error naming the limit, not a trap; other users are served")
+    func writeCheckpointAtTheLargestID() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("accord-ps-limit-\(UUID().uuidString).db").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        do {
+            let service = try PowerSyncService(path: path)
+            #expect(try await service.writeCheckpoint(userID: "ada").writeCheckpoint == OpID(1))
+        }
+        do {
+            let db = try SQLiteConnection<PowerSyncServiceError>(path: path)
+            try db.run("UPDATE write_checkpoints SET id = ? WHERE user_id = 'ada'", [.integer(Int64.max)])
+        }
+        let service = try PowerSyncService(path: path)
+        await #expect {
+            _ = try await service.writeCheckpoint(userID: "ada")
+        } throws: { error in
+            "\(error)".contains("2^63−1")
+        }
+        #expect(try await service.writeCheckpoint(userID: "bob").writeCheckpoint == OpID(1))
     }
 }

@@ -96,6 +96,8 @@ extension Redactor {
     /// token standing in for credentials) replaced whole.
     private func authority(_ authority: Substring) -> String {
         guard let at = authority.lastIndex(of: "@") else { return String(authority) }
+        // Redacted already (a message quoting a target that was shown safely): kept as it is.
+        if Self.isPlaceholder(String(authority[..<at])) { return String(authority) }
         guard let colon = authority[..<at].firstIndex(of: ":") else {
             let user = authority[..<at]
             return user.isEmpty ? String(authority) : "\(secret(PercentEncoding.decoded(user, depth: 1)))\(authority[at...])"
@@ -127,7 +129,18 @@ extension Redactor {
         var out = ""
         var word = ""
         func flush() {
-            out += word.hasPrefix("/") || word.contains("://") ? url(word) : word
+            guard word.hasPrefix("/") || word.contains("://") else {
+                out += word
+                word = ""
+                return
+            }
+            // Punctuation that ends the sentence around a URL ("…/db: refused") is not the URL's.
+            var trailing = ""
+            while let last = word.last, ":,;.)".contains(last) {
+                trailing.insert(last, at: trailing.startIndex)
+                word.removeLast()
+            }
+            out += url(word) + trailing
             word = ""
         }
         for character in texted {

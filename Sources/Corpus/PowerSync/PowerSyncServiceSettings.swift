@@ -15,11 +15,17 @@ public struct PowerSyncServiceSettings: Sendable, Hashable {
     /// - Throws: `WireError` (.json) naming the pointer.
     static func read(_ reader: inout ObjectReader) throws(WireError) -> PowerSyncServiceSettings {
         guard let value = reader.optional("service") else { return PowerSyncServiceSettings() }
-        let pointer = JSONPointer(tokens: ["service"])
-        var service = try ObjectReader(value, at: pointer, malformed: .json)
+        return try PowerSyncServiceSettings(json: value, at: JSONPointer(tokens: ["service"]))
+    }
+
+    /// Reads `{"data_page_ops": N}` (N at least 1; absent for no limit), as a transcript's
+    /// `service` member and the fixture endpoint's `configure` body write it; no other key.
+    /// - Throws: `WireError` (.json) naming the pointer.
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(WireError) {
+        var service = try ObjectReader(json, at: pointer, malformed: .json)
         let ops = try service.optionalInteger("data_page_ops")
         if let ops, ops < 1 { throw WireError(.json, at: pointer.appending("data_page_ops"), "data_page_ops is at least 1") }
         try service.finish()
-        return PowerSyncServiceSettings(dataPageOps: ops)
+        self.init(dataPageOps: ops)
     }
 }

@@ -39,11 +39,12 @@ public struct JWTKey: Sendable {
         let claims = JWTClaims(payload: try Self.object(payloadBytes, "payload"))
         let seconds = now.timeIntervalSince1970
         if claims.payload["exp"] != nil {
-            guard let expiresAt = claims.expiresAt else { throw .malformed("exp is not a number") }
+            // 1e400 reads as infinity: a token that would never expire, refused like any non-number.
+            guard let expiresAt = claims.expiresAt, expiresAt.isFinite else { throw .malformed("exp is not a finite number") }
             if seconds >= expiresAt { throw .expired("JWT expired") }
         }
         if claims.payload["nbf"] != nil {
-            guard let notBefore = claims.notBefore else { throw .malformed("nbf is not a number") }
+            guard let notBefore = claims.notBefore, notBefore.isFinite else { throw .malformed("nbf is not a finite number") }
             if seconds < notBefore { throw .notYetValid("JWT not valid yet") }
         }
         return claims

@@ -72,6 +72,51 @@ public final class HTTPResponseStream {
         return true
     }
 
+    /// How `wait(for:until:)` ended.
+    public enum Wait: Sendable, Equatable {
+        /// The wake-up rang.
+        case woken
+        /// The peer hung up (or reset the connection): nothing more can reach it.
+        case peerGone
+        /// The deadline passed.
+        case deadline
+    }
+
+    /// Blocks the connection's thread, between two pieces of a long-lived body, until `wakeup`
+    /// rings, the peer hangs up, or `deadline` passes: a stream that waits for data to change
+    /// notices a client that left at once rather than at its next send, which may never come.
+    /// A stream whose bytes an event loop sends has no thread to block: it waits for the
+    /// wake-up or the deadline only.
+    public func wait(for wakeup: Wakeup, until deadline: ContinuousClock.Instant?) -> Wait {
+        var fds = [pollfd(fd: wakeup.fd, events: Int16(POLLIN), revents: 0)]
+        if case .socket(let fd) = target { fds.append(pollfd(fd: fd, events: Int16(ACCORD_POLLRDHUP), revents: 0)) }
+        let clock = ContinuousClock()
+        while true {
+            var timeout: Int32 = -1
+            if let deadline {
+                let left = clock.now.duration(to: deadline)
+                if left <= .zero { return .deadline }
+                let (seconds, attoseconds) = left.components
+                timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                failed = true
+                return .peerGone
+            }
+            let hangUp = Int32(ACCORD_POLLRDHUP) | Int32(POLLHUP) | Int32(POLLERR) | Int32(POLLNVAL)
+            if fds.count > 1, Int32(fds[1].revents) & hangUp != 0 {
+                failed = true
+                return .peerGone
+            }
+            if fds[0].revents & Int16(POLLIN) != 0 {
+                wakeup.consume()
+                return .woken
+            }
+        }
+    }
+
     /// Sends the status line and the header fields. `Content-Length`, `Transfer-Encoding`,
     /// `Connection` and `Keep-Alive` are dropped from `headers` and set by the stream; a `Date`
     /// is added when `headers` has none.

@@ -31,8 +31,8 @@ final class LoopSignal: Sendable {
         var closed = false
     }
 
-    /// The eventfd the loop watches.
-    let wakeFD: Int32
+    /// The wake-up the loop watches beside its sockets.
+    let wakeup: Wakeup
     /// Happens once the loop has ended (its connections closed, its thread returning).
     let ended = StopEvent()
     private let inbox = Mutex(Inbox())
@@ -42,24 +42,18 @@ final class LoopSignal: Sendable {
     private let oldestIdle = Atomic<Int>(Int.max)
 
     init?() {
-        let fd = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        wakeFD = fd
+        guard let wakeup = Wakeup() else { return nil }
+        self.wakeup = wakeup
     }
 
-    deinit { close(wakeFD) }
+    /// The eventfd the loop watches.
+    var wakeFD: Int32 { wakeup.fd }
 
     /// Wakes the loop from its wait (to notice that the proxy is stopping).
-    func wake() {
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
-    }
+    func wake() { wakeup.ring() }
 
     /// Consumes the wake-ups, on the loop's thread.
-    func consume() {
-        var count: UInt64 = 0
-        _ = read(wakeFD, &count, 8)
-    }
+    func consume() { wakeup.consume() }
 
     /// Hands an accepted connection to the loop and wakes it.
     /// - Parameters:

@@ -26,9 +26,12 @@ extension PowerSyncRouter {
                 return nil
             }
         case "configure":
-            let ops = body["data_page_ops"]?.numberValue?.intValue
+            let settings: PowerSyncServiceSettings
+            do throws(WireError) { settings = try PowerSyncServiceSettings(json: body) } catch {
+                return Self.json(400, Self.error("ACCORD_FIXTURE", "\(error.pointer): \(error.detail)"))
+            }
             work = { () async -> PowerSyncServiceError? in
-                await service.configure(PowerSyncServiceSettings(dataPageOps: ops))
+                await service.configure(settings)
                 return nil
             }
         case "source":

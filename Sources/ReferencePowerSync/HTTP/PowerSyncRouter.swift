@@ -43,18 +43,20 @@ public struct PowerSyncRouter: Sendable {
     func handle(_ request: HTTPRequest, _ stream: HTTPResponseStream) {
         let service = self.service
         if request.path.hasPrefix(PowerSyncSurface.fixturePrefix), fixtures, request.listener.isLoopback {
-            _ = stream.respond(fixture(String(request.path.dropFirst(PowerSyncSurface.fixturePrefix.count)), request))
+            if let refusal = FixtureAccess.refusal(request) {
+                _ = stream.respond(Self.json(403, Self.error("ACF04", refusal)))
+            } else {
+                _ = stream.respond(fixture(String(request.path.dropFirst(PowerSyncSurface.fixturePrefix.count)), request))
+            }
             return
         }
         let user: String
-        let expiresIn: Int?
+        let expiresAt: Double?
         do throws(JWTError) {
-            let authorization = request.headers["Authorization"] ?? ""
-            guard authorization.hasPrefix("Bearer ") else { throw .malformed("no Authorization: Bearer token") }
-            let claims = try key.verify(String(authorization.dropFirst("Bearer ".count)))
+            let claims = try key.verify(try Self.token(request.headers.values(for: "Authorization")))
             guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
             user = subject
-            expiresIn = claims.expiresAt.flatMap { Int(exactly: ($0 - Date().timeIntervalSince1970).rounded(.down)) }
+            expiresAt = claims.expiresAt
         } catch {
             _ = stream.respond(Self.json(401, Self.error("PSYNC_S2101", "\(error)")))
             return
@@ -68,7 +70,7 @@ public struct PowerSyncRouter: Sendable {
                 _ = stream.respond(Self.json(400, Self.error("PSYNC_S2001", "\(error.pointer): \(error.detail)")))
                 return
             }
-            syncStream(cursor, expiresIn: expiresIn, stream)
+            syncStream(cursor, expiresAt: expiresAt, stream)
         case ("GET", "/write-checkpoint2.json"):
             let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
                 do throws(PowerSyncServiceError) { return .success(try await service.writeCheckpoint(userID: user).json) } catch {
@@ -95,21 +97,51 @@ public struct PowerSyncRouter: Sendable {
         }
     }
 
+    /// The JWT of the one `Authorization` field: `Token <jwt>`, as PowerSync's SDKs send it, or
+    /// `Bearer <jwt>`, matched as PowerSync's service matches them, `^(Token|Bearer) (\S+)$` with
+    /// the case as written (powersync-ja/powersync-service, packages/service-core/src/routes/auth.ts
+    /// at 332d649554ce0ffa6151f57bce920056f2c0b5ea, line 12).
+    static func token(_ fields: [String]) throws(JWTError) -> String {
+        guard fields.count == 1, let field = fields.first else {
+            throw .malformed(fields.isEmpty ? "no Authorization: Token or Bearer" : "more than one Authorization field")
+        }
+        for scheme in ["Token ", "Bearer "] where field.hasPrefix(scheme) {
+            let token = field.dropFirst(scheme.count)
+            if !token.isEmpty, !token.contains(where: \.isWhitespace) { return String(token) }
+        }
+        throw .malformed("Authorization is neither Token <jwt> nor Bearer <jwt>")
+    }
+
     /// Writes the stream: a `token_expires_in` when the token expires, then every answer of the
-    /// service as it comes, each line flushed, until the client hangs up or the server stops.
-    private func syncStream(_ start: StreamCursor, expiresIn: Int?, _ stream: HTTPResponseStream) {
+    /// service as it comes, each line flushed. Between answers it waits on a wake-up the service
+    /// rings at each change, beside the socket: the stream ends when the client hangs up, when
+    /// the token expires (nothing committed after `exp` reaches the holder of an expired token)
+    /// and when the server stops.
+    private func syncStream(_ start: StreamCursor, expiresAt: Double?, _ stream: HTTPResponseStream) {
         let service = self.service
         let headers: HTTPHeaders = ["Content-Type": "application/x-ndjson", "Cache-Control": "no-store"]
+        guard let wakeup = Wakeup() else {
+            _ = stream.respond(Self.json(503, Self.error("PSYNC_S2003", "no descriptor left for the stream's wake-up")))
+            return
+        }
+        guard Blocking.run({ await service.watch(wakeup) }) else {
+            _ = stream.respond(Self.json(503, Self.error("PSYNC_S2003", "the service is stopping")))
+            return
+        }
+        defer { Blocking.run { await service.unwatch(wakeup) } }
         guard stream.sendHead(status: 200, headers: headers, contentLength: nil) else { return }
-        if let expiresIn, !Self.send(.tokenExpiresIn(max(0, expiresIn)), stream) { return }
+        let deadline = expiresAt.map { Self.instant(ofEpochSeconds: $0) }
+        if let expiresAt {
+            let seconds = (expiresAt - Date().timeIntervalSince1970).rounded(.down)
+            if !Self.send(.tokenExpiresIn(seconds < 1 ? 0 : Int(min(seconds, Double(Int32.max)))), stream) { return }
+        }
         var cursor = start
         while true {
+            if let deadline, ContinuousClock.now >= deadline { break }
             let step = Blocking.run { [cursor] () async -> (Result<[SyncLine], PowerSyncServiceError>, StreamCursor, Bool) in
                 var next = cursor
                 do throws(PowerSyncServiceError) {
-                    let lines = try await service.answer(&next)
-                    if !lines.isEmpty { return (.success(lines), next, true) }
-                    return (.success([]), next, await service.changed())
+                    return (.success(try await service.answer(&next)), next, await service.isClosing)
                 } catch {
                     return (.failure(error), next, false)
                 }
@@ -119,10 +151,27 @@ public struct PowerSyncRouter: Sendable {
                 stream.abort()
                 return
             }
+            if step.2 { break }
+            if let deadline, ContinuousClock.now >= deadline { break }
             for line in lines where !Self.send(line, stream) { return }
-            if !step.2 { break }
+            if !lines.isEmpty { continue }
+            switch stream.wait(for: wakeup, until: deadline) {
+            case .woken: continue
+            case .deadline: break
+            case .peerGone: return
+            }
+            break
         }
+        // At expiry PowerSync's service says so with a last `token_expires_in: 0` and ends the
+        // stream (packages/service-core/src/sync/util.ts, lines 66-74, at the commit above).
+        if let deadline, ContinuousClock.now >= deadline, !Self.send(.tokenExpiresIn(0), stream) { return }
         _ = stream.finish()
+    }
+
+    /// The monotonic instant of a time in seconds since 1970 (a token's `exp`).
+    private static func instant(ofEpochSeconds seconds: Double) -> ContinuousClock.Instant {
+        let left = seconds - Date().timeIntervalSince1970
+        return ContinuousClock.now.advanced(by: .milliseconds(Int64(max(0, min(left, 1e9)) * 1000)))
     }
 
     private static func send(_ line: SyncLine, _ stream: HTTPResponseStream) -> Bool {

@@ -10,6 +10,8 @@ public enum DriverLineEvent: Sendable, Hashable {
     case ended
     /// Nothing arrived in time.
     case timedOut
+    /// A line longer than the runner reads (`LineSplitter.limit`); its bytes were dropped.
+    case tooLong(limit: Int)
 }
 
 /// One running driver the client lane talks to: a child process, or an engine in this process for tests.
@@ -55,7 +57,7 @@ public typealias DriverLauncher = @Sendable () throws(RunError) -> any DriverCha
 /// Answer lines handed from a reader to the one waiting consumer, with timeouts.
 package final class LineQueue: Sendable {
     private struct State {
-        var lines: [[UInt8]] = []
+        var lines: [DriverLineEvent] = []
         var ended = false
         var waiter: (token: Int, continuation: CheckedContinuation<DriverLineEvent, Never>)?
         var timer: Task<Void, Never>?
@@ -77,14 +79,14 @@ package final class LineQueue: Sendable {
     /// Makes an empty queue.
     package init() {}
 
-    /// Adds a line; wakes the waiter if there is one.
-    func push(_ line: [UInt8]) {
+    /// Adds a line (or a line too long to keep); wakes the waiter if there is one.
+    func push(_ line: DriverLineEvent) {
         let waiter = state.withLock { state -> CheckedContinuation<DriverLineEvent, Never>? in
             if let waiter = state.takeWaiter() { return waiter }
             state.lines.append(line)
             return nil
         }
-        waiter?.resume(returning: .line(line))
+        waiter?.resume(returning: line)
     }
 
     /// Marks the end of output; wakes the waiter if there is one.
@@ -100,7 +102,7 @@ package final class LineQueue: Sendable {
     package func next(timeout: Duration) async -> DriverLineEvent {
         await withCheckedContinuation { (continuation: CheckedContinuation<DriverLineEvent, Never>) in
             let (ready, token) = state.withLock { state -> (DriverLineEvent?, Int) in
-                if !state.lines.isEmpty { return (.line(state.lines.removeFirst()), 0) }
+                if !state.lines.isEmpty { return (state.lines.removeFirst(), 0) }
                 if state.ended { return (.ended, 0) }
                 state.nextToken += 1
                 state.waiter = (state.nextToken, continuation)
@@ -128,28 +130,60 @@ package final class LineQueue: Sendable {
     }
 }
 
-/// Splits a byte stream into lines (LF, an optional CR before it dropped) and feeds a queue.
+/// Splits a byte stream into lines (LF, an optional CR before it dropped) and feeds a queue. A
+/// line longer than `limit` is not kept: its bytes are dropped up to its end and it is handed on
+/// as `.tooLong`, so a driver that writes a gigabyte without a newline costs neither the memory
+/// nor a rescan of what was already searched.
 package struct LineSplitter {
+    /// The longest answer line the runner reads: four times the 16 MiB request lines a driver
+    /// must take (docs/driver-protocol.md §2).
+    package static let limit = 64 * 1024 * 1024
+    private let limit: Int
     private var buffer: [UInt8] = []
+    /// How far `buffer` is known to hold no newline.
+    private var searched = 0
+    /// Dropping the rest of a line that went over the limit.
+    private var skipping = false
 
     /// Makes a splitter with nothing buffered.
-    package init() {}
+    package init(limit: Int = LineSplitter.limit) { self.limit = limit }
 
     /// Appends bytes and pushes every whole line.
     package mutating func feed(_ bytes: some Collection<UInt8>, into queue: LineQueue) {
-        buffer.append(contentsOf: bytes)
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            var end = newline
-            if end > 0 && buffer[end - 1] == 0x0D { end -= 1 }
-            queue.push(Array(buffer[..<end]))
-            buffer.removeFirst(newline + 1)
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            if skipping {
+                guard let newline = rest.firstIndex(of: 0x0A) else { return }
+                skipping = false
+                rest = rest[rest.index(after: newline)...]
+                continue
+            }
+            buffer.append(contentsOf: rest)
+            rest = rest[rest.endIndex...]
+            var start = 0
+            while let newline = buffer[searched...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > start && buffer[end - 1] == 0x0D { end -= 1 }
+                queue.push(end - start > limit ? .tooLong(limit: limit) : .line(Array(buffer[start..<end])))
+                start = newline + 1
+                searched = start
+            }
+            buffer.removeFirst(start)
+            searched = buffer.count
+            if buffer.count > limit {
+                queue.push(.tooLong(limit: limit))
+                buffer = []
+                searched = 0
+                skipping = true
+            }
         }
     }
 
     /// Pushes what is left as a last line and ends the queue.
     package mutating func finish(into queue: LineQueue) {
-        if !buffer.isEmpty { queue.push(buffer) }
+        if !buffer.isEmpty { queue.push(.line(buffer)) }
         buffer = []
+        searched = 0
         queue.end()
     }
 }

@@ -40,6 +40,11 @@ enum DriverPreflight {
                 throw RunError.setup("the driver '\(command)' was not found (the shell exited 127\(tail(channel)))", fix: fix)
             }
             throw RunError.setup("the driver '\(command)' ended before answering hello: \(ending)\(tail(channel))", fix: fix)
+        case .tooLong(let limit):
+            await channel.kill()
+            throw RunError.setup(
+                "the driver '\(command)' answered hello with a line over \(limit / (1024 * 1024)) MiB, the longest the runner reads",
+                fix: fix)
         case .line(let bytes):
             _ = await channel.finish(timeout: .seconds(5))
             let response: DriverResponse
@@ -49,6 +54,11 @@ enum DriverPreflight {
                 throw RunError.setup(
                     "the driver '\(command)' does not speak the driver protocol: its answer to hello is not one (\(error)); line: \(String(decoding: bytes.prefix(200), as: UTF8.self))",
                     fix: fix)
+            }
+            guard response.id == 1 else {
+                throw RunError.setup(
+                    "the driver '\(command)' answered hello id 1 with id \(response.id.map(String.init) ?? "null")",
+                    fix: "answer each request with its own id (docs/driver-protocol.md §3)")
             }
             if let failure = response.failure {
                 throw RunError.setup(

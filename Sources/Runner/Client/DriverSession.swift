@@ -50,7 +50,15 @@ struct DriverSession {
             return .broken("\(ending) while handling \(body.op.rawValue) id \(request.id)\(tail)")
         case .line(let bytes):
             return await decode(bytes, answering: request)
+        case .tooLong(let limit):
+            await channel.kill()
+            return .broken(Self.tooLong(limit, answering: request))
         }
+    }
+
+    /// The break of an answer line over the runner's limit.
+    static func tooLong(_ limit: Int, answering request: DriverRequest) -> String {
+        "DRIVER_BAD_RESPONSE to \(request.body.op.rawValue) id \(request.id): the answer is a line over \(limit / (1024 * 1024)) MiB, the longest the runner reads (docs/driver-protocol.md §2); the driver was killed"
     }
 
     /// Decodes an answer line for a request; a line that breaks the protocol kills the driver.

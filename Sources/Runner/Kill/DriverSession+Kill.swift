@@ -57,6 +57,9 @@ extension DriverSession {
             return .died("\(ending)\(tail)", channel.ending)
         case .line(.line(let bytes)):
             return .answered(await decode(bytes, answering: request))
+        case .line(.tooLong(let limit)):
+            await channel.kill()
+            return .answered(.broken(Self.tooLong(limit, answering: request)))
         }
     }
 }

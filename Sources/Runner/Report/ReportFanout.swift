@@ -16,6 +16,8 @@ struct ReportFanout {
     private var html: (HTMLReportWriter, FileSink)?
 
     init(junitPath: String?, jsonPath: String?, name: String, htmlPath: String? = nil) throws(RunError) {
+        // The run's name carries its target, which may be a URL with a password in it.
+        let name = redactor.prose(name)
         if let junitPath {
             let sink = try FileSink(path: junitPath)
             do { junit = (try JUnitWriter(sink: sink, name: name), sink) } catch { throw RunError.output(junitPath, "\(error)") }
@@ -30,7 +32,10 @@ struct ReportFanout {
         }
     }
 
-    mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
+    /// Redacts the suite, gives it unique identities and writes it to every report.
+    /// - Returns: the suite as the reports have it, for the console to print.
+    @discardableResult
+    mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) -> SuiteResult {
         let suite = identities.unique(suite.redacted(by: redactor))
         summary.add(suite, tally: tally ?? suite.tally)
         if let (writer, _) = junit {
@@ -42,6 +47,7 @@ struct ReportFanout {
         if let (writer, _) = html {
             do { try writer.write(suite, tally: tally) } catch { throw RunError.output("HTML report", "\(error)") }
         }
+        return suite
     }
 
     func finish() throws(RunError) {

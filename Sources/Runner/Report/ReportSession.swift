@@ -69,15 +69,17 @@ struct ReportSession {
             }
         }
         guard error == nil else { return }
+        let reported: SuiteResult
         do throws(RunError) {
-            try fanout.add(suite, tally: counted)
+            reported = try fanout.add(suite, tally: counted)
         } catch {
             self.error = error
             return
         }
         if !console.quiet && tally.failures + tally.errors > 0 {
+            // The redacted suite: a driver's stderr tail or a server's answer may hold a secret.
             var one = ConsoleSummary()
-            one.add(suite)
+            one.add(reported)
             if console.progress { Self.writeError(ProgressLine.erase) }
             for line in one.failureLines(color: console.color, maxFailures: 5) { output(line) }
         }

@@ -1,33 +1,29 @@
-import HTTP
-
 /// Who may call the fixture endpoint: a program on this machine, not a web page. A page can
 /// make a browser send a "simple" cross-origin POST (a text/plain body, no preflight), and a
 /// DNS-rebinding page can reach a loopback port under its own host name; either could reseed
 /// the server under test. So a fixture request is answered only when its `Host` is a loopback
 /// name (127.0.0.0/8, localhost, [::1], with or without a port), any `Origin` is a loopback
 /// origin, and a POST's body is `application/json` (which a page cannot send without a
-/// preflight the endpoint never grants). Anything else is 403 and changes nothing.
-enum FixtureAccess {
-    /// The 403 for a request the endpoint must not act on, or nil when it may.
-    /// - Parameter request: the fixture request.
-    /// - Returns: the refusal, or nil.
-    static func refusal(_ request: HTTPRequest) -> HTTPResponse? {
+/// preflight the endpoint never grants). Anything else is 403 and changes nothing. One guard for
+/// every profile's fixture endpoint; each answers the refusal in its own error shape.
+public enum FixtureAccess {
+    /// Why the endpoint must not act on `request` (to answer 403 with), or nil when it may.
+    public static func refusal(_ request: HTTPRequest) -> String? {
         let hosts = request.headers.values(for: "Host")
         guard hosts.count == 1, let host = hosts.first, isLoopback(authority: host) else {
-            return forbidden(
+            return
                 "the fixture endpoint answers only a loopback Host (127.0.0.1, localhost or [::1]), found \(hosts.first.map { "'\($0)'" } ?? "none")"
-            )
         }
         let origins = request.headers.values(for: "Origin")
-        if origins.count > 1 { return forbidden("the fixture endpoint answers only one Origin") }
+        if origins.count > 1 { return "the fixture endpoint answers only one Origin" }
         if let origin = origins.first, !isLoopback(origin: origin) {
-            return forbidden("the fixture endpoint answers no cross-origin request, found Origin '\(origin)'")
+            return "the fixture endpoint answers no cross-origin request, found Origin '\(origin)'"
         }
         if request.method == "POST" {
             let types = request.headers.values(for: "Content-Type")
             let mediaType = types.first?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
             guard types.count == 1, mediaType == "application/json" else {
-                return forbidden("a fixture request body must be application/json, found \(types.first.map { "'\($0)'" } ?? "none")")
+                return "a fixture request body must be application/json, found \(types.first.map { "'\($0)'" } ?? "none")"
             }
         }
         return nil
@@ -70,9 +66,5 @@ enum FixtureAccess {
     private static func isPort(_ text: Substring) -> Bool {
         let digits = text.dropFirst()
         return text.first == ":" && !digits.isEmpty && digits.count <= 5 && digits.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-    }
-
-    private static func forbidden(_ message: String) -> HTTPResponse {
-        PostgRESTReply.error(status: 403, code: "ACF04", message)
     }
 }

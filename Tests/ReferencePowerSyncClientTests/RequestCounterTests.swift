@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@testable import ReferencePowerSyncClient
+
+/// The checkpoint-request counter at its end: ids are bigints, and a service may answer the
+/// largest (another device of the same user and client sent it), which the client keeps.
+@Suite("PowerSync client: the request counter at 2^63−1")
+struct RequestCounterTests {
+    @Test("a counter at 2^63−1 makes the next checkpoint request fail DOWNLOAD, naming the limit, instead of trapping")
+    func counterAtTheLargestID() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("accord-counter-\(UUID().uuidString).db").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
+        do {
+            let database = try LocalDatabase(path: store)
+            try database.set(PowerSyncClient.counterKey, Int64.max)
+        }
+        // Nothing listens on port 9: the request must fail before anything is sent.
+        let client = try PowerSyncClient(
+            configuration: PowerSyncClientConfiguration(
+                store: store, baseURL: "http://127.0.0.1:9", token: "t", userID: "ada", clientID: "c1"))
+        await #expect {
+            _ = try await client.requestCheckpoint()
+        } throws: { error in
+            guard let error = error as? PowerSyncClientError else { return false }
+            return error.protocolCode == "DOWNLOAD" && error.message.contains("2^63−1")
+        }
+        await client.close()
+    }
+}
