@@ -46,10 +46,12 @@ extension RecordingProxy {
         exchange.atMilliseconds = Self.milliseconds(capture.begin - started)
         exchange.durationMilliseconds = Self.milliseconds(capture.duration)
         exchange.lineMilliseconds = lineArrivals
+        // Redacted as the bodies are: a JWT-shaped client_id gets the body's placeholder.
         exchange.user =
-            identity.user
-            ?? (route == nil ? nil : PowerSyncSurface.user(authorization: request.headers[PostgRESTSurface.Header.authorization]))
-        exchange.client = identity.client ?? clientID
+            (identity.user
+            ?? (route == nil ? nil : PowerSyncSurface.user(authorization: request.headers[PostgRESTSurface.Header.authorization])))
+            .map(redactor.text)
+        exchange.client = (identity.client ?? clientID).map(redactor.text)
         exchange.requestHeaders = redactor.headers(RecordedExchange.headerObject(request.headers.map { ($0.name, $0.value) }))
         var responseHeaders = redactor.headers(RecordedExchange.headerObject(capture.headers))
         if !complete {

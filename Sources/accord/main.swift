@@ -16,7 +16,7 @@ struct Console {
     /// An error line, redacted as reports are: a target URL's password, a driver's stderr tail
     /// or a server's answer quoted in a message never reaches the terminal or a CI log.
     func error(_ text: String) {
-        let shown = Redactor(policy: RedactionPolicy(), capacity: 64).prose(text)
+        let shown = Redactor(policy: RedactionPolicy(), capacity: 64).message(text)
         FileHandle.standardError.write(Data(("accord: error: " + shown + "\n").utf8))
     }
 }

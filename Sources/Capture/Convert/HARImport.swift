@@ -12,6 +12,12 @@ import PowerSyncWire
 /// (`sub`, `session_id`). Everything passes the recorder's `Redactor`: a HAR saved from a
 /// browser holds credentials in headers, URLs and bodies, and none of them reaches the recording.
 public enum HARImport {
+    /// Refuses an object of the HAR's structure that repeats a key, naming it.
+    static func refuseRepeatedKey(_ value: JSONValue?, at pointer: JSONPointer, file: String) throws(CorpusError) {
+        guard let object = value?.objectValue, let repeated = object.firstDuplicateKey else { return }
+        throw CorpusError.grammar(file, at: pointer.appending(repeated), "the HAR repeats the key \"\(repeated)\"")
+    }
+
     /// Reads a HAR document.
     /// - Parameters:
     ///   - json: the parsed HAR file.
@@ -25,6 +31,10 @@ public enum HARImport {
         -> RecordingContents
     {
         let redactor = redactor ?? Redactor(policy: policy(of: json))
+        // A repeated key is read one way here and another way by the next tool (the first
+        // `entries`, or the last, or none): refused rather than guessed.
+        try refuseRepeatedKey(json, at: .root, file: file)
+        try refuseRepeatedKey(json["log"], at: JSONPointer(tokens: ["log"]), file: file)
         guard let log = json["log"], let entries = log["entries"]?.arrayValue else {
             throw CorpusError.grammar(file, at: JSONPointer(tokens: ["log", "entries"]), "not a HAR log: no log.entries array")
         }
@@ -32,6 +42,8 @@ public enum HARImport {
         var firstStart: Date?
         for (index, entry) in entries.enumerated() {
             let at = JSONPointer(tokens: ["log", "entries", String(index)])
+            try refuseRepeatedKey(entry, at: at, file: file)
+            for part in ["request", "response"] { try refuseRepeatedKey(entry[part], at: at.appending(part), file: file) }
             guard let request = entry["request"], let response = entry["response"], let url = request["url"]?.stringValue else {
                 throw CorpusError.grammar(file, at: at, "a HAR entry has request.url and response")
             }

@@ -50,7 +50,7 @@ extension Redactor {
     }
 
     /// An exchange redacted as the proxy redacts what it records: path and query, every header
-    /// value, both bodies.
+    /// value, both bodies, the identity.
     /// - Parameter exchange: the exchange as read.
     /// - Returns: the exchange to write.
     public func exchange(_ exchange: RecordedExchange) -> RecordedExchange {
@@ -60,6 +60,9 @@ extension Redactor {
         redacted.responseHeaders = headers(exchange.responseHeaders)
         redacted.request = json(exchange.request)
         redacted.response = json(exchange.response)
+        // The identity is read from a token or a body: a JWT-shaped client_id is a secret there too.
+        redacted.user = exchange.user.map(text)
+        redacted.client = exchange.client.map(text)
         return redacted
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Reports
 
 /// A report file written through a buffered stdio stream; written to a temporary name and
@@ -15,10 +16,29 @@ public final class FileSink: ReportSink {
         try Self.checkWritable(path)
         self.path = path
         self.temporaryPath = path + ".partial"
-        guard let file = fopen(temporaryPath, "wb") else {
-            throw RunError.output(path, String(cString: strerror(errno)))
+        guard let file = Self.create(temporaryPath) else {
+            throw RunError.output(path, "cannot create \(temporaryPath): \(String(cString: strerror(errno)))")
         }
         self.file = file
+    }
+
+    /// Creates the temporary file afresh: never through a link (`O_NOFOLLOW`), never into a file
+    /// that is there (`O_EXCL`). What is at the name already (a crashed run's leftover, or a link
+    /// someone planted to have the report overwrite another file) is removed first, the link
+    /// itself and not what it points to; a name that is taken again at once is an error.
+    private static func create(_ temporaryPath: String) -> UnsafeMutablePointer<FILE>? {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        var fd = open(temporaryPath, flags, 0o666)
+        if fd < 0 && errno == EEXIST {
+            unlink(temporaryPath)
+            fd = open(temporaryPath, flags, 0o666)
+        }
+        guard fd >= 0 else { return nil }
+        guard let file = fdopen(fd, "wb") else {
+            Glibc.close(fd)
+            return nil
+        }
+        return file
     }
 
     /// Refuses a report path that cannot become a file: a folder, or one whose folder is missing.

@@ -17,7 +17,7 @@ struct ReportFanout {
 
     init(junitPath: String?, jsonPath: String?, name: String, htmlPath: String? = nil) throws(RunError) {
         // The run's name carries its target, which may be a URL with a password in it.
-        let name = redactor.prose(name)
+        let name = redactor.message(name)
         if let junitPath {
             let sink = try FileSink(path: junitPath)
             do { junit = (try JUnitWriter(sink: sink, name: name), sink) } catch { throw RunError.output(junitPath, "\(error)") }
