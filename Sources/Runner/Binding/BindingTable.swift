@@ -78,12 +78,6 @@ struct BindingTable<Value: Comparable & Hashable & Sendable & CustomStringConver
     }
 
     private func insertionIndex(_ golden: Value) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].golden < golden { low = middle + 1 } else { high = middle }
-        }
-        return low
+        entries.partitionPoint { $0.golden < golden }
     }
 }

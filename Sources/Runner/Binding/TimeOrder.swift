@@ -48,12 +48,6 @@ struct TimeOrder: Sendable {
 
     /// The first index whose recorded time is not before `golden`.
     private func position(of golden: UTCTimestamp) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].golden < golden { low = middle + 1 } else { high = middle }
-        }
-        return low
+        entries.partitionPoint { $0.golden < golden }
     }
 }
