@@ -106,13 +106,16 @@ let package = Package(
             name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract", "Runner", "AccordDriver", "ReferenceClient"],
             path: "Tests/AccordTestSupport",
             swiftSettings: strict),
-        .testTarget(name: "TransportTests", dependencies: ["Transport"], swiftSettings: strict),
+        .testTarget(name: "TransportTests", dependencies: ["Transport", "AccordTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "PostgresTargetTests", dependencies: ["PostgresTarget", "ServerContract", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "RecorderTests", dependencies: ["Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "PowerSyncWire", "CLinux"],
+            name: "RecorderTests",
+            dependencies: [
+                "Recorder", "HTTP", "Corpus", "Capture", "KizunaWire", "PowerSyncWire", "CLinux", "AccordTestSupport",
+            ],
             swiftSettings: strict),
-        .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire"], swiftSettings: strict),
+        .testTarget(name: "KizunaWireTests", dependencies: ["KizunaWire", "AccordTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ReferencePowerSyncTests", dependencies: ["ReferencePowerSync", "PowerSyncWire", "Corpus", "KizunaWire", "SQLite"],
             swiftSettings: strict),
@@ -135,7 +138,8 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
-            name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
+            name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "KizunaWire", "AccordTestSupport"],
+            swiftSettings: strict),
         .testTarget(name: "AccordDriverTests", dependencies: ["AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
         .testTarget(
             name: "ReferenceClientTests",

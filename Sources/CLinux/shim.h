@@ -45,4 +45,7 @@ enum { ACCORD_POLLRDHUP = 0x2000 };
  * a driver is spawned with only its three pipes open, and the pipes are made close-on-exec so
  * that no other child inherits them. */
 int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+/* posix_spawn_file_actions_addchdir_np(3) (glibc 2.29): the tests' child processes start in a
+ * folder of their own. */
+int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
 int pipe2(int fds[2], int flags);

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 
 /// Runs the built `accord` binary for end-to-end tests.
@@ -34,7 +35,7 @@ enum AccordBinary {
     /// Waits without holding a concurrency-pool thread, so in-process servers of other tests
     /// keep being served while the binary runs.
     static func run(_ arguments: [String], cwd: String? = nil, environment: [String: String] = [:]) async throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }

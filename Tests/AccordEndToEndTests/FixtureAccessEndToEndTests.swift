@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -66,7 +67,7 @@ struct FixtureAccessEndToEndTests {
     func pageShapedRequests() throws {
         let served = try ServeEndToEndTests.Served(["--jwt-secret", "access-secret", "--fixtures"])
         defer { _ = served.stop() }
-        let peer = Process()
+        let peer = ChildProcess()
         peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         peer.arguments = ["python3", "-c", Self.peer, String(served.port), "access-secret"]
         let pipe = Pipe()

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -7,30 +8,19 @@ import Testing
 struct HostileSurfaceTests {
     static var hostile: String { AccordBinary.packageRoot + "/scripts/hostile" }
 
-    /// Runs a command to its end; its status and both streams.
-    static func shell(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    /// Runs a command to its end, off the concurrency pool; its status and both streams.
+    static func shell(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let output = try await PeerProcess.run("/usr/bin/env", arguments, timeout: 600)
+        return (output.status, output.stdout, output.stderr)
     }
 
     @Test(
         "serve --profile powersync: 33 web-page fixture calls refused, 300 streams closed then a request served within 1 s, streams end at token expiry, Token/Bearer as PowerSync matches them, exp 1e400 and ids at 2^63-1 survive"
     )
-    func powerSyncServeUnderAttack() throws {
+    func powerSyncServeUnderAttack() async throws {
         let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "hostile-secret", "--fixtures"])
         defer { _ = served.stop() }
-        let result = try Self.shell([
+        let result = try await Self.shell([
             "python3", Self.hostile, "powersync", "http://127.0.0.1:\(served.port)", "--secret", "hostile-secret", "--fixtures",
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -90,7 +80,7 @@ struct HostileSurfaceTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("2 suites (0 passed, 2 failed"), "\(result.stdout)")
         #expect(result.stdout.contains("the driver left 1 process running outside its process group (killed)"), "\(result.stdout)")
-        let left = try Self.shell(["pgrep", "-f", tag])
+        let left = try await Self.shell(["pgrep", "-f", tag])
         #expect(left.stdout.isEmpty, "orphans: \(left.stdout)")
     }
 

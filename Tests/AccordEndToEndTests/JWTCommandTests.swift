@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import HTTP
 import KizunaWire
@@ -29,7 +30,7 @@ struct JWTCommandTests {
     }
 
     static func curl(_ arguments: [String]) throws -> Int {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
         let pipe = Pipe()

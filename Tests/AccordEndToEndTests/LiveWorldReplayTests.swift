@@ -17,7 +17,7 @@ struct LiveWorldReplayTests {
     /// Records the session into `folder` and returns the recording's path.
     static func record(in folder: URL) async throws -> String {
         let out = folder.appendingPathComponent("live.jsonl").path
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", AccordBinary.packageRoot + "/Tests/Fixtures/record-live-world.py", "--accord", AccordBinary.path, "--out", out,

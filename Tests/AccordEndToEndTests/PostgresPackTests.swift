@@ -11,10 +11,10 @@ struct PostgresPackTests {
     static let pack = AccordBinary.packageRoot + "/../shared/kizunasync-sql"
 
     /// A database with upstream's vendor stub and pack applied, as a bare Postgres needs them.
-    static func database(_ name: String, on cluster: PostgresCluster) throws {
-        try cluster.psql("postgres", ["-c", "create database \(name)"])
-        try cluster.psql(name, ["-f", pack + "/pg-vendor-stub.sql"])
-        try cluster.psql(name, ["-f", pack + "/0001_kizuna_init.sql"])
+    static func database(_ name: String, on cluster: PostgresCluster) async throws {
+        try await cluster.psql("postgres", ["-c", "create database \(name)"])
+        try await cluster.psql(name, ["-f", pack + "/pg-vendor-stub.sql"])
+        try await cluster.psql(name, ["-f", pack + "/0001_kizuna_init.sql"])
     }
 
     @Test(
@@ -23,9 +23,9 @@ struct PostgresPackTests {
     func corpusAgainstPack() async throws {
         let cluster = try await PostgresCluster()
         defer { cluster.stop() }
-        try cluster.psql(
+        try await cluster.psql(
             "postgres", ["-c", "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"])
-        try Self.database("accord", on: cluster)
+        try await Self.database("accord", on: cluster)
         let prepared = try await AccordBinary.run(["postgres-init", cluster.url("accord")])
         #expect(prepared.status == 0, "\(prepared.stdout)\(prepared.stderr)")
 
@@ -69,7 +69,7 @@ struct PostgresPackTests {
         ])
         #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
 
-        try Self.database("unmarked", on: cluster)
+        try await Self.database("unmarked", on: cluster)
         let refused = try await AccordBinary.run(["run", "--server", cluster.url("unmarked"), AccordBinary.sharedCorpus])
         #expect(refused.status == 78, "a database without the pack is a setup mistake")
         #expect(refused.stderr.contains("was not prepared for accord (no table accord.target_marker)"), "\(refused.stderr)")

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import KizunaWire
 import Testing
@@ -67,7 +68,7 @@ struct PowerSyncDiffTests {
     func differentService() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let service = Process()
+        let service = ChildProcess()
         service.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         service.arguments = ["python3", "-c", Self.otherService]
         let out = Pipe()

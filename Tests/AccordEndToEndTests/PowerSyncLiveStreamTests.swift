@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import KizunaWire
 import Testing
@@ -12,7 +13,7 @@ struct PowerSyncLiveStreamTests {
 
     /// `accord driver --profile powersync`, one request line at a time, each answer read back.
     final class Driver {
-        let process = Process()
+        let process = ChildProcess()
         let input = Pipe()
         let output = Pipe()
         var next = 1

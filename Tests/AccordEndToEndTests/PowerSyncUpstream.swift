@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import KizunaWire
 
@@ -108,7 +109,7 @@ struct PowerSyncUpstream {
     static func session(answers: [Answer], calls: [Call], folder: URL) throws -> Session {
         let spec = folder.appendingPathComponent("upstream.json")
         try Data(CanonicalJSON.compact(.array(answers.map(\.json))).utf8).write(to: spec)
-        let upstream = Process()
+        let upstream = ChildProcess()
         upstream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         upstream.arguments = ["python3", "-c", script, spec.path]
         let upstreamOut = Pipe()
@@ -123,7 +124,7 @@ struct PowerSyncUpstream {
     /// answer's body collected), and stops the proxy with SIGINT. Blocking.
     static func record(upstream: String, calls: [Call], folder: URL, options: [String] = []) throws -> Session {
         let recording = folder.appendingPathComponent("session.jsonl").path
-        let proxy = Process()
+        let proxy = ChildProcess()
         proxy.executableURL = URL(fileURLWithPath: AccordBinary.path)
         proxy.arguments =
             [
@@ -139,7 +140,7 @@ struct PowerSyncUpstream {
         else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no listening line: \(listening)"]) }
 
         var bodies: [String] = []
-        var open: [(Process, Pipe, [UInt8], Int)] = []
+        var open: [(ChildProcess, Pipe, [UInt8], Int)] = []
         // A call that throws leaves the drivers and curls held open behind it: they are killed.
         defer { for (process, _, _, _) in open where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var inputs: [Pipe] = []
@@ -169,7 +170,7 @@ struct PowerSyncUpstream {
                 arguments += ["-H", "Content-Type: application/json", "--data-binary", "@" + file.path]
             }
             arguments.append("http://127.0.0.1:\(port)\(call.target)")
-            let curl = Process()
+            let curl = ChildProcess()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             curl.arguments = arguments
             let out = Pipe()
@@ -214,8 +215,8 @@ struct PowerSyncUpstream {
     }
 
     /// Starts `accord driver --profile powersync`: the process, its input and its output.
-    static func startDriver() throws -> (Process, Pipe, Pipe) {
-        let driver = Process()
+    static func startDriver() throws -> (ChildProcess, Pipe, Pipe) {
+        let driver = ChildProcess()
         driver.executableURL = URL(fileURLWithPath: AccordBinary.path)
         driver.arguments = ["driver", "--profile", "powersync"]
         let input = Pipe()

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -15,7 +16,7 @@ struct RecordCanaryTests {
     static func value(_ kind: Kind, _ placement: SecretCanaries.Placement) -> String { SecretCanaries.value(kind, placement) }
 
     static func curl(_ arguments: [String]) throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["curl", "-s", "-g", "-o", "/dev/null", "--max-time", "20"] + arguments
         process.standardOutput = FileHandle.nullDevice
@@ -25,8 +26,8 @@ struct RecordCanaryTests {
     }
 
     /// A child whose first stdout line names its port; the rest of its output goes to files.
-    static func started(_ executable: String, _ arguments: [String], stderr: URL) throws -> (Process, Pipe, Int) {
-        let process = Process()
+    static func started(_ executable: String, _ arguments: [String], stderr: URL) throws -> (ChildProcess, Pipe, Int) {
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let out = Pipe()
@@ -178,7 +179,7 @@ struct RecordCanaryTests {
     }
 
     /// Stops a child by its pid with SIGKILL, which no inherited disposition can ignore, and reaps it.
-    static func stop(_ process: Process) {
+    static func stop(_ process: ChildProcess) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -186,7 +187,7 @@ struct RecordCanaryTests {
 
     /// `grep -rFo`: every needle found under `folder`, as `file:needle` lines.
     static func grep(needles: String, in folder: String) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["grep", "-rFo", "-f", needles, folder]
         let out = Pipe()

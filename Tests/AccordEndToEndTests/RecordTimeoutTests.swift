@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -45,17 +46,17 @@ struct RecordTimeoutTests {
 
     /// Starts the silent upstream and `accord record`, fetches through it with curl, stops both.
     static func drive(recording: String) throws -> Outcome {
-        let upstream = Process()
+        let upstream = ChildProcess()
         upstream.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         upstream.arguments = ["python3", "-c", silentUpstream]
         let upstreamOut = Pipe()
         upstream.standardOutput = upstreamOut
         try upstream.run()
-        // SIGKILL: the child inherits this thread's blocked SIGTERM; Process reaps it.
+        // The upstream never ends by itself; ChildProcess reaps it.
         defer { kill(upstream.processIdentifier, SIGKILL) }
         let upstreamPort = try firstLine(upstreamOut).trimmingCharacters(in: .whitespaces)
 
-        let proxy = Process()
+        let proxy = ChildProcess()
         proxy.executableURL = URL(fileURLWithPath: AccordBinary.path)
         proxy.arguments = [
             "record", "--upstream", "http://127.0.0.1:\(upstreamPort)", "--listen", "127.0.0.1:0", "--out", recording,
@@ -70,7 +71,7 @@ struct RecordTimeoutTests {
         guard let colon = listening.range(of: "127.0.0.1:"), let port = Int(listening[colon.upperBound...].prefix(while: \.isNumber))
         else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no listening line: \(listening)"]) }
 
-        let curl = Process()
+        let curl = ChildProcess()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         curl.arguments = [
             "curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--max-time", "15",

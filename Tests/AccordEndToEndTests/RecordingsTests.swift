@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -58,7 +59,7 @@ struct RecordingsTests {
     func recordAndReplay() async throws {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", AccordBinary.packageRoot + "/scripts/record-sessions.py", "--accord", AccordBinary.path, "--out", folder.path,

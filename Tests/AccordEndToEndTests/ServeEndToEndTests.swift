@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Dispatch
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
 struct ServeEndToEndTests {
     /// A running `accord serve`, stopped with SIGINT at the end of the test.
     final class Served {
-        let process = Process()
+        let process = ChildProcess()
         let port: Int
         let output: Pipe
 
@@ -120,7 +121,7 @@ struct ServeEndToEndTests {
     func abuseIsRefusedCleanly() throws {
         let served = try Served(["--jwt-secret", "abuse-secret", "--fixtures"])
         defer { _ = served.stop() }
-        let seed = Process()
+        let seed = ChildProcess()
         seed.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         seed.arguments = [
             "curl", "-sf", "-X", "POST", "http://127.0.0.1:\(served.port)/accord/fixtures/seed", "-H", "Content-Type: application/json",
@@ -130,7 +131,7 @@ struct ServeEndToEndTests {
         try seed.run()
         seed.waitUntilExit()
         #expect(seed.terminationStatus == 0)
-        let peer = Process()
+        let peer = ChildProcess()
         peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         peer.arguments = ["python3", "-c", Self.abusePeer, String(served.port), "abuse-secret"]
         let pipe = Pipe()

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ struct UndeclaredCapabilitiesTests {
     @Test("405 on the probe and seqs 100 ahead: the whole shared corpus passes at tier bound with no finding")
     func legacyServerPasses() async throws {
         let secret = "legacy-fixture-secret"
-        let adapter = Process()
+        let adapter = ChildProcess()
         adapter.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         adapter.arguments = [
             "python3", AccordBinary.packageRoot + "/Tests/Fixtures/legacy-fixture-server.py", "--accord", AccordBinary.path, "--secret",

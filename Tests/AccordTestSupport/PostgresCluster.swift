@@ -15,7 +15,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// The server binaries' folder.
     public let binaries: String
     private let folder: String
-    private let server: Process
+    private let server: ChildProcess
     private let stopped = NSLock()
     private var isStopped = false
 
@@ -37,7 +37,7 @@ public final class PostgresCluster: @unchecked Sendable {
         }
         let initdb: (status: Int32, output: String)
         do {
-            initdb = try Self.run(
+            initdb = try await Self.run(
                 Self.command(
                     user, binaries + "/initdb",
                     ["-D", folder + "/data", "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]))
@@ -50,7 +50,7 @@ public final class PostgresCluster: @unchecked Sendable {
             throw ClusterError("initdb failed: \(initdb.output)")
         }
         port = try Self.freePort()
-        server = Process()
+        server = ChildProcess()
         let (executable, arguments) = Self.command(
             user, binaries + "/postgres",
             [
@@ -82,18 +82,17 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Starts the server from a thread of its own that then waits for it to exit: the parent-death
     /// signal follows the thread that spawned the child, so that thread must live as long as the
     /// server (a concurrency-pool thread may be retired while the test awaits).
-    private static func keep(_ server: Process) async throws {
-        let server = UncheckedProcess(server)
+    private static func keep(_ server: ChildProcess) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
             Thread.detachNewThread {
                 do {
-                    try server.process.run()
+                    try server.run()
                 } catch {
                     continuation.resume(throwing: error)
                     return
                 }
                 continuation.resume()
-                server.process.waitUntilExit()
+                server.waitUntilExit()
             }
         }
     }
@@ -118,8 +117,8 @@ public final class PostgresCluster: @unchecked Sendable {
     ///   - database: the database.
     ///   - arguments: psql's further arguments, e.g. `["-c", "create database x"]` or `["-f", path]`.
     /// - Throws: `ClusterError` with psql's output when it fails.
-    public func psql(_ database: String, _ arguments: [String]) throws {
-        let result = try Self.run(
+    public func psql(_ database: String, _ arguments: [String]) async throws {
+        let result = try await Self.run(
             (
                 binaries + "/psql",
                 ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", database] + arguments
@@ -143,19 +142,10 @@ public final class PostgresCluster: @unchecked Sendable {
         return "\(root)/\(newest)/bin"
     }
 
-    private static func run(_ command: (String, [String])) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command.0)
-        process.arguments = command.1
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+    /// Runs a tool to its end off the concurrency pool (initdb and psql take seconds).
+    private static func run(_ command: (String, [String])) async throws -> (status: Int32, output: String) {
+        let output = try await PeerProcess.run(command.0, command.1, timeout: 300, directory: "/")
+        return (output.status, output.stdout + output.stderr)
     }
 
     private static func freePort() throws -> Int {
@@ -179,7 +169,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// Reads the server's log on its own thread until it says it accepts connections (true) or
     /// ends (false), then keeps draining it so the server never blocks on a full pipe. A server
     /// that says nothing for `startLimit` seconds is interrupted, which ends its log.
-    private static func waitForReady(_ log: FileHandle, stopping server: Process) async -> Bool {
+    private static func waitForReady(_ log: FileHandle, stopping server: ChildProcess) async -> Bool {
         let pid = server.processIdentifier
         let ready = NSLock()
         nonisolated(unsafe) var isReady = false
@@ -218,11 +208,4 @@ public struct ClusterError: Error, CustomStringConvertible {
     public var description: String
 
     init(_ description: String) { self.description = description }
-}
-
-/// A `Process` handed to the thread that starts and waits for it; only that thread touches it
-/// until it has started.
-private struct UncheckedProcess: @unchecked Sendable {
-    let process: Process
-    init(_ process: Process) { self.process = process }
 }

@@ -85,9 +85,8 @@ struct ServerCapTests {
         }
     }
 
-    /// 96 connections, not serve's 256: each is two descriptors in this process, and past about
-    /// 1,360 open descriptors Foundation's `Process.run()` (which other tests call meanwhile) reads
-    /// beyond its `/proc/self/fd` buffer and crashes the test run. serve's own cap of 256 is
+    /// 96 connections, not serve's 256: the behaviour at the cap is the same, and each is two
+    /// descriptors in this process, which runs many servers at once. serve's own cap of 256 is
     /// exercised from outside this process by HostileSurfaceTests (300 streams against the binary).
     @Test("with 96 idle connections open (the cap), a new client is served and the oldest idle one closed")
     func idleConnectionsGiveWay() async throws {

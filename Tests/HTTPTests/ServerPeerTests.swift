@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import HTTP
 import KizunaWire

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import KizunaWire
 import Testing
@@ -131,7 +132,7 @@ struct JSONPythonPeerTests {
             documents[name] = bytes
             try Data(bytes).write(to: folder.appendingPathComponent(name))
         }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", Self.peer, folder.path]
         let pipe = Pipe()

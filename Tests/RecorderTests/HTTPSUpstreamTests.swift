@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 
@@ -33,7 +34,7 @@ struct HTTPSUpstreamTests {
     static func makeCertificate(in folder: String) throws -> (certificate: String, key: String) {
         let certificate = folder + "/cert.pem"
         let key = folder + "/key.pem"
-        let openssl = Process()
+        let openssl = ChildProcess()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         openssl.arguments = [
             "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
@@ -61,14 +62,14 @@ struct HTTPSUpstreamTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (certificate, key) = try await onThread { try makeCertificate(in: folder) }
-        let python = Process()
+        let python = ChildProcess()
         python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         python.arguments = ["python3", "-c", server, certificate, key]
         let out = Pipe()
         python.standardOutput = out
         python.standardError = FileHandle.nullDevice
         try python.run()
-        // SIGKILL: the child inherits the test thread's blocked SIGTERM; Process reaps it.
+        // The server never ends by itself; ChildProcess reaps it.
         defer { kill(python.processIdentifier, SIGKILL) }
         let port = try await onThread { () throws -> String in
             var line: [UInt8] = []

@@ -1,16 +1,17 @@
+import AccordTestSupport
 import Foundation
 import Testing
 import Transport
 
 /// A Python `http.server` on 127.0.0.1 that echoes each request as JSON: the real peer for the
-/// libcurl client. It serves at most `requests` requests, then exits by itself.
+/// libcurl client. It serves until the test stops it by its pid (SIGTERM), or two minutes pass.
 final class EchoPeer {
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
 
     static let script = #"""
-        import http.server, json, signal, sys
-        signal.alarm(30)  # stops by itself whatever happens to the test
+        import http.server, json, signal
+        signal.alarm(120)  # stops by itself whatever happens to the test
         class Echo(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             def answer(self):
@@ -29,14 +30,12 @@ final class EchoPeer {
             def log_message(self, *args): pass
         server = http.server.HTTPServer(("127.0.0.1", 0), Echo)
         print(server.server_address[1], flush=True)
-        server.timeout = 10
-        for _ in range(int(sys.argv[1])):
-            server.handle_request()
+        server.serve_forever()
         """#
 
-    init(requests: Int) throws {
+    init() throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, String(requests)]
+        process.arguments = ["python3", "-c", Self.script]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -57,7 +56,7 @@ final class EchoPeer {
 struct CurlSessionTests {
     @Test("POSTs a body with headers and reads status and body; the connection is reused")
     func postAndReuse() async throws {
-        let peer = try EchoPeer(requests: 3)
+        let peer = try EchoPeer()
         let session = try CurlSession()
         let url = "http://127.0.0.1:\(peer.port)/rest/v1/rpc/pull"
         for round in 0..<2 {

@@ -1,3 +1,4 @@
+import AccordTestSupport
 import Foundation
 import Testing
 import Transport
@@ -6,12 +7,12 @@ import Transport
 /// writes, a last line without its newline; or two whole lines in one write), then either closes
 /// or stays silent.
 final class NDJSONPeer {
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
 
     static let script = #"""
         import socket, sys, time, signal
-        signal.alarm(30)
+        signal.alarm(120)  # a safety net: the test stops it by its pid (SIGTERM) when done
         server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen(1)
         print(server.getsockname()[1], flush=True)
         conn, _ = server.accept()

@@ -88,20 +88,16 @@ public struct StorageFailures: Sendable {
 
     /// Runs a tool to its exit on the calling thread; its status, or -1 when it did not start.
     static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return -1
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { return -1 }
+        defer { close(null) }
+        guard
+            let pid = try? Spawn.start(
+                executable, arguments, environment: env, stdin: .from(null), stdout: .from(null), stderr: .from(null))
+        else { return -1 }
+        let raw = Spawn.wait(pid)
+        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : -1
     }
 }

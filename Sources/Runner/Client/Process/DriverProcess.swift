@@ -3,10 +3,9 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A driver's process tree, owned whole: `/bin/sh -c <command>` spawned with posix_spawn(3) at
-/// the head of a process group of its own, with a clean signal mask and only its three pipes
-/// open (every other descriptor of this process closed in the child), and a session marker in its
-/// environment that its descendants inherit. `sweep()` kills the group and every process that
+/// A driver's process tree, owned whole: `/bin/sh -c <command>` started by `Spawn` at the head
+/// of a process group of its own, with a clean signal mask and only its three pipes open, and a
+/// session marker in its environment that its descendants inherit. `sweep()` kills the group and every process that
 /// carries the marker, so a child that left the group (`setsid`, a daemon's double fork) and
 /// still holds the driver's pipes goes too. Out of reach: a descendant started with a cleared
 /// environment in a session of its own; the reads of its pipes are ended by their own deadlines
@@ -30,41 +29,18 @@ final class DriverProcess: Sendable {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         env[Self.markerName] = marker
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 2)
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGCHLD, SIGHUP] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let arguments = ["/bin/sh", "-c", command]
-        let entries = env.map { "\($0.key)=\($0.value)" }
-        var spawned: pid_t = 0
-        let result =
-            Self.withCStrings(arguments) { argv in
-                Self.withCStrings(entries) { envp in posix_spawn(&spawned, "/bin/sh", &actions, &attributes, argv, envp) }
-            } ?? EINVAL
-        let pid = spawned
-        guard result == 0 else {
-            throw RunError.usage("--client '\(command)': the driver did not start: \(String(cString: strerror(result)))")
+        let pid: pid_t
+        do {
+            pid = try Spawn.start(
+                "/bin/sh", ["-c", command], environment: env, stdin: .from(stdin), stdout: .from(stdout), stderr: .from(stderr),
+                ownGroup: true)
+        } catch {
+            throw RunError.usage("--client '\(command)': the driver did not start: \(String(cString: strerror(error.code.rawValue)))")
         }
         self.pid = pid
         self.marker = marker
         Thread.detachNewThread { [self] in
-            var raw: Int32 = 0
-            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            let raw = Spawn.wait(pid)
             status.withLock { $0 = raw }
             exited.set()
         }
@@ -129,13 +105,5 @@ final class DriverProcess: Sendable {
             if environment.split(separator: 0).contains(where: { $0.elementsEqual(entry) }) { found.append(process) }
         }
         return found
-    }
-
-    /// Calls `body` with a NULL-terminated array of C strings, as argv and envp are.
-    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T?) -> T? {
-        var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-        pointers.append(nil)
-        defer { for pointer in pointers { free(pointer) } }
-        return pointers.withUnsafeBufferPointer { buffer in buffer.baseAddress.flatMap(body) }
     }
 }
