@@ -25,6 +25,10 @@ public struct RecorderConfiguration: Sendable {
     public var maxConnections: Int
     /// The most body bytes kept per message for the recording; the rest is forwarded, not recorded.
     public var recordedBodyLimit: Int
+    /// The longest line written for an exchange, newline included; bodies that would make it
+    /// longer are left out, saying so (`:accord-not-recorded`). By default the longest line a
+    /// recording's readers take without `--max-line`, so that a recording is always readable.
+    public var recordedLineLimit: Int
     /// The largest request body accepted from a client.
     public var requestBodyLimit: Int
     /// The most request bytes all connections together may hold at once (received and not yet
@@ -87,6 +91,7 @@ public struct RecorderConfiguration: Sendable {
         self.tool = tool
         maxConnections = 512
         recordedBodyLimit = 16 * 1024 * 1024
+        recordedLineLimit = RecordingReader.defaultMaxLine
         requestBodyLimit = 32 * 1024 * 1024
         bufferBudget = 256 * 1024 * 1024
         readTimeout = .seconds(10)

@@ -60,7 +60,42 @@ extension RecordingProxy {
         if let cutLine { responseHeaders[":accord-ndjson-cut"] = .string(Redactor.ndjsonCutNote(cutLine)) }
         if let note = capture.note { responseHeaders[":accord-error"] = .string(note) }
         exchange.responseHeaders = responseHeaders
-        return (exchange, exchange.encodedPieces(request: requestBody, response: responseBody))
+        return fitted(exchange, request: requestBody, response: responseBody)
+    }
+
+    /// The exchange's pieces, its bodies left out, largest first, while its line would be longer
+    /// than `recordedLineLimit` (by default the longest a recording's readers take without
+    /// `--max-line`): text escaped into JSON grows up to six times (a 32 MiB body of control
+    /// characters is a 192 MiB string), so the body limits alone do not bound a line. A body left
+    /// out is a string saying its encoded size, and `:accord-not-recorded` says why.
+    func fitted(_ exchange: RecordedExchange, request: [UInt8], response: [UInt8]) -> (exchange: RecordedExchange, encoded: [[UInt8]]) {
+        var exchange = exchange
+        var bodies = (request: request, response: response)
+        var pieces = exchange.encodedPieces(request: bodies.request, response: bodies.response)
+        // The writer adds `{"exchange":N,` (at most `prefixCapacity` bytes) and a newline.
+        let limit = configuration.recordedLineLimit - RecordingWriter.prefixCapacity - 1
+        func length() -> Int { pieces.reduce(0) { $0 + $1.count } }
+        guard length() > limit else { return (exchange, pieces) }
+        var notes: [String] = []
+        let order: [Bool] = bodies.response.count >= bodies.request.count ? [true, false] : [false, true]
+        for isResponse in order where length() > limit {
+            let size = isResponse ? bodies.response.count : bodies.request.count
+            var placeholder: [UInt8] = []
+            CanonicalJSON.appendString("<\(size) bytes once encoded, over the recorded line limit, not recorded>", to: &placeholder)
+            if isResponse {
+                bodies.response = placeholder
+                // Arrival times of lines that are not in the recording say nothing.
+                exchange.lineMilliseconds = nil
+            } else {
+                bodies.request = placeholder
+            }
+            notes.append("the \(isResponse ? "response" : "request") body (\(size) bytes once encoded)")
+            exchange.responseHeaders[":accord-not-recorded"] = .string(
+                notes.joined(separator: " and ") + " would make a line longer than the \(configuration.recordedLineLimit) bytes "
+                    + "a recording's readers take by default")
+            pieces = exchange.encodedPieces(request: bodies.request, response: bodies.response)
+        }
+        return (exchange, pieces)
     }
 
     static func milliseconds(_ duration: Duration) -> Double {

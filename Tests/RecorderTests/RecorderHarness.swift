@@ -108,7 +108,7 @@ struct RecorderHarness {
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
         durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60),
-        upstreamCAFile: String? = nil, eventLoops: Int? = nil, bufferBudget: Int? = nil
+        upstreamCAFile: String? = nil, eventLoops: Int? = nil, bufferBudget: Int? = nil, recordedLineLimit: Int? = nil
     ) throws {
         upstream = try Self.startUpstream()
         file = NSTemporaryDirectory() + "accord-recorder-\(UUID().uuidString).jsonl"
@@ -122,6 +122,7 @@ struct RecorderHarness {
         configuration.upstreamCAFile = upstreamCAFile
         if let maxConnections { configuration.maxConnections = maxConnections }
         if let bufferBudget { configuration.bufferBudget = bufferBudget }
+        if let recordedLineLimit { configuration.recordedLineLimit = recordedLineLimit }
         proxy = try RecordingProxy.start(configuration)
     }
 

@@ -41,6 +41,49 @@ struct RecordingContentTests {
         #expect(exchanges[2].responseHeaders["X-Upstream"]?.stringValue == "yes")
     }
 
+    /// Issue 35: text escaped into JSON grows up to six times, so a 32 MiB body of control
+    /// characters made a 189 MiB line that the recording's own readers refuse (128 MiB).
+    @Test(
+        "a line that would pass the recorded line limit leaves out its largest bodies, saying so; one under it keeps them; the recording reads back under that limit"
+    )
+    func lineLimit() async throws {
+        let limit = 64 * 1024
+        let harness = try RecorderHarness(recordedLineLimit: limit)
+        // Each control character is six bytes once escaped (\u0001); /echo answers the body back.
+        for size in [4096, 8192, 20480] {
+            let body = String(repeating: "\u{01}", count: size)
+            let request = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n\(body)"
+            #expect(await RawClient.exchange(port: harness.port, [request]).status == 200)
+        }
+        let bytes = try await harness.finish()
+        var reader = RecordingReader(file: "limit.jsonl", maxLine: limit)
+        try bytes.withUnsafeBufferPointer { chunk in try reader.feed(chunk) { _ in } }
+        try reader.finish { _ in }
+        let lines = bytes.split(separator: 0x0A)
+        #expect(lines.allSatisfy { $0.count + 1 <= limit }, "\(lines.map(\.count))")
+        let (_, exchanges) = try RecorderHarness.read(bytes)
+        try #require(exchanges.count == 3)
+        #expect(exchanges[0].request == .string(String(repeating: "\u{01}", count: 4096)))
+        #expect(exchanges[0].response["body"]?.stringValue?.count == 4096)
+        #expect(exchanges[0].responseHeaders[":accord-not-recorded"] == nil)
+        #expect(exchanges[1].request == .string(String(repeating: "\u{01}", count: 8192)))
+        #expect(exchanges[1].response.stringValue?.hasSuffix("bytes once encoded, over the recorded line limit, not recorded>") == true)
+        let one = try #require(exchanges[1].responseHeaders[":accord-not-recorded"]?.stringValue)
+        #expect(one.hasPrefix("the response body ("), "\(one)")
+        #expect(!one.contains("request body"), "\(one)")
+        #expect(exchanges[2].request.stringValue?.hasSuffix("not recorded>") == true)
+        #expect(exchanges[2].response.stringValue?.hasSuffix("not recorded>") == true)
+        let both = try #require(exchanges[2].responseHeaders[":accord-not-recorded"]?.stringValue)
+        #expect(both.contains("the response body (") && both.contains(" and the request body ("), "\(both)")
+        #expect(both.hasSuffix("longer than the 65536 bytes a recording's readers take by default"), "\(both)")
+    }
+
+    @Test("by default the recorded line limit is the longest line a recording's readers take")
+    func defaultLineLimit() throws {
+        let configuration = try RecorderConfiguration(upstream: "http://127.0.0.1:1", output: "/tmp/unused.jsonl")
+        #expect(configuration.recordedLineLimit == RecordingReader.defaultMaxLine)
+    }
+
     @Test("canary secrets never reach the recording; the same secret keeps the same placeholder")
     func redactsCanaries() async throws {
         let harness = try RecorderHarness(policy: RedactionPolicy(redact: ["x-session-key"], keep: ["x-api-version"]))

@@ -24,7 +24,7 @@ extension RecordingWriter {
 
     static let newline: StaticString = "\n"
     /// Bytes enough for `{"exchange":N,` with any `Int`.
-    static var prefixCapacity: Int { 40 }
+    public static var prefixCapacity: Int { 40 }
 
     /// Prints `{"exchange":N,` into `buffer` (`prefixCapacity` bytes are enough for any `Int`).
     /// - Returns: the number of bytes printed.
