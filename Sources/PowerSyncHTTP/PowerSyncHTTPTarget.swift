@@ -69,7 +69,7 @@ public struct PowerSyncHTTPTarget: PowerSyncTarget {
         return HTTPSyncStream(stream)
     }
 
-    private func headers(_ userID: String) -> [(String, String)] {
+    func headers(_ userID: String) -> [(String, String)] {
         let expires = Int(Date().timeIntervalSince1970) + 3600
         let token = key.mint(JWTClaims(subject: userID, sessionID: nil, expiresAt: expires))
         return [("Authorization", "Bearer " + token), ("Content-Type", "application/json")]

@@ -1,7 +1,8 @@
 /// A target that can check, before the first case, that it can be tested at all (it answers, its
 /// fixture endpoint is on, it takes the runner's credentials), so that a setup mistake reads as
-/// one line with its fix rather than as a failure of every case. The server lane runs it once.
-public protocol TargetPreflight: ServerTarget {
+/// one line with its fix rather than as a failure of every case. The server lane runs it once,
+/// for the KizunaSync target and for the PowerSync one when it has cases for them.
+public protocol TargetPreflight: Sendable {
     /// Checks the target's setup.
     /// - Throws: `SetupProblem` saying what is wrong and how to fix it.
     func preflight() async throws(SetupProblem)

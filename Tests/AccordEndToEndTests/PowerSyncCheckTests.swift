@@ -233,17 +233,38 @@ struct PowerSyncCheckTests {
         #expect(stopped.rest.contains("accord serve: stopped"))
     }
 
-    @Test("accord serve --profile powersync refuses a token without the secret's signature, and --domain")
+    /// Issue 35: a wrong secret failed every case (exit 1) instead of reading as the setup
+    /// mistake it is; the PowerSync target now has a preflight, as the KizunaSync one has.
+    @Test(
+        "a PowerSync URL with the wrong secret, with its fixtures off, or not listening is a setup error (78) naming the fix; serve refuses --domain"
+    )
     func serveRefuses() async throws {
         #expect(try await AccordBinary.run(["serve", "--profile", "powersync", "--jwt-secret", "s", "--domain", "d.json"]).status == 64)
         #expect(try await AccordBinary.run(["serve", "--profile", "firebase", "--jwt-secret", "s"]).status == 64)
         let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "right", "--fixtures"])
-        let result = try await AccordBinary.run([
-            "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "wrong", Self.folder,
+        let url = "http://127.0.0.1:\(served.port)"
+        let wrong = try await AccordBinary.run(["run", "--server", url, "--jwt-secret", "wrong", Self.folder])
+        #expect(wrong.status == 78, "\(wrong.stdout)\(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains("refused the runner's token: GET /write-checkpoint2.json answered HTTP 401 (PSYNC_S2101"),
+            "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("--jwt-secret"), "\(wrong.stderr)")
+        #expect(!wrong.stdout.contains("passed"), "no case runs: \(wrong.stdout)")
+        let right = try await AccordBinary.run([
+            "run", "--server", url, "--jwt-secret", "right", Self.folder + "/transcripts/001-initial-sync-completes.json",
         ])
-        #expect(result.status != 0, "\(result.stdout)")
-        #expect(result.stdout.contains("HTTP 401"), "\(result.stdout)")
+        #expect(right.status == 0, "the right secret passes the preflight: \(right.stdout)\(right.stderr)")
         _ = served.stop()
+        let closed = try await AccordBinary.run(["run", "--server", url, "--jwt-secret", "right", Self.folder])
+        #expect(closed.status == 78, "\(closed.stdout)\(closed.stderr)")
+        #expect(closed.stderr.contains("is not reachable"), "\(closed.stderr)")
+        let noFixtures = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", "right"])
+        defer { _ = noFixtures.stop() }
+        let off = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(noFixtures.port)", "--jwt-secret", "right", Self.folder,
+        ])
+        #expect(off.status == 78, "\(off.stdout)\(off.stderr)")
+        #expect(off.stderr.contains("fixture endpoint is off"), "\(off.stderr)")
     }
 
     @Test("a source step the service cannot take is that step's errored case, and the exchanges after it are not run")

@@ -52,7 +52,8 @@ struct RecordingContentTests {
         // Each control character is six bytes once escaped (\u0001); /echo answers the body back.
         for size in [4096, 8192, 20480] {
             let body = String(repeating: "\u{01}", count: size)
-            let request = "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n\(body)"
+            let request =
+                "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n\(body)"
             #expect(await RawClient.exchange(port: harness.port, [request]).status == 200)
         }
         let bytes = try await harness.finish()

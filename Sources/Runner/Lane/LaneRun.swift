@@ -35,6 +35,8 @@ struct LaneRun: Sendable {
     var properties: [SuiteResult.Property]
     /// Checks the target before the first case (a setup error stops the run there).
     var preflight: @Sendable () async throws(RunError) -> Void = {}
+    /// Checks the PowerSync target before the first case, when there are PowerSync cases.
+    var powerSyncPreflight: @Sendable () async throws(RunError) -> Void = {}
 
     /// Runs the lane, reporting each case as it ends; returns true when nothing failed.
     func run(output: (String) -> Void, play: @escaping Play, replay: @escaping Replay, playPowerSync: PowerSyncPlay? = nil)
@@ -45,6 +47,7 @@ struct LaneRun: Sendable {
         let (runnable, blocked) = split(cases, playsPowerSync: playPowerSync != nil)
         // The preflight checks the KizunaSync target: a run of PowerSync cases alone does not use it.
         if runnable.contains(where: \.usesKizunaSyncTarget) || runnable.isEmpty { try await preflight() }
+        if runnable.contains(where: { !$0.usesKizunaSyncTarget }) { try await powerSyncPreflight() }
         var report = try ReportSession(options.reports, name: reportName, console: options.console, total: runnable.count + blocked.count)
         let knownFailing = options.selection.knownFailing
         await CaseSchedule.stream(

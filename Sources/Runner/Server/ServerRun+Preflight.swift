@@ -8,8 +8,8 @@ extension ServerRun {
     ///   - makeTarget: the run's target factory.
     ///   - name: the target's name, for the message.
     /// - Throws: `RunError.setup` for a target that cannot be tested as set up.
-    static func preflight(_ makeTarget: TargetFactory, name: String) async throws(RunError) {
-        let target: any ServerTarget
+    static func preflight<Target>(_ makeTarget: () throws(TargetError) -> Target, name: String) async throws(RunError) {
+        let target: Target
         do throws(TargetError) {
             target = try makeTarget()
         } catch {

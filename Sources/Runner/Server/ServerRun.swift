@@ -51,7 +51,10 @@ public struct ServerRun: Sendable {
                 SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
                 SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
             ],
-            preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) })
+            preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) },
+            powerSyncPreflight: { () async throws(RunError) in
+                if let makePowerSyncTarget { try await preflight(makePowerSyncTarget, name: options.targetName) }
+            })
         let replay = RecordingReplay(requiredTier: options.requiredTier)
         return try await run.run(output: output, .server(lane, replay: replay, makeTarget: makeTarget, powerSync: makePowerSyncTarget))
     }
