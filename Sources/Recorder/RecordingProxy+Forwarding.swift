@@ -85,6 +85,7 @@ extension RecordingProxy {
         // One pass into the array sent, none between.
         let named = HTTPHeaders.connectionNamed(request.headers.fields.lazy.map { ($0.name, $0.value) })
         var headers: [(name: String, value: String)] = []
+        var octets: [Int: [UInt8]] = [:]
         headers.reserveCapacity(request.headers.count)
         for field in request.headers where HTTPHeaders.isForwarded(field.name, connectionNamed: named) {
             if HTTPHeaders.sameName(field.name, "Host") || HTTPHeaders.sameName(field.name, "Content-Length")
@@ -92,10 +93,14 @@ extension RecordingProxy {
             {
                 continue
             }
+            // A value that is not UTF-8 goes on as the client sent it.
+            if let bytes = field.octets { octets[headers.count] = bytes }
             headers.append((field.name, field.value))
         }
         let target = request.query.map { "\(request.path)?\($0)" } ?? request.path
-        return StreamingRequest(method: request.method, url: configuration.upstream + target, headers: headers, body: request.body)
+        var upstream = StreamingRequest(method: request.method, url: configuration.upstream + target, headers: headers, body: request.body)
+        upstream.octets = octets
+        return upstream
     }
 
     /// The PostgREST-shaped error body of a 502 or 504; names libcurl's reason, never the URL.
@@ -153,6 +158,10 @@ final class ResponseRelay: StreamingResponseSink {
     }
 
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
+        receiveHead(status: status, reason: reason, headers: headers, octets: [:])
+    }
+
+    func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)], octets: [Int: [UInt8]]) -> Bool {
         self.status = status
         self.headers = headers
         if let fault = Self.framingFault(status: status, headers) {
@@ -168,8 +177,9 @@ final class ResponseRelay: StreamingResponseSink {
         // Hop-by-hop fields are not relayed; the head's encoder writes the framing itself.
         let named = HTTPHeaders.connectionNamed(headers)
         var forwarded = HTTPHeaders(capacity: headers.count)
-        for (name, value) in headers where HTTPHeaders.isForwarded(name, connectionNamed: named) {
-            forwarded.add(name, value)
+        for (index, (name, value)) in headers.enumerated() where HTTPHeaders.isForwarded(name, connectionNamed: named) {
+            // A value that is not UTF-8 goes on as the upstream sent it.
+            forwarded.add(HTTPHeaders.Field(name: name, value: value, octets: octets[index]))
         }
         declaredLength = chunked ? nil : length
         return stream.sendHead(status: status, reason: reason, headers: forwarded, contentLength: declaredLength)

@@ -26,13 +26,18 @@ struct HeaderList: ~Copyable {
     /// caller must not be running a transfer with it.
     /// - Parameters:
     ///   - fields: `name: value` lines, in order.
+    ///   - octets: bytes sent for a value instead of its UTF-8, by index in `fields`.
     ///   - bare: lines sent as they are (e.g. `Expect:` to suppress a libcurl default).
     /// - Returns: the head of the list, nil when it is empty.
-    mutating func make(_ fields: [(name: String, value: String)], _ bare: [StaticString]) -> UnsafeMutablePointer<curl_slist>? {
+    mutating func make(_ fields: [(name: String, value: String)], octets: [Int: [UInt8]] = [:], _ bare: [StaticString])
+        -> UnsafeMutablePointer<curl_slist>?
+    {
         let count = fields.count + bare.count
         guard count > 0 else { return nil }
         var length = 0
-        for (name, value) in fields { length += name.utf8.count + 2 + value.utf8.count + 1 }
+        for (index, (name, value)) in fields.enumerated() {
+            length += name.utf8.count + 2 + (octets[index]?.count ?? value.utf8.count) + 1
+        }
         for line in bare { length += line.utf8CodeUnitCount + 1 }
         if count > nodeCapacity {
             nodes.deallocate()
@@ -62,12 +67,18 @@ struct HeaderList: ~Copyable {
             start = offset
         }
         let separator: StaticString = ": "
-        for (name, value) in fields {
+        for (index, (name, value)) in fields.enumerated() {
             var name = name
             var value = value
             name.withUTF8 { append(UnsafeRawBufferPointer($0)) }
             append(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
-            value.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+            if let bytes = octets[index] {
+                // A NUL would end libcurl's C string early: it cannot be sent, so it is a space.
+                bytes.withUnsafeBytes { append($0) }
+                for position in (offset - bytes.count)..<offset where text[position] == 0 { text[position] = 0x20 }
+            } else {
+                value.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+            }
             endLine()
         }
         for line in bare {

@@ -65,7 +65,7 @@ final class StreamingHandle {
         if !sends.expect { bare.append("Expect:") }
         if !sends.accept { bare.append("Accept:") }
         if !sends.contentType { bare.append("Content-Type:") }
-        let list = headerList.make(request.headers, bare)
+        let list = headerList.make(request.headers, octets: request.octets, bare)
         let method = request.method
         let sendsBody = !request.body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH"
         let context = Unmanaged.passUnretained(state).toOpaque()

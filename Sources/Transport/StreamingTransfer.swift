@@ -7,6 +7,9 @@ public struct StreamingRequest: Sendable {
     /// Header fields to send, in order. libcurl adds `Host` (unless given) and `Content-Length`;
     /// its own `Accept`, `Content-Type` and `Expect` defaults are suppressed.
     public var headers: [(name: String, value: String)]
+    /// Bytes sent for a field's value instead of its UTF-8, by index in `headers`: a value that
+    /// was not UTF-8 when received (obs-text), sent on as it came.
+    public var octets: [Int: [UInt8]] = [:]
     /// The body; sent with `Content-Length` when not empty or when the method is POST, PUT or PATCH.
     public var body: [UInt8]
     /// Seconds allowed to connect to the upstream (a tuning knob: set it on the value).
@@ -36,6 +39,12 @@ public protocol StreamingResponseSink: AnyObject {
     /// - Returns: false to abandon the transfer.
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool
 
+    /// The final head arrived, with the bytes of the values that are not UTF-8 (by index in
+    /// `headers`; such a value reads each byte as its ISO-8859-1 character). By default, the
+    /// head without them.
+    /// - Returns: false to abandon the transfer.
+    func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)], octets: [Int: [UInt8]]) -> Bool
+
     /// Body bytes, de-chunked but not decoded (a `Content-Encoding` is left as sent), handed over
     /// after each socket action of the multi handle, or whenever 64 KiB have gathered.
     /// - Parameter bytes: the bytes, valid during the call only.
@@ -54,6 +63,12 @@ public protocol StreamingResponseSink: AnyObject {
 }
 
 extension StreamingResponseSink {
+    /// Hands on the head without the bytes of values that are not UTF-8.
+    /// - Returns: what `receiveHead(status:reason:headers:)` returns.
+    public func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)], octets: [Int: [UInt8]]) -> Bool {
+        receiveHead(status: status, reason: reason, headers: headers)
+    }
+
     /// Does nothing: a sink that sends the head at once has nothing to do here.
     /// - Returns: true.
     public func awaitingBody() -> Bool { true }
@@ -85,6 +100,8 @@ final class TransferState {
     private var status = 0
     private var reason = ""
     private var headers: [(name: String, value: String)] = []
+    /// The bytes of header values that are not UTF-8, by index in `headers`.
+    private var octets: [Int: [UInt8]] = [:]
     private(set) var headDelivered = false
     private(set) var stopped = false
     private(set) var bodyBytes = 0
@@ -133,23 +150,45 @@ final class TransferState {
         if end == 0 {
             guard status >= 200 || status == 101 else { return true }  // an interim head: wait for the final one
             headDelivered = true
-            if !sink.receiveHead(status: status, reason: reason, headers: headers) { stopped = true }
+            if !sink.receiveHead(status: status, reason: reason, headers: headers, octets: octets) { stopped = true }
             return !stopped
         }
         let text = UnsafeBufferPointer(rebasing: line[0..<end])
         if end >= 5, text[0] == 0x48, text[1] == 0x54, text[2] == 0x54, text[3] == 0x50, text[4] == 0x2F {  // "HTTP/"
             (status, reason) = Self.statusLine(text)
             headers.removeAll()
+            octets.removeAll()
             return true
         }
         if text[0] == 0x20 || text[0] == 0x09 {
-            if !headers.isEmpty { headers[headers.count - 1].value += " " + Self.trimmed(text, from: 0) }
+            // An obsolete folded line continues the last field's value.
+            guard !headers.isEmpty else { return true }
+            let last = headers.count - 1
+            let more = Self.trimmedBytes(text, from: 0)
+            if octets[last] != nil || String(validating: more, as: UTF8.self) == nil {
+                octets[last] = (octets[last] ?? Array(headers[last].value.utf8)) + [0x20] + more
+                headers[last].value = Self.latin1(octets[last] ?? [])
+            } else {
+                headers[last].value += " " + String(decoding: more, as: UTF8.self)
+            }
             return true
         }
         guard let colon = text.firstIndex(of: 0x3A) else { return true }
-        headers.append(
-            (String(decoding: UnsafeBufferPointer(rebasing: text[0..<colon]), as: UTF8.self), Self.trimmed(text, from: colon + 1)))
+        let name = String(decoding: UnsafeBufferPointer(rebasing: text[0..<colon]), as: UTF8.self)
+        let value = Self.trimmedBytes(text, from: colon + 1)
+        if let decoded = String(validating: value, as: UTF8.self) {
+            headers.append((name, decoded))
+        } else {
+            octets[headers.count] = Array(value)
+            headers.append((name, Self.latin1(value)))
+        }
         return true
+    }
+
+    /// Each byte read as the ISO-8859-1 character of its number: a header value that is not
+    /// UTF-8, without a U+FFFD in place of any byte.
+    static func latin1(_ bytes: some Collection<UInt8>) -> String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
     /// The status code and reason phrase of a status line such as `HTTP/1.1 200 OK`.
@@ -168,13 +207,13 @@ final class TransferState {
         return (code, String(decoding: UnsafeBufferPointer(rebasing: text[index...]), as: UTF8.self))
     }
 
-    /// The text after `start`, spaces and tabs trimmed at both ends.
-    static func trimmed(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> String {
+    /// The bytes after `start`, spaces and tabs trimmed at both ends.
+    static func trimmedBytes(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Slice<UnsafeBufferPointer<UInt8>> {
         var lower = start
         var upper = text.count
         while lower < upper, text[lower] == 0x20 || text[lower] == 0x09 { lower += 1 }
         while upper > lower, text[upper - 1] == 0x20 || text[upper - 1] == 0x09 { upper -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: text[lower..<upper]), as: UTF8.self)
+        return text[lower..<upper]
     }
 
     /// What to do with body bytes libcurl offers.

@@ -100,4 +100,36 @@ struct ProxyFramingTests {
         #expect(reply.total >= 0.45)
         _ = try await harness.finish()
     }
+
+    /// Issue 35: header bytes that are not UTF-8 were forwarded as U+FFFD (EF BF BD). RFC 9110
+    /// §5.5 has a recipient treat such obs-text as opaque data; a proxy sends it on as it came.
+    @Test("header values that are not UTF-8 go on byte for byte both ways and are recorded as ISO-8859-1, UTF-8 values as UTF-8")
+    func obsTextHeaders() async throws {
+        let answer =
+            Array("HTTP/1.1 200 OK\r\nX-Answer: gar".utf8) + [0xE7, 0x6F, 0x6E] + Array("\r\nX-Utf8: ça\r\n".utf8)
+            + Array("Content-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+        let upstream = try ScriptedUpstream(bytes: ["/latin": answer])
+        defer { upstream.stop() }
+        let harness = try RecorderHarness(upstreamURL: "http://127.0.0.1:\(upstream.port)")
+        let request =
+            Array("GET /latin HTTP/1.1\r\nHost: x\r\nX-Latin: caf".utf8) + [0xE9] + Array("\r\nX-Utf8: é\r\nConnection: close\r\n\r\n".utf8)
+        let reply = await RawClient.exchange(port: harness.port, bytes: request)
+        #expect(reply.status == 200, "\(reply.text)")
+        // To the client: the upstream's bytes, not EF BF BD.
+        #expect(reply.bytes.firstRange(of: Array("X-Answer: gar".utf8) + [0xE7, 0x6F, 0x6E, 0x0D, 0x0A]) != nil, "\(reply.bytes)")
+        #expect(reply.bytes.firstRange(of: [0xEF, 0xBF, 0xBD]) == nil)
+        #expect(reply.text.contains("X-Utf8: ça\r\n"))
+        // To the upstream: the client's bytes.
+        let head = try #require(upstream.heads.first)
+        #expect(head.firstRange(of: Array("X-Latin: caf".utf8) + [0xE9, 0x0D, 0x0A]) != nil, "\(head)")
+        #expect(head.firstRange(of: Array("X-Utf8: é\r\n".utf8)) != nil)
+        #expect(head.firstRange(of: [0xEF, 0xBF, 0xBD]) == nil)
+        // In the recording: each byte that is not UTF-8 as its ISO-8859-1 character.
+        let (_, exchanges) = try RecorderHarness.read(try await harness.finish())
+        let exchange = try #require(exchanges.first)
+        #expect(exchange.requestHeaders["X-Latin"]?.stringValue == "caf\u{E9}", "\(exchange.requestHeaders)")
+        #expect(exchange.requestHeaders["X-Utf8"]?.stringValue == "é")
+        #expect(exchange.responseHeaders["X-Answer"]?.stringValue == "gar\u{E7}on", "\(exchange.responseHeaders)")
+        #expect(exchange.responseHeaders["X-Utf8"]?.stringValue == "ça")
+    }
 }

@@ -37,6 +37,13 @@ enum RawClient {
         }
     }
 
+    /// Sends `bytes` and reads until the peer closes.
+    static func exchange(port: UInt16, bytes: [UInt8], timeout: Double = 15) async -> Reply {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: blocking(port: port, [bytes], 0, timeout, 0, 0)) }
+        }
+    }
+
     /// Connects `fd` to 127.0.0.1:`port`; false when the connection was refused.
     static func connect(_ fd: Int32, port: UInt16) -> Bool {
         var address = sockaddr_in()

@@ -5,11 +5,17 @@ import Testing
 /// A sink that keeps the head it was given.
 final class HeadSink: StreamingResponseSink {
     var heads: [(status: Int, reason: String, headers: [(name: String, value: String)])] = []
+    var octets: [[Int: [UInt8]]] = []
     var accept = true
 
     func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)]) -> Bool {
         heads.append((status, reason, headers))
         return accept
+    }
+
+    func receiveHead(status: Int, reason: String, headers: [(name: String, value: String)], octets: [Int: [UInt8]]) -> Bool {
+        self.octets.append(octets)
+        return receiveHead(status: status, reason: reason, headers: headers)
     }
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool { true }
@@ -81,23 +87,33 @@ struct HeaderLineTests {
         #expect(Self.pairs(sink.heads.first?.headers ?? []) == ["Z=1"])
     }
 
-    @Test("non-ASCII and invalid UTF-8 bytes in values decode as they would in a String")
+    /// Issue 35: values that are not UTF-8 were decoded with U+FFFD for each bad byte, and the
+    /// proxy relayed the U+FFFDs; RFC 9110 §5.5 has a recipient treat obs-text as opaque.
+    @Test("UTF-8 values decode as UTF-8; a value that is not UTF-8 reads as ISO-8859-1 and its bytes are handed on, folded lines too")
     func nonASCII() {
         let lines: [[UInt8]] = [
             Array("HTTP/1.1 200 OK\r\n".utf8), Array("X-Name: café 日本 😀 \r\n".utf8),
             Array("X-Raw: a".utf8) + [0xFF, 0xC3] + Array(" b\t\r\n".utf8),
-            Array("X-Lead:".utf8) + [0x80] + Array("\r\n".utf8), Array("\r\n".utf8),
+            Array("X-Lead:".utf8) + [0x80] + Array("\r\n".utf8),
+            Array("X-Fold: caf".utf8) + [0xE9] + Array("\r\n".utf8), Array(" more\r\n".utf8), Array("\r\n".utf8),
         ]
         let sink = Self.feed(lines)
-        #expect(Self.pairs(sink.heads.first?.headers ?? []) == ["X-Name=café 日本 😀", "X-Raw=a\u{FFFD}\u{FFFD} b", "X-Lead=\u{FFFD}"])
+        #expect(
+            Self.pairs(sink.heads.first?.headers ?? []) == [
+                "X-Name=café 日本 😀", "X-Raw=a\u{FF}\u{C3} b", "X-Lead=\u{80}", "X-Fold=caf\u{E9} more",
+            ])
+        let raw: [UInt8] = [0x61, 0xFF, 0xC3, 0x20, 0x62]
+        let folded: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x20, 0x6D, 0x6F, 0x72, 0x65]
+        let expected: [Int: [UInt8]] = [1: raw, 2: [0x80], 3: folded]
+        #expect(sink.octets.first == expected)
     }
 
-    @Test("trimmed() and a sink that refuses the head stops the transfer")
+    @Test("trimmedBytes() and a sink that refuses the head stops the transfer")
     func trimmedAndRefusal() {
         let text = Array(" \t a b \t ".utf8)
-        #expect(text.withUnsafeBufferPointer { TransferState.trimmed($0, from: 0) } == "a b")
-        #expect(text.withUnsafeBufferPointer { TransferState.trimmed($0, from: 5) } == "b")
-        #expect(text.withUnsafeBufferPointer { TransferState.trimmed($0, from: text.count) }.isEmpty)
+        #expect(text.withUnsafeBufferPointer { Array(TransferState.trimmedBytes($0, from: 0)) } == Array("a b".utf8))
+        #expect(text.withUnsafeBufferPointer { Array(TransferState.trimmedBytes($0, from: 5)) } == Array("b".utf8))
+        #expect(text.withUnsafeBufferPointer { TransferState.trimmedBytes($0, from: text.count) }.isEmpty)
         let sink = HeadSink()
         sink.accept = false
         let state = TransferState(sink: sink)

@@ -6,6 +6,39 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         public var name: String
         /// The value, without surrounding whitespace.
         public var value: String
+        /// The value's bytes as received when they are not UTF-8 (RFC 9110 §5.5: obs-text, which
+        /// a recipient treats as opaque), so that a proxy sends them on as they came; `value` then
+        /// reads each byte as its ISO-8859-1 character. Nil for a UTF-8 value.
+        public var octets: [UInt8]?
+
+        /// Makes a field.
+        /// - Parameters:
+        ///   - name: the name.
+        ///   - value: the value.
+        ///   - octets: the value's bytes when they are not UTF-8.
+        public init(name: String, value: String, octets: [UInt8]? = nil) {
+            self.name = name
+            self.value = value
+            self.octets = octets
+        }
+
+        /// A field received with the value `bytes`: decoded as UTF-8, or, when they are not UTF-8,
+        /// read as ISO-8859-1 with the bytes kept (never U+FFFD in place of a byte).
+        public init(name: String, received bytes: some Collection<UInt8>) {
+            if let text = String(validating: bytes, as: UTF8.self) {
+                self.init(name: name, value: text)
+            } else {
+                self.init(name: name, value: Self.latin1(bytes), octets: Array(bytes))
+            }
+        }
+
+        /// The bytes sent for the value: `octets`, else the value's UTF-8.
+        public var wireValue: [UInt8] { octets ?? Array(value.utf8) }
+
+        /// Each byte read as the ISO-8859-1 character of its number.
+        public static func latin1(_ bytes: some Collection<UInt8>) -> String {
+            String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        }
     }
 
     /// The fields in order.
@@ -64,6 +97,10 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     ///   - name: the name.
     ///   - value: the value.
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
+
+    /// Appends a field as it is, its `octets` included.
+    /// - Parameter field: the field.
+    public mutating func add(_ field: Field) { fields.append(field) }
 
     /// Replaces every field of a name with one field.
     /// - Parameters:

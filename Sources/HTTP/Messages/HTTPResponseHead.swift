@@ -92,7 +92,12 @@ public struct HTTPResponseHead: Sendable, Hashable {
             if !dated && HTTPHeaders.sameName(field.name, "Date") { dated = true }
             add(Self.clean(field.name))
             add(": ")
-            add(Self.clean(field.value))
+            if let octets = field.octets {
+                // Sent on as received; control bytes become spaces, as in `clean`.
+                head.append(contentsOf: octets.lazy.map { $0 < 0x20 || $0 == 0x7F ? 0x20 : $0 })
+            } else {
+                add(Self.clean(field.value))
+            }
             add("\r\n")
         }
         switch identity {

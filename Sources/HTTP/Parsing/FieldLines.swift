@@ -59,6 +59,6 @@ struct FieldLines: Sendable, Hashable {
         while let byte = value.first, ByteClass.isWhitespace(byte) { value = value.dropFirst() }
         while let byte = value.last, ByteClass.isWhitespace(byte) { value = value.dropLast() }
         guard value.allSatisfy(ByteClass.isFieldValueChar) else { throw .badRequest("header value has a control byte") }
-        return HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+        return HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), received: value)
     }
 }
