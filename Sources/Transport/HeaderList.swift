@@ -73,9 +73,12 @@ struct HeaderList: ~Copyable {
             name.withUTF8 { append(UnsafeRawBufferPointer($0)) }
             append(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
             if let bytes = octets[index] {
-                // A NUL would end libcurl's C string early: it cannot be sent, so it is a space.
+                // Control bytes become spaces, as in a response head: a NUL would end libcurl's C
+                // string early, a CR or LF would split the field.
                 bytes.withUnsafeBytes { append($0) }
-                for position in (offset - bytes.count)..<offset where text[position] == 0 { text[position] = 0x20 }
+                for position in (offset - bytes.count)..<offset where text[position] < 0x20 || text[position] == 0x7F {
+                    text[position] = 0x20
+                }
             } else {
                 value.withUTF8 { append(UnsafeRawBufferPointer($0)) }
             }

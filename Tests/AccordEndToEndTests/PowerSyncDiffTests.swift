@@ -74,7 +74,7 @@ struct PowerSyncDiffTests {
         let out = Pipe()
         service.standardOutput = out
         try service.run()
-        defer { kill(service.processIdentifier, SIGKILL) }
+        defer { service.send(SIGKILL) }
         let url = "http://127.0.0.1:" + (try RecordTimeoutTests.firstLine(out)).trimmingCharacters(in: .whitespaces)
         let junit = folder.appendingPathComponent("diff.xml").path
         let result = try await AccordBinary.run([

@@ -115,7 +115,7 @@ struct PowerSyncUpstream {
         let upstreamOut = Pipe()
         upstream.standardOutput = upstreamOut
         try upstream.run()
-        defer { kill(upstream.processIdentifier, SIGKILL) }
+        defer { upstream.send(SIGKILL) }
         let upstreamPort = try RecordTimeoutTests.firstLine(upstreamOut).trimmingCharacters(in: .whitespaces)
         return try record(upstream: "http://127.0.0.1:\(upstreamPort)", calls: calls, folder: folder)
     }
@@ -134,7 +134,7 @@ struct PowerSyncUpstream {
         proxy.standardOutput = proxyOut
         proxy.standardError = FileHandle.nullDevice
         try proxy.run()
-        defer { if proxy.isRunning { kill(proxy.processIdentifier, SIGKILL) } }
+        defer { proxy.send(SIGKILL) }
         let listening = try RecordTimeoutTests.firstLine(proxyOut)
         guard let colon = listening.range(of: "127.0.0.1:"), let port = Int(listening[colon.upperBound...].prefix(while: \.isNumber))
         else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "no listening line: \(listening)"]) }
@@ -142,7 +142,7 @@ struct PowerSyncUpstream {
         var bodies: [String] = []
         var open: [(ChildProcess, Pipe, [UInt8], Int)] = []
         // A call that throws leaves the drivers and curls held open behind it: they are killed.
-        defer { for (process, _, _, _) in open where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        defer { for (process, _, _, _) in open { process.send(SIGKILL) } }
         var inputs: [Pipe] = []
         for (index, call) in calls.enumerated() {
             if let requests = call.driver {
@@ -206,7 +206,7 @@ struct PowerSyncUpstream {
     /// Runs the reference PowerSync client's driver on `requests` and returns what it answered.
     static func drive(_ requests: [String]) throws -> String {
         let (driver, input, output) = try startDriver()
-        defer { if driver.isRunning { kill(driver.processIdentifier, SIGKILL) } }
+        defer { driver.send(SIGKILL) }
         try input.fileHandleForWriting.write(contentsOf: Data(requests.map { $0 + "\n" }.joined().utf8))
         try input.fileHandleForWriting.close()
         let answers = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

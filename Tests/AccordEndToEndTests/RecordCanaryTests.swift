@@ -181,7 +181,7 @@ struct RecordCanaryTests {
     /// Stops a child by its pid with SIGKILL, which no inherited disposition can ignore, and reaps it.
     static func stop(_ process: ChildProcess) {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 

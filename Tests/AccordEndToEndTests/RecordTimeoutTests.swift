@@ -53,7 +53,7 @@ struct RecordTimeoutTests {
         upstream.standardOutput = upstreamOut
         try upstream.run()
         // The upstream never ends by itself; ChildProcess reaps it.
-        defer { kill(upstream.processIdentifier, SIGKILL) }
+        defer { upstream.send(SIGKILL) }
         let upstreamPort = try firstLine(upstreamOut).trimmingCharacters(in: .whitespaces)
 
         let proxy = ChildProcess()

@@ -124,21 +124,28 @@ public final class ChildProcess: Sendable {
         guard let executable = setup.executableURL?.path else { throw CocoaError(.fileNoSuchFile) }
         guard case .idle = phase.withLock({ $0 }) else { throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable]) }
         let streams = [(setup.standardInput, Int32(0)), (setup.standardOutput, 1), (setup.standardError, 2)]
+        // `FileHandle.nullDevice` has no descriptor on Linux (-1): the child gets /dev/null.
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer { if null >= 0 { close(null) } }
         var descriptors: [Spawn.Descriptor] = []
         for (stream, target) in streams {
             switch stream {
             case .inherit: descriptors.append(.inherit)
-            case .handle(let handle): descriptors.append(.from(handle.fileDescriptor))
+            case .handle(let handle): descriptors.append(.from(handle.fileDescriptor >= 0 ? handle.fileDescriptor : null))
             case .pipe(let pipe):
                 descriptors.append(.from((target == 0 ? pipe.fileHandleForReading : pipe.fileHandleForWriting).fileDescriptor))
             }
         }
+        // Entered before the child exists, so that a wait from another thread never finds the
+        // group empty while the child runs.
+        finished.enter()
         let pid: pid_t
         do {
             pid = try Spawn.start(
                 executable, setup.arguments ?? [], environment: setup.environment ?? ProcessInfo.processInfo.environment,
                 stdin: descriptors[0], stdout: descriptors[1], stderr: descriptors[2], directory: setup.currentDirectoryURL?.path)
         } catch {
+            finished.leave()
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable, NSUnderlyingErrorKey: error])
         }
         phase.withLock { $0 = .running(pid) }
@@ -150,9 +157,9 @@ public final class ChildProcess: Sendable {
             let end = target == 0 ? pipe.fileHandleForReading : pipe.fileHandleForWriting
             if closed.insert(end.fileDescriptor).inserted { try? end.close() }
         }
-        finished.enter()
         Thread.detachNewThread { [self] in
-            let raw = Spawn.wait(pid)
+            // A child that cannot be waited for is taken as ended abnormally (0x7f).
+            let raw = Spawn.wait(pid) ?? 0x7f
             phase.withLock { $0 = .exited(pid, raw: raw) }
             let handler = self.setup.withLock { state in
                 defer { state.terminationHandler = nil }
@@ -175,7 +182,9 @@ public final class ChildProcess: Sendable {
     /// Sends SIGINT.
     public func interrupt() { send(SIGINT) }
 
-    private func send(_ number: Int32) {
+    /// Sends `number` while the child runs; nothing once it has been reaped (its pid may then
+    /// be another process's).
+    public func send(_ number: Int32) {
         phase.withLock {
             if case .running(let pid) = $0 { _ = kill(pid, number) }
         }

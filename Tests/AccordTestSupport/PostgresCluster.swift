@@ -105,8 +105,8 @@ public final class PostgresCluster: @unchecked Sendable {
         defer { stopped.unlock() }
         guard !isStopped else { return }
         isStopped = true
-        if server.processIdentifier > 0 && server.isRunning {
-            kill(server.processIdentifier, SIGINT)
+        if server.isRunning {
+            server.send(SIGINT)
             server.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: folder)
@@ -170,13 +170,12 @@ public final class PostgresCluster: @unchecked Sendable {
     /// ends (false), then keeps draining it so the server never blocks on a full pipe. A server
     /// that says nothing for `startLimit` seconds is interrupted, which ends its log.
     private static func waitForReady(_ log: FileHandle, stopping server: ChildProcess) async -> Bool {
-        let pid = server.processIdentifier
         let ready = NSLock()
         nonisolated(unsafe) var isReady = false
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(startLimit)) {
             ready.lock()
             defer { ready.unlock() }
-            if !isReady { kill(pid, SIGINT) }
+            if !isReady { server.send(SIGINT) }
         }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Thread.detachNewThread {

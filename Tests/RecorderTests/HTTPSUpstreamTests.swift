@@ -70,7 +70,7 @@ struct HTTPSUpstreamTests {
         python.standardError = FileHandle.nullDevice
         try python.run()
         // The server never ends by itself; ChildProcess reaps it.
-        defer { kill(python.processIdentifier, SIGKILL) }
+        defer { python.send(SIGKILL) }
         let port = try await onThread { () throws -> String in
             var line: [UInt8] = []
             while let byte = try out.fileHandleForReading.read(upToCount: 1)?.first, byte != 0x0A { line.append(byte) }

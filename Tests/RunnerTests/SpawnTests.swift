@@ -41,6 +41,13 @@ struct SpawnTests {
     // 001fb5ce, findMaximumOpenFromProcSelfFD): this is the count the test process reached.
     @Test("with 2,700 descriptors open, children start, get only 0–2 (and ls its own directory), and end")
     func manyDescriptors() throws {
+        // Room for them where the soft limit is the common 1,024 (the hard limit allows more).
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 4096 && limit.rlim_max >= 4096 {
+            limit.rlim_cur = 4096
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
         let held = try Self.hold(2700)
         defer { for fd in held { close(fd) } }
         try #require(held.count == 2700, "the descriptor limit is below 2,700 here")
@@ -87,5 +94,37 @@ struct SpawnTests {
         #expect(printed == "/usr\n")
         #expect(child.terminationStatus == 7)
         #expect(child.terminationReason == .exit)
+    }
+
+    @Test("FileHandle.nullDevice (no descriptor on Linux) gives the child /dev/null, not this process's streams")
+    func nullDevice() throws {
+        let child = ChildProcess()
+        child.executableURL = URL(fileURLWithPath: "/bin/sh")
+        child.arguments = ["-c", "readlink /proc/self/fd/0; readlink /proc/self/fd/2"]
+        let out = Pipe()
+        child.standardInput = FileHandle.nullDevice
+        child.standardOutput = out
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(printed == "/dev/null\n/dev/null\n")
+    }
+
+    @Test("a wait from another thread right after run() waits for the child")
+    func waitFromAnotherThread() async throws {
+        let child = ChildProcess()
+        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        child.arguments = ["0.2"]
+        try child.run()
+        let started = ContinuousClock.now
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                child.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        #expect(!child.isRunning)
+        #expect(ContinuousClock.now - started >= .milliseconds(150))
     }
 }

@@ -29,7 +29,8 @@ public enum Spawn {
     ///   - directory: the folder it starts in; nil keeps this process's.
     ///   - ownGroup: whether it leads a process group of its own (its pid is the group's id).
     /// - Returns: its pid.
-    /// - Throws: the `errno` posix_spawn gave, as a `POSIXError`.
+    /// - Throws: the `errno` posix_spawn (or setting up its file actions: a bad descriptor) gave,
+    ///   as a `POSIXError`.
     public static func start(
         _ executable: String, _ arguments: [String], environment: [String: String],
         stdin: Descriptor = .inherit, stdout: Descriptor = .inherit, stderr: Descriptor = .inherit,
@@ -39,9 +40,14 @@ public enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (descriptor, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
-            if case .from(let source) = descriptor { posix_spawn_file_actions_adddup2(&actions, source, target) }
+            guard case .from(let source) = descriptor else { continue }
+            let added = posix_spawn_file_actions_adddup2(&actions, source, target)
+            guard added == 0 else { throw POSIXError(POSIXErrorCode(rawValue: added) ?? .EBADF) }
         }
-        if let directory { posix_spawn_file_actions_addchdir_np(&actions, directory) }
+        if let directory {
+            let added = posix_spawn_file_actions_addchdir_np(&actions, directory)
+            guard added == 0 else { throw POSIXError(POSIXErrorCode(rawValue: added) ?? .ENOMEM) }
+        }
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -69,10 +75,13 @@ public enum Spawn {
         return spawned
     }
 
-    /// Waits for `pid` to end (retrying on EINTR) and returns its raw wait status.
-    public static func wait(_ pid: pid_t) -> Int32 {
+    /// Waits for `pid` to end (retrying on EINTR) and returns its raw wait status; nil when it
+    /// cannot be waited for (not a child of this process, or reaped elsewhere).
+    public static func wait(_ pid: pid_t) -> Int32? {
         var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        while waitpid(pid, &raw, 0) < 0 {
+            if errno != EINTR { return nil }
+        }
         return raw
     }
 

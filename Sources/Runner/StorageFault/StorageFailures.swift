@@ -86,7 +86,8 @@ public struct StorageFailures: Sendable {
         }
     }
 
-    /// Runs a tool to its exit on the calling thread; its status, or -1 when it did not start.
+    /// Runs a tool to its exit on the calling thread; its exit status, or -1 when it did not start
+    /// or did not exit (a signal ended it).
     static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -97,7 +98,7 @@ public struct StorageFailures: Sendable {
             let pid = try? Spawn.start(
                 executable, arguments, environment: env, stdin: .from(null), stdout: .from(null), stderr: .from(null))
         else { return -1 }
-        let raw = Spawn.wait(pid)
+        guard let raw = Spawn.wait(pid) else { return -1 }
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : -1
     }
 }

@@ -40,7 +40,8 @@ final class DriverProcess: Sendable {
         self.pid = pid
         self.marker = marker
         Thread.detachNewThread { [self] in
-            let raw = Spawn.wait(pid)
+            // A shell that cannot be waited for ended in a way nobody saw: abnormally (0x7f).
+            let raw = Spawn.wait(pid) ?? 0x7f
             status.withLock { $0 = raw }
             exited.set()
         }
