@@ -42,8 +42,8 @@ struct PowerSyncCheckTests {
             edit: ("/steps/3/lines/3/checkpoint_diff/write_checkpoint", "5")),
         StreamBreak(
             name: "a checkpoint-request id that moved back", file: "007-checkpoint-request-ids-keep-the-greatest", rule: "PS-REQUEST-ID",
-            step: 4, label: "checkpoint-request", line: nil, pointer: "/response/checkpoint_request_id",
-            edit: ("/steps/3/response/checkpoint_request_id", "2")),
+            step: 4, label: "checkpoint-request", line: nil, pointer: "/response/data/checkpoint_request_id",
+            edit: ("/steps/3/response/data/checkpoint_request_id", "2")),
         StreamBreak(
             name: "a data page that does not chain", file: "002-paged-data-chains-and-resumes", rule: "PS-OP-ORDER", step: 2,
             label: "sync-stream", line: 3, pointer: "/data/after", edit: ("/steps/1/lines/2/data/after", "1")),

@@ -153,7 +153,7 @@ struct PowerSyncLiveStreamTests {
         ]
         let session = try await PowerSyncUpstream.run(
             answers: [
-                .init(path: "/sync/checkpoint-request", body: ["checkpoint_request_id": "1"]),
+                .init(path: "/sync/checkpoint-request", body: ["data": ["checkpoint_request_id": "1"]]),
                 .init(path: "/sync/stream", lines: lines, holdOpen: true),
             ],
             calls: [.init(method: "POST", target: "/sync/checkpoint-request", leaveOpenAfterLines: 6, driver: driver)], folder: folder)

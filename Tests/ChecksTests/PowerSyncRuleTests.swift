@@ -48,14 +48,15 @@ struct PowerSyncRuleTests {
     func requestIDs() throws {
         let big = "9223372036854775807"
         let steps = [
-            #"{"kind":"checkpoint-request","n":1,"request":{"checkpoint_request_id":"\#(big)","client_id":"c"},"response":{"checkpoint_request_id":"\#(big)"}}"#,
-            #"{"kind":"checkpoint-request","n":2,"request":{"checkpoint_request_id":5,"client_id":"c"},"response":{"checkpoint_request_id":"\#(big)"}}"#,
+            #"{"kind":"checkpoint-request","n":1,"request":{"checkpoint_request_id":"\#(big)","client_id":"c"},"response":{"data":{"checkpoint_request_id":"\#(big)"}}}"#,
+            #"{"kind":"checkpoint-request","n":2,"request":{"checkpoint_request_id":5,"client_id":"c"},"response":{"data":{"checkpoint_request_id":"\#(big)"}}}"#,
         ]
         #expect(try run("[\(steps.joined(separator: ","))]").isEmpty)
         let below =
-            #"[{"kind":"checkpoint-request","n":1,"request":{"checkpoint_request_id":"9","client_id":"c"},"response":{"checkpoint_request_id":"8"}}]"#
+            #"[{"kind":"checkpoint-request","n":1,"request":{"checkpoint_request_id":"9","client_id":"c"},"response":{"data":{"checkpoint_request_id":"8"}}}]"#
         let findings = try run(below)
-        #expect(findings.map(\.ruleID) == ["PS-REQUEST-ID"] && findings.first?.pointer.description == "/response/checkpoint_request_id")
+        #expect(
+            findings.map(\.ruleID) == ["PS-REQUEST-ID"] && findings.first?.pointer.description == "/response/data/checkpoint_request_id")
     }
 
     @Test("an undecodable request is a PS-SHAPE finding under /request and leaves the stream's baselines unknown")

@@ -22,7 +22,7 @@ struct PowerSyncClientStepTests {
             return
         }
         #expect(response["status"]?.numberValue?.intValue == 200)
-        #expect(ownRequest?.response["checkpoint_request_id"]?.stringValue == "2")
+        #expect(ownRequest?.response["data"]?["checkpoint_request_id"]?.stringValue == "2")
         let wait = try #require(corpus.cases.first { $0.transcript.caseID.hasPrefix("powersync/011") }?.transcript.steps[3])
         #expect(wait.action == .client(.waitForSync(requestID: "1", timeoutMilliseconds: 50, expect: .disconnected)))
     }

@@ -42,7 +42,8 @@ struct PowerSyncHARTests {
         let stream = #"{"buckets":[],"client_id":"c1","parameters":{"session":"\#(jwt)"}}"#
         let entries: [JSONValue] = [
             entry(
-                "GET", "https://ps.example/api/write-checkpoint2.json?client_id=c1", request: nil, response: #"{"write_checkpoint":"7"}"#,
+                "GET", "https://ps.example/api/write-checkpoint2.json?client_id=c1", request: nil,
+                response: #"{"data":{"write_checkpoint":"7"}}"#,
                 mimeType: "application/json"),
             entry(
                 "POST", "https://ps.example/api/sync/stream", request: stream, response: lines.joined(separator: "\r\n") + "\r\n",

@@ -34,7 +34,7 @@ struct PowerSyncRecordedSourceTests {
 
     static let request = RecordedExchange(
         number: 0, rpc: "checkpoint-request", request: ["checkpoint_request_id": "1", "client_id": "c1"],
-        response: ["checkpoint_request_id": "1"])
+        response: ["data": ["checkpoint_request_id": "1"]])
 
     @Test("fixture calls become the transcript's source steps, replicate steps and service settings, in place")
     func fixtureCallsBecomeSourceSteps() throws {
@@ -79,7 +79,7 @@ struct PowerSyncRecordedSourceTests {
             Issue.record("step 2 is \(client.steps[1].action)")
             return
         }
-        #expect(request == ["checkpoint_request_id": "1", "client_id": "c1"] && response == ["checkpoint_request_id": "1"])
+        #expect(request == ["checkpoint_request_id": "1", "client_id": "c1"] && response == ["data": ["checkpoint_request_id": "1"]])
     }
 
     @Test("a POST to a fixture path is a fixture call, accepted when answered 2xx; a GET there is no PowerSync exchange")

@@ -74,19 +74,52 @@ struct SyncLineTests {
         #expect(putWithoutRow.pointer.description == "/data/data/0")
     }
 
-    @Test("checkpoint requests take string or integer ids up to 2^63-1 and nothing outside 1...2^63-1")
+    /// powersync-service 332d649554ce0ffa6151f57bce920056f2c0b5ea:
+    /// packages/service-core/src/routes/endpoints/checkpointing.ts (`CheckpointRequestPayload`,
+    /// `allowAdditional: true`, ids 1…2^63−1) and libs/lib-services/src/codec/codecs.ts
+    /// (`bigint`: a safe-integer number, or a string matching `^-?[0-9]+$`).
+    @Test(
+        "checkpoint requests take ids as PowerSync's codecs.bigint does: digit strings, safe-integer numbers, 1...2^63-1, extra keys allowed"
+    )
     func checkpointRequests() throws {
-        let big = try CheckpointRequest(json: try JSONParser.parse(#"{"client_id":"c","checkpoint_request_id":"9223372036854775807"}"#))
-        #expect(big.id.value == Int64.max)
-        let number = try CheckpointRequest(json: try JSONParser.parse(#"{"client_id":"c","checkpoint_request_id":42}"#))
-        #expect(number.id.value == 42)
-        for id in [#""0""#, "0", #""9223372036854775808""#, "1.5", "true"] {
-            #expect(throws: PowerSyncWireError.self, "\(id)") {
-                try CheckpointRequest(json: try JSONParser.parse(#"{"client_id":"c","checkpoint_request_id":\#(id)}"#))
-            }
+        func id(_ literal: String) throws -> Int64 {
+            try CheckpointRequest(json: try JSONParser.parse(#"{"client_id":"c","checkpoint_request_id":\#(literal),"extra":[1]}"#)).id
+                .value
         }
-        #expect(try CheckpointRequestAnswer(json: try JSONParser.parse(#"{"checkpoint_request_id":"43"}"#)).id.value == 43)
-        #expect(try WriteCheckpointAnswer(json: try JSONParser.parse(#"{"write_checkpoint":"7"}"#)).writeCheckpoint.value == 7)
+        #expect(try id(#""9223372036854775807""#) == Int64.max)
+        #expect(try id("42") == 42)
+        #expect(try id(#""007""#) == 7, "leading zeros match ^-?[0-9]+$")
+        #expect(try id("1.0") == 1, "JSON.parse gives 1, a safe integer")
+        #expect(try id("1e3") == 1000)
+        #expect(try id("9007199254740991") == 9_007_199_254_740_991)
+        for literal in [
+            #""0""#, "0", #""9223372036854775808""#, "1.5", "true", #""-1""#, #""""#, #"" 5""#, #""5a""#, "9007199254740992", "-3",
+        ] {
+            #expect(throws: PowerSyncWireError.self, "\(literal)") { try id(literal) }
+        }
+    }
+
+    /// powersync-service 332d649554ce0ffa6151f57bce920056f2c0b5ea:
+    /// packages/service-core/src/routes/route-register.ts L64-68 (`data: { data: endpointResponse }`).
+    @Test("checkpoint-request and write-checkpoint answers come in PowerSync's {\"data\": …} envelope, and are written in it")
+    func envelopes() throws {
+        #expect(try CheckpointRequestAnswer(json: try JSONParser.parse(#"{"data":{"checkpoint_request_id":"43"}}"#)).id.value == 43)
+        #expect(
+            try WriteCheckpointAnswer(json: try JSONParser.parse(#"{"data":{"write_checkpoint":"7","more":1}}"#)).writeCheckpoint.value == 7
+        )
+        let bare = #expect(throws: PowerSyncWireError.self) {
+            try CheckpointRequestAnswer(json: try JSONParser.parse(#"{"checkpoint_request_id":"43"}"#))
+        }
+        #expect(bare?.detail.contains("\"data\"") == true)
+        #expect(
+            CanonicalJSON.compact(CheckpointRequestAnswer(id: try #require(OpID(43))).json) == #"{"data":{"checkpoint_request_id":"43"}}"#)
+        #expect(
+            CanonicalJSON.compact(WriteCheckpointAnswer(writeCheckpoint: try #require(OpID(58))).json)
+                == #"{"data":{"write_checkpoint":"58"}}"#)
+    }
+
+    @Test("a stream request reads its bucket positions")
+    func streamRequest() throws {
         let request = try SyncStreamRequest(
             json: try JSONParser.parse(#"{"buckets":[{"name":"a","after":"5"}],"client_id":"c","raw_data":true}"#))
         #expect(request.position(of: "a")?.value == 5 && request.position(of: "b") == nil)

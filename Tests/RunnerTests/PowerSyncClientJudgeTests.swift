@@ -28,7 +28,7 @@ struct PowerSyncClientJudgeTests {
                 n: 1, action: .client(.localWrite(PowerSyncLocalWrite(op: .delete, table: "todos", id: "t1", data: nil), pendingUploads: 1))
             ))
         #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-UPLOADS-FIRST"])
-        let own = PowerSyncExchangePair(request: ["checkpoint_request_id": "2"], response: ["checkpoint_request_id": "2"])
+        let own = PowerSyncExchangePair(request: ["checkpoint_request_id": "2"], response: ["data": ["checkpoint_request_id": "2"]])
         judge.observe(
             PowerSyncStep(n: 2, action: .client(.upload(request: ["crud": []], response: ["status": 200], checkpointRequest: own))))
         #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-WRITE-CHECKPOINT"])

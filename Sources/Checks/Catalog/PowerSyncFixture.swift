@@ -48,12 +48,12 @@ enum PowerSyncFixture {
 
     /// A checkpoint-request step: the submitted id and the answered one.
     static func checkpointRequest(_ n: Int, submitted: String, answered: String) -> String {
-        #"{"kind":"checkpoint-request","n":\#(n),"request":{"checkpoint_request_id":"\#(submitted)","client_id":"\#(client)"},"response":{"checkpoint_request_id":"\#(answered)"}}"#
+        #"{"kind":"checkpoint-request","n":\#(n),"request":{"checkpoint_request_id":"\#(submitted)","client_id":"\#(client)"},"response":{"data":{"checkpoint_request_id":"\#(answered)"}}}"#
     }
 
     /// A write-checkpoint step and its answer.
     static func writeCheckpoint(_ n: Int, answered: Int) -> String {
-        #"{"kind":"write-checkpoint","n":\#(n),"request":{"client_id":"\#(client)"},"response":{"write_checkpoint":"\#(answered)"}}"#
+        #"{"kind":"write-checkpoint","n":\#(n),"request":{"client_id":"\#(client)"},"response":{"data":{"write_checkpoint":"\#(answered)"}}}"#
     }
 
     /// The lines of one bucket `todos` with three PUTs (checksums 1, 2, 3) checkpointed at 3 with

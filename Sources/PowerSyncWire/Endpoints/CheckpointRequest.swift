@@ -17,9 +17,11 @@ public struct CheckpointRequest: Sendable, Hashable {
         self.id = id
     }
 
-    /// Reads the request body: `client_id`, and `checkpoint_request_id` as a base-10 string or
-    /// an integer (the service accepts both; ids past 2^53 must be strings to stay exact in
-    /// JavaScript, and stay exact here either way).
+    /// Reads the request body as PowerSync's service does (`checkpointing.ts`,
+    /// `CheckpointRequestPayload` with `allowAdditional: true`, and `codecs.bigint`): `client_id`
+    /// a string, `checkpoint_request_id` a string of digits (leading zeros allowed) or a JSON
+    /// number that is a safe integer (|n| ≤ 2^53−1, as JavaScript reads it: `1.0` and `1e3` are
+    /// integers), either between 1 and 2^63−1; other members are allowed and ignored.
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
@@ -28,28 +30,51 @@ public struct CheckpointRequest: Sendable, Hashable {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
         clientID = try reader.string("client_id")
         id = try Self.requestID(try reader.required("checkpoint_request_id"), at: pointer.appending("checkpoint_request_id"))
-        try reader.finish()
     }
 
-    /// Reads a checkpoint-request id: a string or integer of 1 through 2^63−1.
+    /// The greatest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
+    static let maxSafeInteger: Double = 9_007_199_254_740_991
+
+    /// Reads a checkpoint-request id as `codecs.bigint` decodes it, then checks 1…2^63−1.
     static func requestID(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) -> OpID {
-        let text: String
+        let digits: Substring
         switch value {
-        case .string(let string): text = string
-        case .number(let number) where number.isInteger: text = number.literal
+        case .string(let string):
+            guard string.utf8.dropFirst(string.hasPrefix("-") ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }),
+                string.utf8.count > (string.hasPrefix("-") ? 1 : 0)
+            else {
+                throw PowerSyncWireError(
+                    .malformedRequest, at: pointer, "a checkpoint-request id string is an integer in base 10, found \"\(string)\"")
+            }
+            if string.hasPrefix("-") { throw Self.outOfRange(string, at: pointer) }
+            digits = string.drop { $0 == "0" }
+        case .number(let number):
+            guard let double = Double(number.literal), double == double.rounded(.towardZero), abs(double) <= Self.maxSafeInteger else {
+                throw PowerSyncWireError(
+                    .malformedRequest, at: pointer,
+                    "a checkpoint-request id sent as a JSON number is a safe integer (at most 2^53−1); send a greater one as a string, found \(number.literal)"
+                )
+            }
+            digits = Substring(String(Int64(double)))
         default:
             throw PowerSyncWireError(
                 .malformedRequest, at: pointer, "a checkpoint-request id is a string or integer, found \(value.typeName)")
         }
-        guard let id = OpID.parse(text), id.value >= 1 else {
-            throw PowerSyncWireError(
-                .malformedRequest, at: pointer, "expected a checkpoint-request id between 1 and 9223372036854775807, found \(text)")
+        guard let id = OpID.parse(String(digits)), id.value >= 1 else {
+            throw Self.outOfRange(value.stringValue ?? String(digits), at: pointer)
         }
         return id
     }
+
+    private static func outOfRange(_ text: String, at pointer: JSONPointer) -> PowerSyncWireError {
+        PowerSyncWireError(
+            .malformedRequest, at: pointer, "expected a checkpoint-request id between 1 and 9223372036854775807, found \(text)")
+    }
 }
 
-/// The answer to a checkpoint request: the id the service holds after it, as a string.
+/// The answer to a checkpoint request: the id the service holds after it, as a string, in the
+/// envelope every non-stream answer of PowerSync's service has (`route-register.ts`:
+/// `{"data": …}`): `{"data": {"checkpoint_request_id": "43"}}`.
 public struct CheckpointRequestAnswer: Sendable, Hashable {
     /// The held id: the greater of the submitted and the stored one.
     public var id: OpID
@@ -58,12 +83,12 @@ public struct CheckpointRequestAnswer: Sendable, Hashable {
     /// - Parameter id: the held id.
     public init(id: OpID) { self.id = id }
 
-    /// Reads the answer body `{"checkpoint_request_id": "N"}`.
+    /// Reads the answer body `{"data": {"checkpoint_request_id": "N"}}`; other members are allowed.
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
     /// - Throws: `PowerSyncWireError` (.malformedAnswer).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
-        id = try MemberReader.soleOpID("checkpoint_request_id", in: json, at: pointer, kind: .malformedAnswer)
+        id = try MemberReader.enveloped("checkpoint_request_id", in: json, at: pointer, kind: .malformedAnswer)
     }
 }

@@ -10,7 +10,8 @@ public struct WriteCheckpointRequest: Sendable, Hashable {
     /// - Parameter clientID: the client.
     public init(clientID: String?) { self.clientID = clientID }
 
-    /// Reads the query parameters as an object (`{"client_id": "…"}` or `{}`).
+    /// Reads the query parameters as an object (`{"client_id": "…"}` or `{}`); other parameters
+    /// are allowed, as the service allows them (`checkpointing.ts`, `allowAdditional: true`).
     /// - Parameters:
     ///   - json: the parameters.
     ///   - pointer: where they sit.
@@ -18,11 +19,11 @@ public struct WriteCheckpointRequest: Sendable, Hashable {
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
         clientID = try reader.optionalString("client_id")
-        try reader.finish()
     }
 }
 
-/// The answer of `/write-checkpoint2.json`: `{"write_checkpoint": "N"}`.
+/// The answer of `/write-checkpoint2.json`, in the envelope of every non-stream answer
+/// (`route-register.ts`): `{"data": {"write_checkpoint": "N"}}`.
 public struct WriteCheckpointAnswer: Sendable, Hashable {
     /// The write checkpoint created.
     public var writeCheckpoint: OpID
@@ -31,12 +32,12 @@ public struct WriteCheckpointAnswer: Sendable, Hashable {
     /// - Parameter writeCheckpoint: the id.
     public init(writeCheckpoint: OpID) { self.writeCheckpoint = writeCheckpoint }
 
-    /// Reads the answer body.
+    /// Reads the answer body; other members are allowed.
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
     /// - Throws: `PowerSyncWireError` (.malformedAnswer).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
-        writeCheckpoint = try MemberReader.soleOpID("write_checkpoint", in: json, at: pointer, kind: .malformedAnswer)
+        writeCheckpoint = try MemberReader.enveloped("write_checkpoint", in: json, at: pointer, kind: .malformedAnswer)
     }
 }

@@ -108,6 +108,28 @@ struct MemberReader {
         return id
     }
 
+    /// Reads `{"data": {key: op id, …}, …}`, the envelope PowerSync's service puts every
+    /// non-stream answer in (service-core `routes/route-register.ts`); other members of either
+    /// object are allowed.
+    /// - Parameters:
+    ///   - key: the member of `data`.
+    ///   - value: the answer.
+    ///   - pointer: where it sits.
+    ///   - kind: the error kind of shape problems.
+    /// - Returns: the op id.
+    static func enveloped(
+        _ key: String, in value: JSONValue, at pointer: JSONPointer, kind: PowerSyncWireError.Kind
+    ) throws(PowerSyncWireError) -> OpID {
+        var outer = try MemberReader(value, at: pointer, kind: kind)
+        var inner = try MemberReader(try outer.required("data"), at: pointer.appending("data"), kind: kind)
+        return try inner.opID(key)
+    }
+
+    /// `{"data": {key: value}}`.
+    static func envelope(_ key: String, _ value: JSONValue) -> JSONValue {
+        .object(JSONObject(pairs: [("data", .object(JSONObject(pairs: [(key, value)])))]))
+    }
+
     /// Ends reading: a key not read is unknown.
     func finish() throws(PowerSyncWireError) {
         do throws(WireError) { try reader.finish() } catch { throw PowerSyncWireError(kind, at: error.pointer, error.detail) }

@@ -20,7 +20,7 @@ public struct CheckpointRequestRule: PowerSyncRule {
     ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .checkpointRequest(let request, let answer) = event else { return }
-        let pointer = JSONPointer(tokens: ["response", "checkpoint_request_id"])
+        let pointer = JSONPointer(tokens: ["response", "data", "checkpoint_request_id"])
         let stored = held[request.clientID]
         if let stored {
             let expected = max(request.id, stored)

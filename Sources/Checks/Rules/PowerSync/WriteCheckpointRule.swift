@@ -32,7 +32,7 @@ public struct WriteCheckpointRule: PowerSyncRule {
             if let previous = answered[client], answer.writeCheckpoint < previous {
                 findings.append(
                     Finding(
-                        "PS-WRITE-CHECKPOINT", at: location, pointer: JSONPointer(tokens: ["response", "write_checkpoint"]),
+                        "PS-WRITE-CHECKPOINT", at: location, pointer: JSONPointer(tokens: ["response", "data", "write_checkpoint"]),
                         "write checkpoint \(answer.writeCheckpoint) goes back from \(previous), answered to this client before",
                         actual: .string(answer.writeCheckpoint.description)))
             }

@@ -92,14 +92,14 @@ struct PowerSyncClientJudge: Sendable {
             let status = response["status"]?.numberValue?.intValue ?? 0
             let entries = request["crud"]?.arrayValue?.count ?? 0
             if (200..<300).contains(status) {
-                let ownID = own?.response["checkpoint_request_id"]?.stringValue
+                let ownID = own?.response["data"]?["checkpoint_request_id"]?.stringValue
                 if case .uploaded(let upload)? = result, upload.entries == entries, upload.checkpointRequestID == ownID { return [] }
                 return fail(.powerSyncExchange, "expected \(entries) entries uploaded" + (ownID.map { " and own request \($0)" } ?? ""))
             }
             if case .failure(let failure) = answer, failure.code == EngineErrorCode.upload.rawValue { return [] }
             return fail(.powerSyncWaitFailures, "expected the refused upload to fail with UPLOAD")
         case .requestCheckpoint(_, let response):
-            let id = response["checkpoint_request_id"]?.stringValue
+            let id = response["data"]?["checkpoint_request_id"]?.stringValue
             if case .requested(let actual)? = result, actual == id { return [] }
             return fail(.powerSyncRequestID, "expected the request named by the answered id \(id ?? "?")")
         case .waitForSync(_, _, let expect):
@@ -178,7 +178,7 @@ struct PowerSyncClientJudge: Sendable {
         case .client(.upload(_, let response, let own)):
             if (200..<300).contains(response["status"]?.numberValue?.intValue ?? 0) {
                 pendingUploads = 0
-                ownRequest = own?.response["checkpoint_request_id"]?.stringValue.flatMap { Int64($0) }
+                ownRequest = own?.response["data"]?["checkpoint_request_id"]?.stringValue.flatMap { Int64($0) }
             }
         case .client(.streamFault(_, .checksumMismatch)): afterChecksumFault = true
         case .client(.disconnect): disconnectedBefore = true
