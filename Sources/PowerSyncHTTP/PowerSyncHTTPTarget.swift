@@ -72,7 +72,7 @@ public struct PowerSyncHTTPTarget: PowerSyncTarget {
     func headers(_ userID: String) -> [(String, String)] {
         let expires = Int(Date().timeIntervalSince1970) + 3600
         let token = key.mint(JWTClaims(subject: userID, sessionID: nil, expiresAt: expires))
-        return [("Authorization", "Bearer " + token), ("Content-Type", "application/json")]
+        return [("Authorization", PowerSyncSurface.clientScheme + " " + token), ("Content-Type", "application/json")]
     }
 
     private func send(_ method: String, _ url: String, userID: String, body: [UInt8]) async throws(TargetError) -> ClientResponse {

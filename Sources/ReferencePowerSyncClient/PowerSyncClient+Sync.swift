@@ -47,7 +47,7 @@ extension PowerSyncClient {
         return LineStream(
             "POST", configuration.baseURL + "/sync/stream",
             headers: [
-                ("Authorization", "Bearer \(configuration.token)"), ("Content-Type", "application/json"),
+                ("Authorization", "\(PowerSyncSurface.clientScheme) \(configuration.token)"), ("Content-Type", "application/json"),
                 ("Accept", "application/x-ndjson"),
             ],
             body: Array(CanonicalJSON.compact(body).utf8), silence: silence)

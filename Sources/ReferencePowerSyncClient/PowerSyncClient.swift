@@ -141,7 +141,8 @@ public actor PowerSyncClient {
         try await http.send(
             "POST", configuration.baseURL + path,
             headers: [
-                ("Authorization", "Bearer \(configuration.token)"), ("Content-Type", "application/json"), ("Accept", "application/json"),
+                ("Authorization", "\(PowerSyncSurface.clientScheme) \(configuration.token)"), ("Content-Type", "application/json"),
+                ("Accept", "application/json"),
             ],
             body: Array(CanonicalJSON.compact(body).utf8), timeout: 5)
     }

@@ -50,6 +50,18 @@ struct SurfaceTests {
         #expect(PowerSyncSurface.user(authorization: nil) == nil)
     }
 
+    /// powersync-ja/powersync-service packages/service-core/src/routes/auth.ts at
+    /// 332d649554ce0ffa6151f57bce920056f2c0b5ea, line 12: `/^(Token|Bearer) (\S+)$/`.
+    @Test("a credential is Token or Bearer, case as written, one space, a token with no whitespace")
+    func credential() {
+        #expect(PowerSyncSurface.credential(authorization: "Token abc") == "abc")
+        #expect(PowerSyncSurface.credential(authorization: "Bearer abc.def") == "abc.def")
+        for value in ["token abc", "bearer abc", "BEARER abc", "Token", "Token ", "Token  abc", "Token a b", "Basic abc", "abc"] {
+            #expect(PowerSyncSurface.credential(authorization: value) == nil, "\(value)")
+        }
+        #expect(PowerSyncSurface.clientScheme == "Token")
+    }
+
     @Test("the fixture endpoint's four calls are named by their exact paths, a query aside")
     func fixturePaths() {
         #expect(

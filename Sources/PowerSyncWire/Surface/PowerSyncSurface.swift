@@ -61,6 +61,24 @@ public enum PowerSyncSurface {
         return Route.allCases.first { bare.hasSuffix($0.path) }
     }
 
+    /// The JWT of an `Authorization` value as PowerSync's service takes it:
+    /// `^(Token|Bearer) (\S+)$`, the scheme's case as written (powersync-ja/powersync-service,
+    /// packages/service-core/src/routes/auth.ts at 332d649554ce0ffa6151f57bce920056f2c0b5ea,
+    /// line 12). The SDKs send `Token` (powersync-kotlin, common/src/commonMain/kotlin/com/powersync/sync/StreamingSyncClient.kt
+    /// at cd8c6aed).
+    /// - Parameter authorization: the header value.
+    /// - Returns: the token, or nil for any other value.
+    public static func credential(authorization: String) -> Substring? {
+        for scheme in ["Token ", "Bearer "] where authorization.hasPrefix(scheme) {
+            let token = authorization.dropFirst(scheme.count)
+            if !token.isEmpty, !token.contains(where: \.isWhitespace) { return token }
+        }
+        return nil
+    }
+
+    /// The scheme Accord's PowerSync clients send their token with, as PowerSync's SDKs do.
+    public static let clientScheme = "Token"
+
     /// The user a PowerSync client's credential names, read without verifying it: the `sub`
     /// claim of the JWT in `Authorization: Token <jwt>` (the SDKs' scheme) or `Bearer <jwt>`.
     /// - Parameter authorization: the `Authorization` header value, if any.

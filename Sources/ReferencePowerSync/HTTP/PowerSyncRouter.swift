@@ -105,11 +105,10 @@ public struct PowerSyncRouter: Sendable {
         guard fields.count == 1, let field = fields.first else {
             throw .malformed(fields.isEmpty ? "no Authorization: Token or Bearer" : "more than one Authorization field")
         }
-        for scheme in ["Token ", "Bearer "] where field.hasPrefix(scheme) {
-            let token = field.dropFirst(scheme.count)
-            if !token.isEmpty, !token.contains(where: \.isWhitespace) { return String(token) }
+        guard let token = PowerSyncSurface.credential(authorization: field) else {
+            throw .malformed("Authorization is neither Token <jwt> nor Bearer <jwt>")
         }
-        throw .malformed("Authorization is neither Token <jwt> nor Bearer <jwt>")
+        return String(token)
     }
 
     /// Writes the stream: a `token_expires_in` when the token expires, then every answer of the

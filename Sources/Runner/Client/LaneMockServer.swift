@@ -21,9 +21,14 @@ enum LaneMockServer {
         let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, gracePeriod: .milliseconds(100))
         let server: HTTPServer
         do {
-            server = try HTTPServer.start(configuration) { request in
-                guard let mock = box.withLock({ $0 }) else { return HTTPResponse.text(status: 503, "starting") }
-                return answer(mock, request)
+            // Answered on the connection's own thread: a mock never waits for a concurrency-pool
+            // thread, which the run's own cases may all be holding.
+            server = try HTTPServer.start(configuration) { request, stream in
+                guard let mock = box.withLock({ $0 }) else {
+                    _ = stream.respond(HTTPResponse.text(status: 503, "starting"))
+                    return
+                }
+                _ = stream.respond(answer(mock, request))
             }
         } catch {
             throw RunError.usage("\(name) did not start: \(error)")

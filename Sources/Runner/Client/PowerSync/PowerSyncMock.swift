@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import KizunaWire
+import PowerSyncWire
 import Synchronization
 
 /// The PowerSync client lane's service: a loopback HTTP server that answers each request the
@@ -91,8 +92,10 @@ final class PowerSyncMock: Sendable {
         if request.method != "POST" || request.path != expected.path {
             return "expected POST \(expected.path), found \(request.method) \(request.path)"
         }
-        if request.headers["Authorization"] != "Bearer \(token)" {
-            return "the Authorization header is not Bearer <the token given at attach>"
+        // Token (the SDKs' scheme) and Bearer alike, as PowerSync's service takes them.
+        guard let authorization = request.headers["Authorization"], PowerSyncSurface.credential(authorization: authorization) == token[...]
+        else {
+            return "the Authorization header is not Token or Bearer <the token given at attach>"
         }
         guard let body = try? JSONParser.parse(request.body) else { return "the body is not JSON" }
         let actual = Self.normalized(body)
