@@ -11,7 +11,7 @@ struct PowerSyncDuringTests {
     static let secret = "during-e2e-secret"
 
     @Test(
-        "recorded with --profile powersync, the header says powersync, the stream has line_ms, the commit made after its first checkpoint is a during step at NDJSON line 4, and the recording replays green"
+        "recorded with --profile powersync, the header says powersync, the stream has line_ms, the commit made after its first checkpoint is a during step after NDJSON line 3, and the recording replays green"
     )
     func duringStep() async throws {
         let folder = try AccordBinary.temporaryFolder()
@@ -32,9 +32,10 @@ struct PowerSyncDuringTests {
             .init(method: "POST", target: "/accord/powersync/reset", body: [:]),
             .init(
                 method: "POST", target: "/accord/powersync/source", body: ["changes": [grant, put("t1", checksum: 3)], "replicated": true]),
-            // token_expires_in, checkpoint, data, checkpoint_complete: then the commit, while it is open.
+            // checkpoint, data, checkpoint_complete (no token_expires_in while the token is valid,
+            // as PowerSync's service): then the commit, while it is open.
             .init(
-                method: "POST", target: "/sync/stream", body: stream, headers: ["Authorization: Bearer \(token)"], leaveOpenAfterLines: 4),
+                method: "POST", target: "/sync/stream", body: stream, headers: ["Authorization: Token \(token)"], leaveOpenAfterLines: 3),
             .init(method: "POST", target: "/accord/powersync/source", body: ["changes": [put("t2", checksum: 5)], "replicated": true]),
         ]
         let session = try await PowerSyncUpstream.recording(
@@ -50,7 +51,7 @@ struct PowerSyncDuringTests {
         let lines = try #require(exchanges.last?.response.arrayValue)
         let arrivals = try #require(exchanges.last?.lineMilliseconds)
         #expect(arrivals.count == lines.count && arrivals == arrivals.sorted(), "\(arrivals)")
-        #expect(lines.count == 7 && lines[4]["checkpoint_diff"] != nil, "the diff of the commit: \(lines)")
+        #expect(lines.count == 6 && lines[3]["checkpoint_diff"] != nil, "the diff of the commit: \(lines)")
 
         let recording = folder.appendingPathComponent("session.jsonl").path
         let transcript = folder.appendingPathComponent("session.json").path
@@ -58,7 +59,7 @@ struct PowerSyncDuringTests {
         #expect(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
         let steps = try #require(RecordingFileJSON.read(transcript)["steps"]?.arrayValue)
         #expect(steps.map { $0["kind"]?.stringValue ?? "" } == ["source", "sync-stream", "source"])
-        #expect(steps.last?["during"]?["step"] == 2 && steps.last?["during"]?["after_line"] == 4, "\(steps)")
+        #expect(steps.last?["during"]?["step"] == 2 && steps.last?["during"]?["after_line"] == 3, "\(steps)")
 
         // HAR carries the arrivals in the entry's _accord member, so a round trip keeps the step.
         let har = folder.appendingPathComponent("session.har").path

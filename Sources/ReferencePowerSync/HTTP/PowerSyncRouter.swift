@@ -8,7 +8,7 @@ import PowerSyncWire
 /// module's server, on each connection's own thread (docs/powersync.md, "Serving it"):
 /// `POST /sync/stream` answering NDJSON for as long as the client keeps it open,
 /// `GET /write-checkpoint2.json` and `POST /sync/checkpoint-request`. A request carries
-/// `Authorization: Bearer <JWT>` (HS256); its `sub` claim names the user, as PowerSync's
+/// `Authorization: Token <JWT>` or `Bearer <JWT>` (HS256); its `sub` claim names the user, as PowerSync's
 /// service takes `user_id` from `sub`. With `fixtures`, loopback listeners also answer
 /// `POST /accord/powersync/reset|configure|source|replicate`, which the server lane drives.
 public struct PowerSyncRouter: Sendable {
@@ -50,40 +50,53 @@ public struct PowerSyncRouter: Sendable {
             }
             return
         }
+        // In PowerSync's order (lib-services router/endpoint.ts, executeEndpoint): an unknown
+        // route is 404 before anything else (route-register.ts, setNotFoundHandler), then the
+        // body or query is validated (400), then the token checked (401).
+        let route = PowerSyncSurface.Route.allCases.first { $0.method == request.method && $0.path == request.path }
+        guard let route else {
+            _ = stream.respond(Self.routeNotFound(request))
+            return
+        }
+        let input: Input
+        do throws(PowerSyncWireError) {
+            switch route {
+            case .syncStream: input = .stream(try SyncStreamRequest(json: try Self.body(request)))
+            case .checkpointRequest: input = .checkpointRequest(try CheckpointRequest(json: try Self.body(request)))
+            case .writeCheckpoint: input = .writeCheckpoint(try WriteCheckpointRequest(json: try Self.queryObject(request.query)))
+            }
+        } catch {
+            _ = stream.respond(Self.validationFailed(["\(error.pointer): \(error.detail)"]))
+            return
+        }
         let user: String
         let expiresAt: Double?
         do throws(JWTError) {
-            let claims = try key.verify(try Self.token(request.headers.values(for: "Authorization")))
+            guard let token = try Self.token(request.headers.values(for: "Authorization")) else {
+                _ = stream.respond(Self.failure(401, "AuthorizationError", "PSYNC_S2106", "Authentication required"))
+                return
+            }
+            let claims = try key.verify(token)
             guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
             user = subject
             expiresAt = claims.expiresAt
         } catch {
-            _ = stream.respond(Self.json(401, Self.error("PSYNC_S2101", "\(error)")))
+            _ = stream.respond(Self.failure(401, "AuthorizationError", "PSYNC_S2101", "\(error)"))
             return
         }
-        switch (request.method, request.path) {
-        case ("POST", "/sync/stream"):
-            let cursor: StreamCursor
-            do throws(PowerSyncWireError) {
-                cursor = StreamCursor(userID: user, request: try SyncStreamRequest(json: try Self.body(request)))
-            } catch {
-                _ = stream.respond(Self.json(400, Self.error("PSYNC_S2001", "\(error.pointer): \(error.detail)")))
-                return
-            }
-            syncStream(cursor, expiresAt: expiresAt, stream)
-        case ("GET", "/write-checkpoint2.json"):
+        switch input {
+        case .stream(let body):
+            syncStream(StreamCursor(userID: user, request: body), expiresAt: expiresAt, stream)
+        case .writeCheckpoint:
             let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
-                do throws(PowerSyncServiceError) { return .success(try await service.writeCheckpoint(userID: user).json) } catch {
+                do throws(PowerSyncServiceError) {
+                    return .success(try await service.writeCheckpoint(userID: user).json)
+                } catch {
                     return .failure(error)
                 }
             }
             _ = stream.respond(Self.answer(answer))
-        case ("POST", "/sync/checkpoint-request"):
-            let checkpointRequest: CheckpointRequest
-            do throws(PowerSyncWireError) { checkpointRequest = try CheckpointRequest(json: try Self.body(request)) } catch {
-                _ = stream.respond(Self.json(400, Self.error("PSYNC_S2001", "\(error.pointer): \(error.detail)")))
-                return
-            }
+        case .checkpointRequest(let checkpointRequest):
             let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
                 do throws(PowerSyncServiceError) {
                     return .success(try await service.checkpointRequest(checkpointRequest, userID: user).json)
@@ -92,27 +105,45 @@ public struct PowerSyncRouter: Sendable {
                 }
             }
             _ = stream.respond(Self.answer(answer))
-        default:
-            _ = stream.respond(Self.json(404, Self.error("PSYNC_S2002", "no route \(request.method) \(request.path)")))
         }
+    }
+
+    /// A request of one of the three routes, validated.
+    private enum Input {
+        case stream(SyncStreamRequest)
+        case checkpointRequest(CheckpointRequest)
+        case writeCheckpoint(WriteCheckpointRequest)
+    }
+
+    /// The query's parameters as an object of strings, decoded as a form (`+` is a space, as
+    /// Fastify's query parser reads it), the first of a repeated name kept.
+    /// - Throws: `PowerSyncWireError` (.malformedRequest) for a query that is not percent-encoded.
+    static func queryObject(_ query: String?) throws(PowerSyncWireError) -> JSONValue {
+        guard let query, !query.isEmpty else { return .object(JSONObject()) }
+        // URLComponents(string:) refuses a bad escape with nil (its percentEncodedQuery setter traps).
+        guard let components = URLComponents(string: "http://service/?" + query.replacingOccurrences(of: "+", with: "%20")) else {
+            throw PowerSyncWireError(.malformedRequest, at: .root, "the query is not percent-encoded")
+        }
+        var members: [(String, JSONValue)] = []
+        for item in components.queryItems ?? [] where !members.contains(where: { $0.0 == item.name }) {
+            members.append((item.name, .string(item.value ?? "")))
+        }
+        return .object(JSONObject(pairs: members))
     }
 
     /// The JWT of the one `Authorization` field: `Token <jwt>`, as PowerSync's SDKs send it, or
     /// `Bearer <jwt>`, matched as PowerSync's service matches them, `^(Token|Bearer) (\S+)$` with
     /// the case as written (powersync-ja/powersync-service, packages/service-core/src/routes/auth.ts
     /// at 332d649554ce0ffa6151f57bce920056f2c0b5ea, line 12).
-    static func token(_ fields: [String]) throws(JWTError) -> String {
-        guard fields.count == 1, let field = fields.first else {
-            throw .malformed(fields.isEmpty ? "no Authorization: Token or Bearer" : "more than one Authorization field")
-        }
-        guard let token = PowerSyncSurface.credential(authorization: field) else {
-            throw .malformed("Authorization is neither Token <jwt> nor Bearer <jwt>")
-        }
-        return String(token)
+    /// Nil when there is none the service would read (then it answers `PSYNC_S2106`,
+    /// "Authentication required", auth.ts lines 27-32).
+    static func token(_ fields: [String]) throws(JWTError) -> String? {
+        guard fields.count <= 1 else { throw .malformed("more than one Authorization field") }
+        return fields.first.flatMap { PowerSyncSurface.credential(authorization: $0) }.map(String.init)
     }
 
-    /// Writes the stream: a `token_expires_in` when the token expires, then every answer of the
-    /// service as it comes, each line flushed. Between answers it waits on a wake-up the service
+    /// Writes the stream: every answer of the service as it comes, each line flushed, and a last
+    /// `token_expires_in: 0` when the token expires. Between answers it waits on a wake-up the service
     /// rings at each change, beside the socket: the stream ends when the client hangs up, when
     /// the token expires (nothing committed after `exp` reaches the holder of an expired token)
     /// and when the server stops.
@@ -120,20 +151,18 @@ public struct PowerSyncRouter: Sendable {
         let service = self.service
         let headers: HTTPHeaders = ["Content-Type": "application/x-ndjson", "Cache-Control": "no-store"]
         guard let wakeup = Wakeup() else {
-            _ = stream.respond(Self.json(503, Self.error("PSYNC_S2003", "no descriptor left for the stream's wake-up")))
+            _ = stream.respond(Self.failure(503, "ServiceUnavailable", "PSYNC_S2003", "no descriptor left for the stream's wake-up"))
             return
         }
         guard Blocking.run({ await service.watch(wakeup) }) else {
-            _ = stream.respond(Self.json(503, Self.error("PSYNC_S2003", "the service is stopping")))
+            _ = stream.respond(Self.failure(503, "ServiceUnavailable", "PSYNC_S2003", "the service is stopping"))
             return
         }
         defer { Blocking.run { await service.unwatch(wakeup) } }
         guard stream.sendHead(status: 200, headers: headers, contentLength: nil) else { return }
+        // No `token_expires_in` at the start while the token is valid: PowerSync's service skips
+        // its first test unless the token has expired (sync/util.ts `tokenStream`, lines 66-74).
         let deadline = expiresAt.map { Self.instant(ofEpochSeconds: $0) }
-        if let expiresAt {
-            let seconds = (expiresAt - Date().timeIntervalSince1970).rounded(.down)
-            if !Self.send(.tokenExpiresIn(seconds < 1 ? 0 : Int(min(seconds, Double(Int32.max)))), stream) { return }
-        }
         var cursor = start
         while true {
             if let deadline, ContinuousClock.now >= deadline { break }
@@ -186,8 +215,36 @@ public struct PowerSyncRouter: Sendable {
     static func answer(_ result: Result<JSONValue, PowerSyncServiceError>) -> HTTPResponse {
         switch result {
         case .success(let body): json(200, body)
-        case .failure(let error): json(500, Self.error("PSYNC_S2003", "\(error)"))
+        // What the service's asServiceError makes of an error it does not know.
+        case .failure(let error): failure(500, "InternalServerError", "PSYNC_S2001", "\(error)")
         }
+    }
+
+    /// A `ServiceError` as PowerSync's service writes it (service-errors `errors.ts`, `toJSON` in
+    /// production): `{"error": {"name", "code", "status", "description", "details"?}}`.
+    static func failure(_ status: Int, _ name: String, _ code: String, _ description: String, details: String? = nil) -> HTTPResponse {
+        var members: [(String, JSONValue)] = [
+            ("name", .string(name)), ("code", .string(code)), ("status", .number(JSONNumber(status))),
+            ("description", .string(description)),
+        ]
+        if let details { members.append(("details", .string(details))) }
+        return json(status, .object(JSONObject(pairs: [("error", .object(JSONObject(pairs: members)))])))
+    }
+
+    /// `ValidationError`: 400 `PSYNC_S2001` "Validation failed", the errors as JSON in `details`.
+    static func validationFailed(_ errors: [String]) -> HTTPResponse {
+        failure(
+            400, "ValidationError", "PSYNC_S2001", "Validation failed", details: CanonicalJSON.compact(.array(errors.map(JSONValue.string)))
+        )
+    }
+
+    /// `RouteNotFound`: 404 `PSYNC_S2002`, whatever the credentials.
+    static func routeNotFound(_ request: HTTPRequest) -> HTTPResponse {
+        var path: [UInt8] = []
+        CanonicalJSON.appendString(request.target, to: &path)
+        return failure(
+            404, "RouteNotFound", "PSYNC_S2002", "The path does not exist on this server",
+            details: "The path \(request.method) \(String(decoding: path, as: UTF8.self)) does not exist on this server")
     }
 
     static func json(_ status: Int, _ body: JSONValue) -> HTTPResponse {
