@@ -35,6 +35,19 @@ struct KillPointTests {
         #expect(KillPoint.afterPushAnswered.target(in: replay) == 4)
     }
 
+    /// Conformance/transcripts/push/903: steps 3 and 4 are another user's push and pull (the
+    /// server lane's); the client's own push is step 5. Targeting step 3 had the hooked driver
+    /// die at step 5, which the matrix then reported as CL-DRIVER (the self-test's baseline).
+    @Test("an exchange another client makes is no kill target: the point falls on the client's own exchange")
+    func anotherClientsExchange() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Conformance/transcripts/push/903-replay-by-another-user-rls-denied.json").path
+        let replay = try LoadedTranscript(raw: [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), file: path).transcript
+        #expect(KillPoint.afterPushSent.target(in: replay) == 5)
+        #expect(KillPoint.afterPushAnswered.target(in: replay) == 5)
+        #expect(KillPoint.beforeClosingCommit.target(in: replay) == 7)
+    }
+
     @Test("only the seams a runner cannot pin from outside have a driver hook")
     func hooks() {
         let hooked = KillPoint.allCases.filter(\.hasDriverHook).map(\.rawValue)

@@ -37,7 +37,10 @@ public enum KillPoint: KebabNamed {
     /// Whether a cooperating driver can be asked to die at the exact seam (`ACCORD_KILL_AT`).
     public var hasDriverHook: Bool { driverHook != nil }
 
-    /// The step of a transcript this point kills at, or nil when the case never reaches it.
+    /// The step of a transcript this point kills at, or nil when the case never reaches it. An
+    /// exchange another client makes (a `caller` naming another user or client) is the server
+    /// lane's: the driver never sees it, so it is no kill target (a hooked driver would die at
+    /// the first exchange of its own instead, unexpected).
     /// - Parameter transcript: the case.
     /// - Returns: the step number.
     public func target(in transcript: Transcript) -> Int? {
@@ -45,7 +48,7 @@ public enum KillPoint: KebabNamed {
             switch (self, step.action) {
             case (.afterLocalWrite, .local(let local)), (.identityChange, .local(let local)):
                 if local.expectError == nil { return step.n }
-            case (_, .rpc(let exchange)) where exchange.expectError == nil:
+            case (_, .rpc(let exchange)) where exchange.expectError == nil && !exchange.isAnotherClient(than: transcript.context):
                 if matches(exchange) { return step.n }
             default:
                 continue
