@@ -30,8 +30,8 @@ public struct EmbeddedPowerSync: PowerSyncTarget {
     /// `GET /write-checkpoint2.json`.
     public func writeCheckpoint(query: JSONValue, userID: String) async throws(TargetError) -> JSONValue {
         do {
-            _ = try WriteCheckpointRequest(json: query)
-            return try await service.writeCheckpoint(userID: userID).json
+            let request = try WriteCheckpointRequest(json: query)
+            return try await service.writeCheckpoint(userID: userID, clientID: request.clientID).json
         } catch {
             throw TargetError.refused("400: \(error)")
         }

@@ -9,7 +9,8 @@ public enum PowerSyncFault: KebabNamed {
     case checksumOffByOne
     /// A partial completion names the priority of the next batch, claiming its buckets early (PS-PRIORITY).
     case partialClaimsNextPriority
-    /// A `checkpoint_diff` acknowledges the user's oldest visible write checkpoint (PS-WRITE-CHECKPOINT).
+    /// A newer write checkpoint is acknowledged as one below the last one the user and client
+    /// were acknowledged, on any stream: a stale read (PS-WRITE-CHECKPOINT).
     case writeCheckpointGoesBack
     /// A checkpoint request stores the submitted id even when it is below the held one (PS-REQUEST-ID).
     case requestIDMovesBack

@@ -18,6 +18,9 @@ public actor PowerSyncService {
     private var watchers: [ObjectIdentifier: Wakeup] = [:]
     /// True once the server is stopping: waiting streams end.
     private var closing = false
+    /// The last write checkpoint acknowledged per stream owner (user/client), for the
+    /// `writeCheckpointGoesBack` fault only.
+    private var acknowledgedByFault: [String: OpID] = [:]
 
     /// Opens a service on a database file, or in memory.
     /// - Parameters:
@@ -54,24 +57,30 @@ public actor PowerSyncService {
         wake()
     }
 
-    /// `GET /write-checkpoint2.json`: a new write checkpoint for the user, one past its last,
-    /// recording the source position it waits for.
-    /// - Parameter userID: the authenticated user.
+    /// `GET /write-checkpoint2.json`: the next id of the user and client's one counter (shared
+    /// with their checkpoint requests; 1 when there is none), waiting for the current source
+    /// position, as PowerSync's service generates it (module-postgres-storage
+    /// `PostgresWriteCheckpointAPI.ts`: `write_checkpoint + 1`).
+    /// - Parameters:
+    ///   - userID: the authenticated user.
+    ///   - clientID: the `client_id` query parameter, if sent (without one the user's own counter).
     /// - Returns: the answer.
-    /// - Throws: `PowerSyncServiceError` for storage.
-    public func writeCheckpoint(userID: String) throws(PowerSyncServiceError) -> WriteCheckpointAnswer {
+    /// - Throws: `PowerSyncServiceError` for storage, or `.exhausted` past 2^63−1.
+    public func writeCheckpoint(userID: String, clientID: String? = nil) throws(PowerSyncServiceError) -> WriteCheckpointAnswer {
         let id = try db.transaction { () throws(PowerSyncServiceError) -> Int64 in
-            let last = try log.lastWriteCheckpoint(of: userID) ?? 0
-            guard last < Int64.max else { throw .exhausted("user \(userID)'s write checkpoint is at 2^63−1; no greater id exists") }
-            let id = last + 1
-            try log.addWriteCheckpoint(user: userID, id: id, lsn: try log.position("source"))
-            return id
+            let owner = OpLog.owner(user: userID, client: clientID)
+            let last = try log.checkpoint(of: owner)?.id ?? 0
+            guard last < Int64.max else { throw .exhausted("\(owner)'s write checkpoint is at 2^63−1; no greater id exists") }
+            try log.setCheckpoint(of: owner, id: last + 1, lsn: try log.position("source"))
+            return last + 1
         }
+        wake()  // an open stream acknowledges it once its position is replicated
         return WriteCheckpointAnswer(writeCheckpoint: OpLog.opID(id))
     }
 
-    /// `POST /sync/checkpoint-request`: reconciles the submitted id with the one held for the
-    /// user and client by keeping the greater, records the source position, and answers it.
+    /// `POST /sync/checkpoint-request`: reconciles the submitted id with the user and client's
+    /// one counter by keeping the greater, as PowerSync's service does (a greater id is stored
+    /// with the current source position; an equal or stale one changes nothing), and answers it.
     /// - Parameters:
     ///   - request: the decoded body.
     ///   - userID: the authenticated user.
@@ -79,10 +88,15 @@ public actor PowerSyncService {
     /// - Throws: `PowerSyncServiceError` for storage.
     public func checkpointRequest(_ request: CheckpointRequest, userID: String) throws(PowerSyncServiceError) -> CheckpointRequestAnswer {
         let id = try db.transaction { () throws(PowerSyncServiceError) -> Int64 in
-            let held = try log.heldRequest(user: userID, client: request.clientID) ?? 0
-            let kept = max(held, request.id.value)
-            let stored = faults.contains(.requestIDMovesBack) ? request.id.value : kept
-            try log.holdRequest(user: userID, client: request.clientID, id: stored, acknowledged: kept, lsn: try log.position("source"))
+            let owner = OpLog.owner(user: userID, client: request.clientID)
+            let held = try log.checkpoint(of: owner)
+            let kept = max(held?.id ?? 0, request.id.value)
+            if let held, request.id.value <= held.id {
+                // Stale or repeated: the row stays, unless the fault stores the submitted id.
+                if faults.contains(.requestIDMovesBack) { try log.setCheckpoint(of: owner, id: request.id.value, lsn: held.lsn) }
+            } else {
+                try log.setCheckpoint(of: owner, id: kept, lsn: try log.position("source"))
+            }
             return kept
         }
         wake()  // an open stream acknowledges a request whose position is already replicated
@@ -94,7 +108,29 @@ public actor PowerSyncService {
     /// - Returns: the lines.
     /// - Throws: `PowerSyncServiceError` for storage.
     public func answer(_ cursor: inout StreamCursor) throws(PowerSyncServiceError) -> [SyncLine] {
-        try log.answer(&cursor, pageOps: pageOps, faults: faults)
+        let lines = try log.answer(&cursor, pageOps: pageOps, faults: faults)
+        guard faults.contains(.writeCheckpointGoesBack) else { return lines }
+        // The fault: a newer write checkpoint is acknowledged as one below the last one this
+        // user and client were acknowledged, on any stream (a stale read).
+        let owner = OpLog.owner(user: cursor.userID, client: cursor.clientID)
+        return lines.map { line in
+            switch line {
+            case .checkpoint(var checkpoint):
+                checkpoint.writeCheckpoint = stale(checkpoint.writeCheckpoint, owner)
+                return .checkpoint(checkpoint)
+            case .checkpointDiff(var diff):
+                diff.writeCheckpoint = stale(diff.writeCheckpoint, owner)
+                return .checkpointDiff(diff)
+            default: return line
+            }
+        }
+    }
+
+    private func stale(_ id: OpID?, _ owner: String) -> OpID? {
+        guard let id else { return nil }
+        defer { acknowledgedByFault[owner] = max(acknowledgedByFault[owner] ?? id, id) }
+        guard let last = acknowledgedByFault[owner], id > last, last.value > 1 else { return id }
+        return OpLog.opID(last.value - 1)
     }
 
     /// Rings `wakeup` at every source commit, replication and reset until `unwatch`: an open
@@ -125,6 +161,7 @@ public actor PowerSyncService {
     public func reset() throws(PowerSyncServiceError) {
         try db.transaction { () throws(PowerSyncServiceError) in try log.reset() }
         pageOps = nil
+        acknowledgedByFault = [:]
         wake()
     }
 

@@ -37,9 +37,9 @@ struct PowerSyncCheckTests {
             step: 2, label: "sync-stream", line: 3, pointer: "/partial_checkpoint_complete/priority",
             edit: ("/steps/1/lines/2/partial_checkpoint_complete/priority", 1)),
         StreamBreak(
-            name: "a regressing write checkpoint", file: "006-write-checkpoints-move-forward", rule: "PS-WRITE-CHECKPOINT", step: 4,
-            label: "sync-stream", line: 4, pointer: "/checkpoint_diff/write_checkpoint",
-            edit: ("/steps/3/lines/3/checkpoint_diff/write_checkpoint", "5")),
+            name: "a regressing write checkpoint", file: "006-write-checkpoints-move-forward", rule: "PS-WRITE-CHECKPOINT", step: 9,
+            label: "sync-stream", line: 1, pointer: "/checkpoint/write_checkpoint",
+            edit: ("/steps/8/lines/0/checkpoint/write_checkpoint", "6")),
         StreamBreak(
             name: "a checkpoint-request id that moved back", file: "007-checkpoint-request-ids-keep-the-greatest", rule: "PS-REQUEST-ID",
             step: 4, label: "checkpoint-request", line: nil, pointer: "/response/data/checkpoint_request_id",

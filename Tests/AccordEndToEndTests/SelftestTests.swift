@@ -56,7 +56,7 @@ struct SelftestTests {
         ("ps-complete-stale-last-op-id", "PS-COMPLETE", "`powersync/001-initial-sync-completes` › step 2 sync-stream"),
         ("ps-checksum-off-by-one", "PS-CHECKSUM", "`powersync/001-initial-sync-completes` › step 2 sync-stream"),
         ("ps-partial-claims-next-priority", "PS-PRIORITY", "`powersync/004-priorities-complete-in-order` › step 2 sync-stream"),
-        ("ps-write-checkpoint-goes-back", "PS-WRITE-CHECKPOINT", "`powersync/006-write-checkpoints-move-forward` › step 4 sync-stream"),
+        ("ps-write-checkpoint-goes-back", "PS-WRITE-CHECKPOINT", "`powersync/006-write-checkpoints-move-forward` › step 9 sync-stream"),
         (
             "ps-request-id-moves-back", "PS-REQUEST-ID",
             "`powersync/007-checkpoint-request-ids-keep-the-greatest` › step 5 checkpoint-request"

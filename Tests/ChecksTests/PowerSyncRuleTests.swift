@@ -89,4 +89,46 @@ struct PowerSyncRuleTests {
         #expect(mismatch.map(\.ruleID) == ["PS-CHECKSUM"] && mismatch.first?.location?.streamLine == 4)
         #expect(mismatch.first?.pointer.description == "/partial_checkpoint_complete")
     }
+
+    /// powersync-service 332d649: packages/service-core/src/sync/sync.ts line 112 (a stream reads
+    /// the write checkpoint of `checkpointUserId(user, client_id)`) and
+    /// sync/BucketChecksumState.ts (`write_checkpoint: writeCheckpoint ? String(…) : undefined`).
+    @Test("PS-WRITE-CHECKPOINT follows each client on its own, and a line without write_checkpoint is no regression")
+    func writeCheckpointPerClient() throws {
+        func opened(_ n: Int, client: String, _ write: String?) -> String {
+            let acknowledged = write.map { #","write_checkpoint":"\#($0)""# } ?? ""
+            return
+                #"{"kind":"sync-stream","lines":[{"checkpoint":{"buckets":[],"last_op_id":"1"\#(acknowledged)}},{"checkpoint_complete":{"last_op_id":"1"}}],"n":\#(n),"request":{"buckets":[],"client_id":"\#(client)"}}"#
+        }
+        let twoClients = [opened(1, client: "phone", "5"), opened(2, client: "tablet", "2"), opened(3, client: "phone", nil)]
+        #expect(try run("[\(twoClients.joined(separator: ","))]").isEmpty, "two devices of one user hold counters of their own")
+        let back = [opened(1, client: "phone", "5"), opened(2, client: "phone", "4")]
+        let findings = try run("[\(back.joined(separator: ","))]")
+        #expect(findings.map(\.ruleID) == ["PS-WRITE-CHECKPOINT"] && findings.first?.pointer.description == "/checkpoint/write_checkpoint")
+    }
+
+    /// powersync-service 332d649: packages/service-core-tests/src/tests/register-data-storage-checkpoint-tests.ts
+    /// lines 132-192 (requests 42, 41, 42, 43 held as 42, 42, 42, 43; a write checkpoint after them is 44).
+    @Test("PS-REQUEST-ID: checkpoint requests and write checkpoints of a client share one counter")
+    func oneCounter() throws {
+        func request(_ n: Int, _ submitted: String, _ answered: String) -> String {
+            #"{"kind":"checkpoint-request","n":\#(n),"request":{"checkpoint_request_id":"\#(submitted)","client_id":"c"},"response":{"data":{"checkpoint_request_id":"\#(answered)"}}}"#
+        }
+        func write(_ n: Int, client: String?, _ answered: String) -> String {
+            let query = client.map { #"{"client_id":"\#($0)"}"# } ?? "{}"
+            return #"{"kind":"write-checkpoint","n":\#(n),"request":\#(query),"response":{"data":{"write_checkpoint":"\#(answered)"}}}"#
+        }
+        let real = [
+            request(1, "42", "42"), request(2, "41", "42"), request(3, "42", "42"), request(4, "43", "43"), write(5, client: "c", "44"),
+        ]
+        #expect(try run("[\(real.joined(separator: ","))]").isEmpty)
+        let ownCounter = real.dropLast() + [write(5, client: nil, "1")]
+        #expect(try run("[\(ownCounter.joined(separator: ","))]").isEmpty, "without client_id the user's own counter")
+        let twoNamespaces = real.dropLast() + [write(5, client: "c", "1")]
+        let findings = try run("[\(twoNamespaces.joined(separator: ","))]")
+        #expect(findings.map(\.ruleID) == ["PS-REQUEST-ID"], "\(findings)")
+        #expect(findings.first?.pointer.description == "/response/data/write_checkpoint")
+        let afterWrite = [write(1, client: "c", "7"), request(2, "1", "7")]
+        #expect(try run("[\(afterWrite.joined(separator: ","))]").isEmpty, "a request after a write checkpoint is answered the held 7")
+    }
 }

@@ -143,7 +143,7 @@ struct PowerSyncServiceLimitTests {
         }
         do {
             let db = try SQLiteConnection<PowerSyncServiceError>(path: path)
-            try db.run("UPDATE write_checkpoints SET id = ? WHERE user_id = 'ada'", [.integer(Int64.max)])
+            try db.run("UPDATE checkpoints SET id = ? WHERE owner = 'ada'", [.integer(Int64.max)])
         }
         let service = try PowerSyncService(path: path)
         await #expect {
@@ -152,5 +152,46 @@ struct PowerSyncServiceLimitTests {
             "\(error)".contains("2^63−1")
         }
         #expect(try await service.writeCheckpoint(userID: "bob").writeCheckpoint == OpID(1))
+    }
+}
+
+/// One managed write checkpoint per user and client, as PowerSync's storage keeps it:
+/// powersync-ja/powersync-service at 332d649554ce0ffa6151f57bce920056f2c0b5ea,
+/// packages/service-core-tests/src/tests/register-data-storage-checkpoint-tests.ts ("managed write
+/// checkpoints - client supplied ids are monotonic", lines 132-192), with the key of
+/// packages/service-core/src/util/checkpointing.ts (`checkpointUserId`) and the stream's lookup of
+/// packages/service-core/src/sync/sync.ts line 112.
+@Suite("embedded PowerSync service: one counter per user and client")
+struct PowerSyncCounterTests {
+    /// The write checkpoint a fresh stream of ada's `client` acknowledges now.
+    static func acknowledged(_ service: PowerSyncService, client: String? = "phone") async throws -> OpID? {
+        var cursor = StreamCursor(userID: "ada", request: SyncStreamRequest(buckets: [], clientID: client))
+        guard case .checkpoint(let checkpoint) = try await service.answer(&cursor).first else { return nil }
+        return checkpoint.writeCheckpoint
+    }
+
+    static func request(_ service: PowerSyncService, _ id: Int64) async throws -> OpID {
+        try await service.checkpointRequest(CheckpointRequest(clientID: "phone", id: try #require(OpID(id))), userID: "ada").id
+    }
+
+    @Test(
+        "42, then 41, 42 and 43 are answered 42, 42, 42, 43; 43 waits for replication with no id acknowledged meanwhile; a write checkpoint then is 44"
+    )
+    func sharedCounter() async throws {
+        let service = try PowerSyncService()
+        try await service.apply(SourceCommit(changes: [.grant(bucket: "b", userID: "ada", priority: nil)]))
+        #expect(try await Self.request(service, 42) == OpID(42))
+        #expect(try await Self.acknowledged(service) == OpID(42))
+        try await service.apply(SourceCommit(changes: [PowerSyncServiceTests.put("b", "1", 1)], replicated: false))
+        #expect(try await Self.request(service, 41) == OpID(42), "stale: the row stays, its position too")
+        #expect(try await Self.request(service, 42) == OpID(42), "a retry changes nothing")
+        #expect(try await Self.acknowledged(service) == OpID(42))
+        #expect(try await Self.request(service, 43) == OpID(43))
+        #expect(try await Self.acknowledged(service) == nil, "the one row holds 43, waiting: 42 is not acknowledged meanwhile")
+        try await service.replicate()
+        #expect(try await Self.acknowledged(service) == OpID(43))
+        #expect(try await service.writeCheckpoint(userID: "ada", clientID: "phone").writeCheckpoint == OpID(44))
+        #expect(try await Self.acknowledged(service, client: "tablet") == nil, "another client of the user has a counter of its own")
+        #expect(try await service.writeCheckpoint(userID: "ada").writeCheckpoint == OpID(1), "without client_id: the user's own")
     }
 }

@@ -64,22 +64,24 @@ extension RuleCatalog {
             passing: [F.stream(1, diffed(removing: "lists"))], violating: [F.stream(1, diffed(removing: "projects"))], line: 4),
         powerSyncRule(
             "PS-WRITE-CHECKPOINT", "write checkpoints never go back", .trace,
-            "Over a trace, the write_checkpoint a checkpoint or checkpoint_diff acknowledges never goes below one acknowledged before, and /write-checkpoint2.json never answers a client an id below one it answered before.",
-            source: "service-core routes/endpoints/checkpointing.ts (writeCheckpoint2); docs/specs/sync-protocol.md (write_checkpoint)",
+            "Over a trace, the write_checkpoint a checkpoint or checkpoint_diff acknowledges to a client id never goes below one acknowledged to it before; a line without one is no regression (the latest id may wait for replication).",
+            source:
+                "service-core sync/sync.ts (checkpointUserId), sync/BucketChecksumState.ts (write_checkpoint); docs/specs/sync-protocol.md",
             passing: [F.writeCheckpoint(1, answered: 6), F.stream(2, acknowledging(5, then: 6))],
             violating: [F.writeCheckpoint(1, answered: 6), F.stream(2, acknowledging(5, then: 4))], step: 2, line: 4),
         powerSyncRule(
-            "PS-REQUEST-ID", "checkpoint-request ids keep the greatest", .trace,
-            "A checkpoint-request answer is never below the submitted id and, once the held id is known, is exactly the greater of submitted and held: a stale or repeated id never moves it back (ids up to 2^63-1 exact).",
-            source: "seed powersync-checkpoint-requests.txt (Checkpoint Request IDs); service-core routes/endpoints/checkpointing.ts",
+            "PS-REQUEST-ID", "one counter per user and client: checkpoint-request ids keep the greatest", .trace,
+            "Checkpoint requests and write checkpoints of a client share one id. A checkpoint-request answer is never below the submitted id and, once the held id is known, is exactly the greater of submitted and held: a stale or repeated id never moves it back (ids up to 2^63-1 exact). A write-checkpoint answer is past the id held.",
+            source:
+                "seed powersync-checkpoint-requests.txt (Checkpoint Request IDs); service-core routes/endpoints/checkpointing.ts, util/checkpointing.ts (checkpointUserId); module-postgres-storage PostgresWriteCheckpointAPI.ts",
             passing: [
                 F.checkpointRequest(1, submitted: "1", answered: "42"), F.checkpointRequest(2, submitted: "43", answered: "43"),
-                F.checkpointRequest(3, submitted: "2", answered: "43"),
+                F.checkpointRequest(3, submitted: "2", answered: "43"), F.writeCheckpoint(4, answered: 44),
             ],
             violating: [
                 F.checkpointRequest(1, submitted: "1", answered: "42"), F.checkpointRequest(2, submitted: "43", answered: "43"),
-                F.checkpointRequest(3, submitted: "2", answered: "2"),
-            ], step: 3),
+                F.checkpointRequest(3, submitted: "2", answered: "43"), F.writeCheckpoint(4, answered: 1),
+            ], step: 4),
     ]
 
     /// Buckets `urgent` (priority 0) and `todos` (priority 2): urgent's data, a partial

@@ -87,10 +87,10 @@ public struct PowerSyncRouter: Sendable {
         switch input {
         case .stream(let body):
             syncStream(StreamCursor(userID: user, request: body), expiresAt: expiresAt, stream)
-        case .writeCheckpoint:
+        case .writeCheckpoint(let query):
             let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
                 do throws(PowerSyncServiceError) {
-                    return .success(try await service.writeCheckpoint(userID: user).json)
+                    return .success(try await service.writeCheckpoint(userID: user, clientID: query.clientID).json)
                 } catch {
                     return .failure(error)
                 }

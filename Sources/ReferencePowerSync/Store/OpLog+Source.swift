@@ -29,10 +29,9 @@ extension OpLog {
                     "INSERT INTO pending (lsn, kind, bucket, user_id) VALUES (?, 'revoke', ?, ?)",
                     [.integer(lsn), .text(bucket), .text(user)])
             case .writeCheckpoint(let user, let id):
-                try addWriteCheckpoint(user: user, id: try Self.id(id, at: at), lsn: lsn)
+                try setCheckpoint(of: Self.owner(user: user, client: nil), id: try Self.id(id, at: at), lsn: lsn)
             case .checkpointRequest(let user, let client, let id):
-                let held = try Self.id(id, at: at)
-                try holdRequest(user: user, client: client, id: held, acknowledged: held, lsn: lsn)
+                try setCheckpoint(of: Self.owner(user: user, client: client), id: try Self.id(id, at: at), lsn: lsn)
             }
         }
         if commit.replicated { try replicate() }

@@ -22,7 +22,7 @@ struct HeldBucket: Sendable, Hashable {
 
 /// The service's tables on one connection (owned by the `PowerSyncService` actor): the source
 /// position and replication position, changes committed but not yet replicated, the op log, the
-/// users' buckets, write checkpoints and checkpoint requests.
+/// users' buckets, and one managed write checkpoint per user and client.
 struct OpLog {
     let db: SQLiteConnection
 
@@ -39,12 +39,7 @@ struct OpLog {
             CREATE INDEX IF NOT EXISTS ops_by_bucket ON ops (bucket, op_id);
             CREATE TABLE IF NOT EXISTS grants (user_id TEXT NOT NULL, bucket TEXT NOT NULL, priority INTEGER, ord INTEGER NOT NULL,
               PRIMARY KEY (user_id, bucket));
-            CREATE TABLE IF NOT EXISTS write_checkpoints (user_id TEXT NOT NULL, id INTEGER NOT NULL, lsn INTEGER NOT NULL,
-              PRIMARY KEY (user_id, id));
-            CREATE TABLE IF NOT EXISTS checkpoint_requests (user_id TEXT NOT NULL, client_id TEXT NOT NULL, id INTEGER NOT NULL,
-              lsn INTEGER NOT NULL, PRIMARY KEY (user_id, client_id));
-            CREATE TABLE IF NOT EXISTS request_acks (user_id TEXT NOT NULL, client_id TEXT NOT NULL, id INTEGER NOT NULL,
-              lsn INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS checkpoints (owner TEXT PRIMARY KEY, id INTEGER NOT NULL, lsn INTEGER NOT NULL);
             """)
     }
 
@@ -52,8 +47,7 @@ struct OpLog {
     func reset() throws(PowerSyncServiceError) {
         try db.execute(
             """
-            DELETE FROM pending; DELETE FROM ops; DELETE FROM grants; DELETE FROM write_checkpoints; DELETE FROM checkpoint_requests;
-            DELETE FROM request_acks;
+            DELETE FROM pending; DELETE FROM ops; DELETE FROM grants; DELETE FROM checkpoints;
             UPDATE positions SET value = 0;
             """)
     }
@@ -94,51 +88,31 @@ struct OpLog {
         }
     }
 
-    /// The user's write checkpoint ids visible at the replication position, ascending.
-    func visibleWriteCheckpoints(of user: String, replicated: Int64) throws(PowerSyncServiceError) -> [Int64] {
-        try db.query("SELECT id FROM write_checkpoints WHERE user_id = ? AND lsn <= ? ORDER BY id", [.text(user), .integer(replicated)]) {
-            row throws(PowerSyncServiceError) in row.integer(0)
-        }
+    /// The owner of a managed write checkpoint: the user, or `user/client` when a client is
+    /// named, as PowerSync's service keys it (service-core `util/checkpointing.ts`,
+    /// `checkpointUserId`). `/write-checkpoint2.json` and `/sync/checkpoint-request` of one user
+    /// and client share it, and a stream reads the one of its own user and client.
+    static func owner(user: String, client: String?) -> String {
+        client.map { "\(user)/\($0)" } ?? user
     }
 
-    /// The user's last write checkpoint id, visible or not.
-    func lastWriteCheckpoint(of user: String) throws(PowerSyncServiceError) -> Int64? {
-        try db.query("SELECT MAX(id) FROM write_checkpoints WHERE user_id = ?", [.text(user)]) { row throws(PowerSyncServiceError) in
-            row.isNull(0) ? nil : row.integer(0)
-        }.first ?? nil
-    }
-
-    func addWriteCheckpoint(user: String, id: Int64, lsn: Int64) throws(PowerSyncServiceError) {
-        try db.run("INSERT OR REPLACE INTO write_checkpoints VALUES (?, ?, ?)", [.text(user), .integer(id), .integer(lsn)])
-    }
-
-    /// The checkpoint-request id held for a user and client.
-    func heldRequest(user: String, client: String) throws(PowerSyncServiceError) -> Int64? {
-        try db.query("SELECT id FROM checkpoint_requests WHERE user_id = ? AND client_id = ?", [.text(user), .text(client)]) {
-            row throws(PowerSyncServiceError) in row.integer(0)
+    /// The managed write checkpoint of an owner: its id and the source position it waits for.
+    func checkpoint(of owner: String) throws(PowerSyncServiceError) -> (id: Int64, lsn: Int64)? {
+        try db.query("SELECT id, lsn FROM checkpoints WHERE owner = ?", [.text(owner)]) { row throws(PowerSyncServiceError) in
+            (row.integer(0), row.integer(1))
         }.first
     }
 
-    /// Holds `id` for the user and client, and records that a checkpoint covering source position
-    /// `lsn` acknowledges `acknowledged` (the id the request was answered with).
-    func holdRequest(user: String, client: String, id: Int64, acknowledged: Int64, lsn: Int64) throws(PowerSyncServiceError) {
-        try db.run(
-            "INSERT OR REPLACE INTO checkpoint_requests VALUES (?, ?, ?, ?)", [.text(user), .text(client), .integer(id), .integer(lsn)])
-        try db.run("INSERT INTO request_acks VALUES (?, ?, ?, ?)", [.text(user), .text(client), .integer(acknowledged), .integer(lsn)])
+    func setCheckpoint(of owner: String, id: Int64, lsn: Int64) throws(PowerSyncServiceError) {
+        try db.run("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?)", [.text(owner), .integer(id), .integer(lsn)])
     }
 
-    /// The ids a checkpoint of the user's stream acknowledges at the replication position,
-    /// ascending: the write checkpoints whose position is replicated and, for the stream's
-    /// client, the checkpoint requests whose position is (the seed: a request is synced once a
-    /// checkpoint covering the source position it captured is applied).
-    func acknowledged(user: String, client: String?, replicated: Int64) throws(PowerSyncServiceError) -> [Int64] {
-        var ids = try visibleWriteCheckpoints(of: user, replicated: replicated)
-        if let client {
-            ids += try db.query(
-                "SELECT id FROM request_acks WHERE user_id = ? AND client_id = ? AND lsn <= ?",
-                [.text(user), .text(client), .integer(replicated)]
-            ) { row throws(PowerSyncServiceError) in row.integer(0) }
-        }
-        return ids.sorted()
+    /// The write checkpoint a stream of the user and client acknowledges at the replication
+    /// position: the owner's id once its position is replicated, else none (the one row holds
+    /// only the latest id; service storage `lastWriteCheckpoint`, e.g. module-postgres-storage
+    /// `PostgresWriteCheckpointAPI.ts` `lastManagedWriteCheckpoint`).
+    func acknowledged(user: String, client: String?, replicated: Int64) throws(PowerSyncServiceError) -> Int64? {
+        guard let held = try checkpoint(of: Self.owner(user: user, client: client)), held.lsn <= replicated else { return nil }
+        return held.id
     }
 }

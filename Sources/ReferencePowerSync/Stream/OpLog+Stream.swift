@@ -13,7 +13,7 @@ extension OpLog {
     /// - Returns: the lines, in order.
     func answer(_ cursor: inout StreamCursor, pageOps: Int?, faults: Set<PowerSyncFault>) throws(PowerSyncServiceError) -> [SyncLine] {
         let head = try position("head")
-        let visible = try acknowledged(user: cursor.userID, client: cursor.clientID, replicated: try position("replicated"))
+        let write = try acknowledged(user: cursor.userID, client: cursor.clientID, replicated: try position("replicated"))
         var buckets: [BucketChecksum] = []
         for held in try self.buckets(of: cursor.userID) {
             let ops = try self.ops(in: held.name, after: 0, through: head)
@@ -21,7 +21,7 @@ extension OpLog {
             let checksum = faults.contains(.checksumOffByOne) ? sum + Checksum(1) : sum
             buckets.append(BucketChecksum(bucket: held.name, checksum: checksum, count: ops.count, priority: held.priority))
         }
-        let now = StreamCursor.Sent(writeCheckpoint: visible.last, buckets: buckets)
+        let now = StreamCursor.Sent(writeCheckpoint: write, buckets: buckets)
         if now == cursor.sent { return [] }
         let lastOpID = Self.opID(head)
         var lines: [SyncLine] = []
@@ -30,14 +30,13 @@ extension OpLog {
             let kept = Set(buckets.map(\.bucket))
             let candidates = faults.contains(.diffRemovesUnheldBucket) ? try knownBuckets() : sent.buckets.map(\.bucket)
             let removed = candidates.filter { !kept.contains($0) }
-            let write = faults.contains(.writeCheckpointGoesBack) ? visible.first : visible.last
             lines.append(
                 .checkpointDiff(
                     CheckpointDiff(
                         lastOpID: lastOpID, writeCheckpoint: write.map(Self.opID), updatedBuckets: updated, removedBuckets: removed)))
             for name in removed { cursor.positions[name] = nil }
         } else {
-            lines.append(.checkpoint(Checkpoint(lastOpID: lastOpID, writeCheckpoint: visible.last.map(Self.opID), buckets: buckets)))
+            lines.append(.checkpoint(Checkpoint(lastOpID: lastOpID, writeCheckpoint: write.map(Self.opID), buckets: buckets)))
         }
         cursor.sent = now
         lines += try data(&cursor, buckets: buckets, head: head, pageOps: pageOps, faults: faults)

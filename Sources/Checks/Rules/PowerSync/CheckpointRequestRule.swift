@@ -1,13 +1,17 @@
 import KizunaWire
 import PowerSyncWire
 
-/// PS-REQUEST-ID: checkpoint-request ids reconcile per client by keeping the greatest. The
-/// answer is the greater of the submitted id and the one the service holds: never below the
-/// submitted id, and once the trace has seen the held id (an earlier answer to this client),
-/// exactly `max(submitted, held)`, so a stale or repeated id never moves it back.
+/// PS-REQUEST-ID: one counter per user and client. `/sync/checkpoint-request` and
+/// `/write-checkpoint2.json` of a client share one stored id (service-core
+/// `util/checkpointing.ts`, `checkpointUserId`; storage keeps the greater of a supplied id and
+/// the stored one, and generates the stored one plus 1): a checkpoint-request answer is never
+/// below the submitted id and, once the held id is known, is exactly `max(submitted, held)`, so
+/// a stale or repeated id never moves it back; a write-checkpoint answer is past the held id.
+/// A write checkpoint without `client_id` has a counter of its own (the user's).
 public struct CheckpointRequestRule: PowerSyncRule {
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-REQUEST-ID"]
+    /// The id held per counter: the client id, or "" for the user's own.
     private var held: [String: OpID] = [:]
 
     /// Starts a fold.
@@ -19,7 +23,16 @@ public struct CheckpointRequestRule: PowerSyncRule {
     ///   - location: where it is.
     ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
-        guard case .checkpointRequest(let request, let answer) = event else { return }
+        switch event {
+        case .checkpointRequest(let request, let answer): requested(request, answer, at: location, &findings)
+        case .writeCheckpoint(let request, let answer): generated(request, answer, at: location, &findings)
+        default: break
+        }
+    }
+
+    private mutating func requested(
+        _ request: CheckpointRequest, _ answer: CheckpointRequestAnswer, at location: StepLocation, _ findings: inout [Finding]
+    ) {
         let pointer = JSONPointer(tokens: ["response", "data", "checkpoint_request_id"])
         let stored = held[request.clientID]
         if let stored {
@@ -40,5 +53,20 @@ public struct CheckpointRequestRule: PowerSyncRule {
                     expected: .string(request.id.description), actual: .string(answer.id.description)))
         }
         held[request.clientID] = max(answer.id, request.id, stored ?? request.id)
+    }
+
+    private mutating func generated(
+        _ request: WriteCheckpointRequest, _ answer: WriteCheckpointAnswer, at location: StepLocation, _ findings: inout [Finding]
+    ) {
+        let counter = request.clientID ?? ""
+        if let stored = held[counter], answer.writeCheckpoint <= stored {
+            let whose = request.clientID.map { "client \($0)" } ?? "the user (no client_id)"
+            findings.append(
+                Finding(
+                    "PS-REQUEST-ID", at: location, pointer: JSONPointer(tokens: ["response", "data", "write_checkpoint"]),
+                    "write checkpoint \(answer.writeCheckpoint) is not past the id \(stored) already held for \(whose): one counter per user and client",
+                    actual: .string(answer.writeCheckpoint.description)))
+        }
+        held[counter] = max(held[counter] ?? answer.writeCheckpoint, answer.writeCheckpoint)
     }
 }

@@ -1,55 +1,50 @@
 import KizunaWire
 import PowerSyncWire
 
-/// PS-WRITE-CHECKPOINT: write checkpoints never go back. Over the whole trace (every stream),
-/// the `write_checkpoint` a `checkpoint` or `checkpoint_diff` line acknowledges is never below
-/// one acknowledged before, and the ids `/write-checkpoint2.json` answers a client never go
-/// below one answered it before.
+/// PS-WRITE-CHECKPOINT: the `write_checkpoint` a stream acknowledges never goes back, per
+/// client. A stream reads the one write checkpoint of its user and client (service-core
+/// `sync/sync.ts`, `checkpointUserId(user, client_id)`), so over a trace the `write_checkpoint`
+/// of a `checkpoint` or `checkpoint_diff` is never below one acknowledged before to the same
+/// client id. A line without one is not a regression: the service omits it while the latest id
+/// waits for replication (`sync/BucketChecksumState.ts`, `writeCheckpoint ? … : undefined`).
 public struct WriteCheckpointRule: PowerSyncRule {
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-WRITE-CHECKPOINT"]
-    private var acknowledged: OpID?
-    private var answered: [String: OpID] = [:]
+    /// The greatest acknowledged, per stream client id ("" for a stream without one).
+    private var acknowledged: [String: OpID] = [:]
+    /// The client id of the stream the lines belong to.
+    private var client = ""
 
     /// Starts a fold.
     public init() {}
 
-    /// Follows the greatest write checkpoint seen and judges each new one.
+    /// Follows the greatest write checkpoint acknowledged to each client and judges each new one.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
+        case .streamOpened(let request): client = request?.clientID ?? ""
         case .line(.checkpoint(let checkpoint)):
             acknowledge(
                 checkpoint.writeCheckpoint, pointer: JSONPointer(tokens: ["checkpoint", "write_checkpoint"]), at: location, &findings)
         case .line(.checkpointDiff(let diff)):
             acknowledge(
                 diff.writeCheckpoint, pointer: JSONPointer(tokens: ["checkpoint_diff", "write_checkpoint"]), at: location, &findings)
-        case .writeCheckpoint(let request, let answer):
-            let client = request.clientID ?? ""
-            if let previous = answered[client], answer.writeCheckpoint < previous {
-                findings.append(
-                    Finding(
-                        "PS-WRITE-CHECKPOINT", at: location, pointer: JSONPointer(tokens: ["response", "data", "write_checkpoint"]),
-                        "write checkpoint \(answer.writeCheckpoint) goes back from \(previous), answered to this client before",
-                        actual: .string(answer.writeCheckpoint.description)))
-            }
-            answered[client] = max(answered[client] ?? answer.writeCheckpoint, answer.writeCheckpoint)
         default: break
         }
     }
 
     private mutating func acknowledge(_ id: OpID?, pointer: JSONPointer, at location: StepLocation, _ findings: inout [Finding]) {
         guard let id else { return }
-        if let acknowledged, id < acknowledged {
+        if let before = acknowledged[client], id < before {
             findings.append(
                 Finding(
                     "PS-WRITE-CHECKPOINT", at: location, pointer: pointer,
-                    "write_checkpoint \(id) goes back from \(acknowledged), acknowledged earlier in the trace",
+                    "write_checkpoint \(id) goes back from \(before), acknowledged earlier to client \(client.isEmpty ? "(none)" : client)",
                     actual: .string(id.description)))
         }
-        acknowledged = max(acknowledged ?? id, id)
+        acknowledged[client] = max(acknowledged[client] ?? id, id)
     }
 }
