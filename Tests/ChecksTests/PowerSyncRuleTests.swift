@@ -131,4 +131,25 @@ struct PowerSyncRuleTests {
         let afterWrite = [write(1, client: "c", "7"), request(2, "1", "7")]
         #expect(try run("[\(afterWrite.joined(separator: ","))]").isEmpty, "a request after a write checkpoint is answered the held 7")
     }
+
+    /// powersync-service 332d649: packages/service-core/src/sync/sync.ts `bucketDataBatch`
+    /// (lines 453-485: a batch ends with has_more true at its size limit; the next batch's empty
+    /// chunk is not sent, and the completion follows) and storage/SyncRulesBucketStorage.ts
+    /// `getBucketDataBatch` (lines 138-150).
+    @Test(
+        "a last data line with has_more: true followed by the completion is complete when its checksums add up; a wrong sum is still PS-CHECKSUM"
+    )
+    func hasMoreThenComplete() throws {
+        func lines(checksum: Int) -> [String] {
+            [
+                #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":\#(checksum),"count":2,"priority":3}],"last_op_id":"2"}}"#,
+                #"{"data":{"after":"0","bucket":"a","data":[{"checksum":1,"object_id":"1","object_type":"t","op":"PUT","op_id":"1"},{"checksum":2,"object_id":"2","object_type":"t","op":"PUT","op_id":"2"}],"has_more":true,"next_after":"2"}}"#,
+                #"{"partial_checkpoint_complete":{"last_op_id":"2","priority":3}}"#,
+                #"{"checkpoint_complete":{"last_op_id":"2"}}"#,
+            ]
+        }
+        #expect(try run("[\(stream(1, lines(checksum: 3)))]").isEmpty)
+        #expect(try run("[\(stream(1, lines(checksum: 4)))]").map(\.ruleID).allSatisfy { $0 == "PS-CHECKSUM" })
+        #expect(try !run("[\(stream(1, lines(checksum: 4)))]").isEmpty)
+    }
 }

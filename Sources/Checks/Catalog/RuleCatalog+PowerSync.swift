@@ -54,7 +54,7 @@ extension RuleCatalog {
             violating: [F.stream(1, F.threeRows(checksum: "7"))], line: 3),
         powerSyncRule(
             "PS-PRIORITY", "a partial completion covers its priorities", .trace,
-            "A partial_checkpoint_complete at priority N covers exactly the checkpoint's buckets at priority N or higher (a number at most N), so it comes only once their data is complete: none left with has_more: true, and no data for them following in the same checkpoint; a checkpoint_complete covers every bucket.",
+            "A partial_checkpoint_complete at priority N covers exactly the checkpoint's buckets at priority N or higher (a number at most N), so it comes only once their data is complete: no data for them follows in the same checkpoint; a checkpoint_complete covers every bucket. A last data line's has_more: true is no incompleteness by itself (the service ends a batch with it and may find nothing more).",
             source: "service-core sync/sync.ts (priority batches, forPriority); powersync-sqlite-core sync/checkpoint.rs (is_in_priority)",
             passing: [F.stream(1, prioritised(partialAt: 0))], violating: [F.stream(1, prioritised(partialAt: 2))], line: 3),
         powerSyncRule(

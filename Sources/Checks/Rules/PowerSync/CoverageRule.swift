@@ -12,10 +12,15 @@ import PowerSyncWire
 ///
 /// PS-PRIORITY: a `partial_checkpoint_complete` at priority N covers exactly the buckets at
 /// priority N or higher (a number at most N), so it comes only once their data is complete: a
-/// covered bucket whose last data line said `has_more: true`, or whose data for the same
-/// checkpoint still follows the partial completion, was claimed too early. A
-/// `checkpoint_complete` covers every bucket. A partial completion's checksum mismatch is held
-/// until the checkpoint ends: data that follows for the bucket makes it PS-PRIORITY, else PS-CHECKSUM.
+/// covered bucket whose data for the same checkpoint still follows the partial completion was
+/// claimed too early. A `checkpoint_complete` covers every bucket. A partial completion's
+/// checksum mismatch is held until the checkpoint ends: data that follows for the bucket makes it
+/// PS-PRIORITY, else PS-CHECKSUM. A last data line's `has_more: true` is no incompleteness by
+/// itself: PowerSync's service ends a batch with it when its size limit is reached, and when the
+/// next batch finds nothing more the completion follows at once (powersync-service 332d649,
+/// packages/service-core/src/sync/sync.ts `bucketDataBatch`: an empty chunk is not sent, lines
+/// 476-485; storage/SyncRulesBucketStorage.ts `getBucketDataBatch`, lines 138-150). The SDK
+/// core judges a completion by its checksums, as these rules do.
 public struct CoverageRule: PowerSyncRule {
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["PS-CHECKSUM", "PS-PRIORITY"]
@@ -59,12 +64,6 @@ public struct CoverageRule: PowerSyncRule {
         case .line(.partialCheckpointComplete(_, let priority)): partial(priority, at: location, into: &findings)
         case .line(.checkpointComplete):
             settle(into: &findings)
-            for bucket in view.buckets where tallies.pending(bucket.bucket) {
-                findings.append(
-                    Finding(
-                        "PS-PRIORITY", at: location, pointer: JSONPointer(tokens: ["checkpoint_complete"]),
-                        "checkpoint_complete covers bucket \(bucket.bucket), whose data is not complete (has_more: true)"))
-            }
             judge(view.buckets, key: "checkpoint_complete", at: location, into: &findings)
         case .line(let line):
             settle(into: &findings)
@@ -75,13 +74,7 @@ public struct CoverageRule: PowerSyncRule {
 
     private mutating func partial(_ priority: Int, at location: StepLocation, into findings: inout [Finding]) {
         for bucket in view.covered(by: priority) {
-            if tallies.pending(bucket.bucket) {
-                findings.append(
-                    Finding(
-                        "PS-PRIORITY", at: location, pointer: JSONPointer(tokens: ["partial_checkpoint_complete", "priority"]),
-                        "a partial completion at priority \(priority) covers bucket \(bucket.bucket) (priority \(bucket.priority)), whose data is not complete (has_more: true)"
-                    ))
-            } else if let sum = tallies.sum(bucket.bucket), sum != bucket.checksum, suspects[bucket.bucket] == nil {
+            if let sum = tallies.sum(bucket.bucket), sum != bucket.checksum, suspects[bucket.bucket] == nil {
                 suspects[bucket.bucket] = Suspect(location: location, priority: priority, expected: bucket.checksum, actual: sum)
             }
         }
@@ -99,7 +92,7 @@ public struct CoverageRule: PowerSyncRule {
     }
 
     private mutating func judge(_ buckets: [BucketChecksum], key: String, at location: StepLocation, into findings: inout [Finding]) {
-        for bucket in buckets where !tallies.pending(bucket.bucket) {
+        for bucket in buckets {
             guard let sum = tallies.sum(bucket.bucket), sum != bucket.checksum else { continue }
             findings.append(mismatch(bucket.bucket, key: key, expected: bucket.checksum, actual: sum, at: location))
             tallies.discard(bucket.bucket)
