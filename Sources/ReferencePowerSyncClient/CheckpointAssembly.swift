@@ -80,12 +80,14 @@ struct CheckpointAssembly: Sendable {
             phase = .checkpoint(targets: targets, lastOpID: checkpoint.lastOpID, writeCheckpoint: checkpoint.writeCheckpoint)
             return .announced(writeCheckpoint: checkpoint.writeCheckpoint)
         case .checkpointDiff(let diff):
-            guard case .checkpoint(var targets, _, let previous) = phase else { return .none }
+            guard case .checkpoint(var targets, _, _) = phase else { return .none }
             for name in diff.removedBuckets { targets[name] = nil }
             for bucket in diff.updatedBuckets { targets[bucket.bucket] = bucket }
-            let writeCheckpoint = diff.writeCheckpoint ?? previous
-            phase = .checkpoint(targets: targets, lastOpID: diff.lastOpID, writeCheckpoint: writeCheckpoint)
-            return .announced(writeCheckpoint: writeCheckpoint)
+            // The diff's write checkpoint replaces the one before, absent too, as the SDK core
+            // does (powersync-sqlite-core 60ebb70, crates/core/src/sync/streaming_sync.rs,
+            // `OwnedCheckpoint::apply_diff`: `self.write_checkpoint = diff.write_checkpoint`).
+            phase = .checkpoint(targets: targets, lastOpID: diff.lastOpID, writeCheckpoint: diff.writeCheckpoint)
+            return .announced(writeCheckpoint: diff.writeCheckpoint)
         case .data(let data):
             var state = running[data.bucket] ?? .empty
             for op in data.ops { state.sum = state.sum.adding(op) }

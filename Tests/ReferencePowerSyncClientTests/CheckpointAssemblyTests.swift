@@ -76,4 +76,23 @@ struct CheckpointAssemblyTests {
         }
         #expect(buckets == ["urgent"])
     }
+
+    /// powersync-sqlite-core 60ebb70, crates/core/src/sync/streaming_sync.rs,
+    /// `OwnedCheckpoint::apply_diff`: `self.write_checkpoint = diff.write_checkpoint`.
+    @Test("a diff without write_checkpoint leaves the checkpoint with none, as the core does, not with the one before")
+    func diffResetsWriteCheckpoint() throws {
+        var assembly = CheckpointAssembly(held: [:])
+        _ = try Self.take(Self.announced + [Self.partial] + Self.rest, into: &assembly)
+        let diff = #"{"checkpoint_diff":{"last_op_id":"3","updated_buckets":[],"removed_buckets":["archive"]}}"#
+        guard case .announced(let writeCheckpoint) = try Self.take([diff], into: &assembly) else {
+            Issue.record("the diff is announced")
+            return
+        }
+        #expect(writeCheckpoint == nil)
+        guard case .complete(let completed) = try Self.take([#"{"checkpoint_complete":{"last_op_id":"3"}}"#], into: &assembly) else {
+            Issue.record("the completion hands the checkpoint over")
+            return
+        }
+        #expect(completed.writeCheckpoint == nil)
+    }
 }
