@@ -123,5 +123,9 @@ struct SyncLineTests {
         let request = try SyncStreamRequest(
             json: try JSONParser.parse(#"{"buckets":[{"name":"a","after":"5"}],"client_id":"c","raw_data":true}"#))
         #expect(request.position(of: "a")?.value == 5 && request.position(of: "b") == nil)
+        // powersync-service 332d649, routes/endpoints/sync-stream.ts line 27: allowAdditional.
+        let newer = try SyncStreamRequest(
+            json: try JSONParser.parse(#"{"buckets":[{"name":"a","after":"5","x":1}],"client_id":"c","a_member_of_tomorrow":{"y":2}}"#))
+        #expect(newer.position(of: "a")?.value == 5 && newer.clientID == "c")
     }
 }

@@ -44,4 +44,26 @@ struct PowerSyncMockAuthTests {
             #expect(received.mismatch?.contains("Authorization") == true, "\(authorization)")
         }
     }
+
+    /// An SDK's stream request as powersync-kotlin sends it (common/src/commonMain/kotlin/com/powersync/sync/
+    /// StreamingSyncClient.kt at cd8c6aed; the core builds it in powersync-sqlite-core 60ebb70,
+    /// crates/core/src/sync/streaming_sync.rs), against a golden with only buckets and client_id;
+    /// the service allows any member (sync-stream.ts, `allowAdditional: true`, at 332d649).
+    @Test("the mock judges a stream request by its bucket positions and client id, and a checkpoint request by its id's value")
+    func byMeaning() {
+        let golden: JSONValue = ["buckets": [["name": "a", "after": "2"], ["name": "b", "after": "0"]], "client_id": "c"]
+        let sdk: JSONValue = [
+            "buckets": [["name": "b", "after": "0"], ["name": "a", "after": "2"]], "client_id": "c", "include_checksum": true,
+            "raw_data": true, "binary_data": false, "parameters": [:], "app_metadata": ["version": "1"],
+            "streams": ["include_defaults": true, "subscriptions": []],
+        ]
+        #expect(PowerSyncMock.meaning(sdk, path: "/sync/stream") == PowerSyncMock.meaning(golden, path: "/sync/stream"))
+        let behind: JSONValue = ["buckets": [["name": "a", "after": "1"], ["name": "b", "after": "0"]], "client_id": "c"]
+        #expect(PowerSyncMock.meaning(behind, path: "/sync/stream") != PowerSyncMock.meaning(golden, path: "/sync/stream"))
+        let number: JSONValue = ["checkpoint_request_id": 7, "client_id": "c", "extra": true]
+        let string: JSONValue = ["client_id": "c", "checkpoint_request_id": "7"]
+        #expect(
+            PowerSyncMock.meaning(number, path: "/sync/checkpoint-request")
+                == PowerSyncMock.meaning(string, path: "/sync/checkpoint-request"))
+    }
 }

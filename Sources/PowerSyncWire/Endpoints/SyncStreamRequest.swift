@@ -25,9 +25,6 @@ public struct SyncStreamRequest: Sendable, Hashable {
     /// The client id, when sent.
     public var clientID: String?
 
-    /// The members the service's schema knows besides `buckets` and `client_id`, accepted and not read.
-    static let otherKeys = ["only", "include_checksum", "raw_data", "binary_data", "parameters", "app_metadata", "streams"]
-
     /// Makes a request.
     /// - Parameters:
     ///   - buckets: the positions.
@@ -42,7 +39,11 @@ public struct SyncStreamRequest: Sendable, Hashable {
     /// - Returns: the `after` it sent.
     public func position(of bucket: String) -> OpID? { buckets.first { $0.name == bucket }?.after }
 
-    /// Reads the request body.
+    /// Reads the request body: `buckets` (each `name` and `after`) and `client_id`. Every other
+    /// member is allowed and not read, as the service allows them (sync-stream.ts:
+    /// `createTsCodecValidator(util.StreamingSyncRequest, { allowAdditional: true })`): an SDK
+    /// sends `only`, `include_checksum`, `raw_data`, `binary_data`, `parameters`, `app_metadata`
+    /// and `streams`, and newer ones may send more.
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
@@ -54,12 +55,9 @@ public struct SyncStreamRequest: Sendable, Hashable {
             for (index, element) in try reader.array("buckets").enumerated() {
                 var bucket = try MemberReader(element, at: pointer.appending("buckets").appending(index), kind: .malformedRequest)
                 buckets.append(BucketPosition(name: try bucket.string("name"), after: try bucket.opID("after")))
-                try bucket.finish()
             }
         }
         self.buckets = buckets
         clientID = try reader.optionalString("client_id")
-        for key in Self.otherKeys { _ = reader.optional(key) }
-        try reader.finish()
     }
 }

@@ -98,18 +98,32 @@ final class PowerSyncMock: Sendable {
             return "the Authorization header is not Token or Bearer <the token given at attach>"
         }
         guard let body = try? JSONParser.parse(request.body) else { return "the body is not JSON" }
-        let actual = Self.normalized(body)
-        let golden = Self.normalized(expected.golden)
+        let actual = Self.meaning(body, path: expected.path)
+        let golden = Self.meaning(expected.golden, path: expected.path)
         guard let at = actual.firstDifference(from: golden) else { return nil }
         return "the body differs from the golden request at \(at.tokens.isEmpty ? "/" : at.description): expected "
             + "\(CanonicalJSON.compact(golden.value(at: at) ?? .null)), found \(CanonicalJSON.compact(actual.value(at: at) ?? .null))"
     }
 
-    /// A body with its sync-stream `buckets` sorted by name, so their order is free.
-    private static func normalized(_ body: JSONValue) -> JSONValue {
-        guard var object = body.objectValue, let buckets = object["buckets"]?.arrayValue else { return body }
-        object["buckets"] = .array(buckets.sorted { ($0["name"]?.stringValue ?? "") < ($1["name"]?.stringValue ?? "") })
-        return .object(object)
+    /// What a request means to PowerSync's service, compared instead of its bytes: a stream
+    /// request's bucket positions (in name order) and client id, whatever else an SDK sends
+    /// (`binary_data`, `parameters`, `app_metadata`, `streams`: the service allows any member);
+    /// a checkpoint request's id (a string or a number alike) and client id. A body that does not
+    /// decode, and any other request, is compared whole.
+    static func meaning(_ body: JSONValue, path: String) -> JSONValue {
+        switch PowerSyncSurface.route(atPath: path) {
+        case .syncStream:
+            guard let request = try? SyncStreamRequest(json: body) else { return body }
+            let buckets = request.buckets.sorted { $0.name < $1.name }.map { position -> JSONValue in
+                ["name": .string(position.name), "after": .string(position.after.description)]
+            }
+            return ["buckets": .array(buckets), "client_id": request.clientID.map(JSONValue.string) ?? .null]
+        case .checkpointRequest:
+            guard let request = try? CheckpointRequest(json: body) else { return body }
+            return ["checkpoint_request_id": .string(request.id.description), "client_id": .string(request.clientID)]
+        case .writeCheckpoint, nil:
+            return body
+        }
     }
 
     private func record(_ received: Received) { state.withLock { $0.received.append(received) } }
