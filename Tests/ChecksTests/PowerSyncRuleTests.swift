@@ -124,12 +124,35 @@ struct PowerSyncRuleTests {
         #expect(try run("[\(real.joined(separator: ","))]").isEmpty)
         let ownCounter = real.dropLast() + [write(5, client: nil, "1")]
         #expect(try run("[\(ownCounter.joined(separator: ","))]").isEmpty, "without client_id the user's own counter")
-        let twoNamespaces = real.dropLast() + [write(5, client: "c", "1")]
+        let twoNamespaces = real.dropLast() + [write(5, client: "c", "2")]
         let findings = try run("[\(twoNamespaces.joined(separator: ","))]")
         #expect(findings.map(\.ruleID) == ["PS-REQUEST-ID"], "\(findings)")
         #expect(findings.first?.pointer.description == "/response/data/write_checkpoint")
-        let afterWrite = [write(1, client: "c", "7"), request(2, "1", "7")]
-        #expect(try run("[\(afterWrite.joined(separator: ","))]").isEmpty, "a request after a write checkpoint is answered the held 7")
+        let afterWrite = [write(1, client: "c", "7"), request(2, "1", "7"), write(3, client: "c", "7")]
+        #expect(
+            try run("[\(afterWrite.joined(separator: ","))]").isEmpty,
+            "a request after a write checkpoint is answered the held 7; a batched write checkpoint may share it")
+    }
+
+    /// A device keeps its client id across a sign-out (powersync-sqlite-core 60ebb70,
+    /// crates/core/src/view_admin.rs: `DELETE FROM ps_kv WHERE key != 'client_id'`) and its
+    /// request counter starts again at 1; the service keys by user and client
+    /// (powersync-service 332d649, util/checkpointing.ts `checkpointUserId`) and also deletes
+    /// rows past `checkpoint_request_retention_minutes`.
+    @Test("another user on the same device (or a compacted row) starts a new counter at 1: no PS-REQUEST-ID, no PS-WRITE-CHECKPOINT")
+    func newCounterAfterSignOut() throws {
+        func request(_ n: Int, _ submitted: String, _ answered: String) -> String {
+            #"{"kind":"checkpoint-request","n":\#(n),"request":{"checkpoint_request_id":"\#(submitted)","client_id":"c"},"response":{"data":{"checkpoint_request_id":"\#(answered)"}}}"#
+        }
+        func opened(_ n: Int, _ write: String) -> String {
+            #"{"kind":"sync-stream","lines":[{"checkpoint":{"buckets":[],"last_op_id":"1","write_checkpoint":"\#(write)"}},{"checkpoint_complete":{"last_op_id":"1"}}],"n":\#(n),"request":{"buckets":[],"client_id":"c"}}"#
+        }
+        let trace = [request(1, "57", "57"), opened(2, "57"), request(3, "1", "1"), opened(4, "1"), request(5, "2", "2"), opened(6, "2")]
+        #expect(try run("[\(trace.joined(separator: ","))]").isEmpty)
+        let movedBack = [request(1, "57", "57"), request(2, "3", "3")]
+        #expect(
+            try run("[\(movedBack.joined(separator: ","))]").map(\.ruleID) == ["PS-REQUEST-ID"], "a held id moving back to 3 is still found"
+        )
     }
 
     /// powersync-service 332d649: packages/service-core/src/sync/sync.ts `bucketDataBatch`

@@ -71,7 +71,7 @@ extension RuleCatalog {
             violating: [F.writeCheckpoint(1, answered: 6), F.stream(2, acknowledging(5, then: 4))], step: 2, line: 4),
         powerSyncRule(
             "PS-REQUEST-ID", "one counter per user and client: checkpoint-request ids keep the greatest", .trace,
-            "Checkpoint requests and write checkpoints of a client share one id. A checkpoint-request answer is never below the submitted id and, once the held id is known, is exactly the greater of submitted and held: a stale or repeated id never moves it back (ids up to 2^63-1 exact). A write-checkpoint answer is past the id held.",
+            "Checkpoint requests and write checkpoints of a client share one id. A checkpoint-request answer is never below the submitted id and, once the held id is known, is exactly the greater of submitted and held: a stale or repeated id never moves it back (ids up to 2^63-1 exact). A write-checkpoint answer is not below the id held. An answer of 1 starts a new counter (another user on the device, or a compacted row).",
             source:
                 "seed powersync-checkpoint-requests.txt (Checkpoint Request IDs); service-core routes/endpoints/checkpointing.ts, util/checkpointing.ts (checkpointUserId); module-postgres-storage PostgresWriteCheckpointAPI.ts",
             passing: [
@@ -80,7 +80,7 @@ extension RuleCatalog {
             ],
             violating: [
                 F.checkpointRequest(1, submitted: "1", answered: "42"), F.checkpointRequest(2, submitted: "43", answered: "43"),
-                F.checkpointRequest(3, submitted: "2", answered: "43"), F.writeCheckpoint(4, answered: 1),
+                F.checkpointRequest(3, submitted: "2", answered: "43"), F.writeCheckpoint(4, answered: 2),
             ], step: 4),
     ]
 

@@ -6,8 +6,16 @@ import PowerSyncWire
 /// `util/checkpointing.ts`, `checkpointUserId`; storage keeps the greater of a supplied id and
 /// the stored one, and generates the stored one plus 1): a checkpoint-request answer is never
 /// below the submitted id and, once the held id is known, is exactly `max(submitted, held)`, so
-/// a stale or repeated id never moves it back; a write-checkpoint answer is past the held id.
+/// a stale or repeated id never moves it back; a write-checkpoint answer is not below the held id.
 /// A write checkpoint without `client_id` has a counter of its own (the user's).
+///
+/// The trace does not say whose each exchange is, and the service keys by user and client: a
+/// device keeps its client id across a sign-out (powersync-sqlite-core `view_admin.rs`) while its
+/// request counter starts again at 1, and the service deletes rows older than its retention
+/// window (`checkpoint_request_retention_minutes`). So an answer of 1 (a request of 1 answered 1,
+/// or a write checkpoint of 1) is taken as a new counter for the client, not as one moving back;
+/// and a write-checkpoint answer equal to the held id is allowed (the service's batcher gives
+/// requests of one key in one batch the same id, `util/write-checkpoint-batcher.ts`).
 public struct CheckpointRequestRule: PowerSyncRule {
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-REQUEST-ID"]
@@ -34,6 +42,10 @@ public struct CheckpointRequestRule: PowerSyncRule {
         _ request: CheckpointRequest, _ answer: CheckpointRequestAnswer, at location: StepLocation, _ findings: inout [Finding]
     ) {
         let pointer = JSONPointer(tokens: ["response", "data", "checkpoint_request_id"])
+        if request.id.value == 1, answer.id.value == 1 {
+            held[request.clientID] = answer.id  // a new counter: another user on this device, or a compacted row
+            return
+        }
         let stored = held[request.clientID]
         if let stored {
             let expected = max(request.id, stored)
@@ -59,12 +71,16 @@ public struct CheckpointRequestRule: PowerSyncRule {
         _ request: WriteCheckpointRequest, _ answer: WriteCheckpointAnswer, at location: StepLocation, _ findings: inout [Finding]
     ) {
         let counter = request.clientID ?? ""
-        if let stored = held[counter], answer.writeCheckpoint <= stored {
+        if answer.writeCheckpoint.value == 1 {
+            held[counter] = answer.writeCheckpoint  // a new counter, as above
+            return
+        }
+        if let stored = held[counter], answer.writeCheckpoint < stored {
             let whose = request.clientID.map { "client \($0)" } ?? "the user (no client_id)"
             findings.append(
                 Finding(
                     "PS-REQUEST-ID", at: location, pointer: JSONPointer(tokens: ["response", "data", "write_checkpoint"]),
-                    "write checkpoint \(answer.writeCheckpoint) is not past the id \(stored) already held for \(whose): one counter per user and client",
+                    "write checkpoint \(answer.writeCheckpoint) is below the id \(stored) already held for \(whose): one counter per user and client",
                     actual: .string(answer.writeCheckpoint.description)))
         }
         held[counter] = max(held[counter] ?? answer.writeCheckpoint, answer.writeCheckpoint)

@@ -7,6 +7,9 @@ import PowerSyncWire
 /// of a `checkpoint` or `checkpoint_diff` is never below one acknowledged before to the same
 /// client id. A line without one is not a regression: the service omits it while the latest id
 /// waits for replication (`sync/BucketChecksumState.ts`, `writeCheckpoint ? … : undefined`).
+/// A checkpoint-request or write-checkpoint answer of 1 starts the client's count again: the
+/// trace does not say whose a stream is, and another user on the same device (which keeps its
+/// client id across a sign-out) or a compacted row has a counter of its own.
 public struct WriteCheckpointRule: PowerSyncRule {
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-WRITE-CHECKPOINT"]
@@ -32,6 +35,10 @@ public struct WriteCheckpointRule: PowerSyncRule {
         case .line(.checkpointDiff(let diff)):
             acknowledge(
                 diff.writeCheckpoint, pointer: JSONPointer(tokens: ["checkpoint_diff", "write_checkpoint"]), at: location, &findings)
+        case .checkpointRequest(let request, let answer) where answer.id.value == 1:
+            acknowledged[request.clientID] = nil
+        case .writeCheckpoint(let request, let answer) where answer.writeCheckpoint.value == 1:
+            acknowledged[request.clientID ?? ""] = nil
         default: break
         }
     }
