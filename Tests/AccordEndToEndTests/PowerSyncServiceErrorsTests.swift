@@ -41,6 +41,19 @@ struct PowerSyncServiceErrorsTests {
         #expect(invalid.body["error"]?["description"] == "Validation failed")
         #expect(invalid.body["error"]?["details"]?.stringValue?.contains("/checkpoint_request_id") == true, "\(invalid.body)")
 
+        #expect(missing.body["error"]?["severity"] == "info", "\(missing.body)")
+
+        // fastify lib/errors.js at 83e6976 (and @fastify/error's name), through route-register.ts
+        // fastifyErrorToResponse: a JSON body that does not parse is refused before the route.
+        let broken = try await Self.call(json + ["-d", "{ not json", base + "/sync/checkpoint-request"])
+        #expect(broken.status == 400 && broken.body["error"]?["code"] == "FST_ERR_CTP_INVALID_JSON_BODY", "\(broken.body)")
+        #expect(broken.body["error"]?["name"] == "FastifyError")
+        let empty = try await Self.call(json + ["-X", "POST", base + "/sync/checkpoint-request"])
+        #expect(empty.status == 400 && empty.body["error"]?["code"] == "FST_ERR_CTP_EMPTY_JSON_BODY", "\(empty.body)")
+        // Only an object body is merged into the parameters (route-register.ts L42-47): [] reads as {}.
+        let array = try await Self.call(json + ["-d", "[]", base + "/sync/checkpoint-request"])
+        #expect(array.status == 400 && array.body["error"]?["code"] == "PSYNC_S2001", "\(array.body)")
+
         let anonymous = try await Self.call(
             json + ["-d", #"{"client_id":"c","checkpoint_request_id":"5","extra":true}"#, base + "/sync/checkpoint-request"])
         #expect(anonymous.status == 401)

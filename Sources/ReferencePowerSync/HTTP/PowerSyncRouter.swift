@@ -58,11 +58,20 @@ public struct PowerSyncRouter: Sendable {
             _ = stream.respond(Self.routeNotFound(request))
             return
         }
+        // A JSON body that does not parse is refused by Fastify's parser before the route runs
+        // (a GET's body is not parsed).
+        let body: JSONValue
+        switch route.method == "POST" ? Self.body(request) : .params(.object(JSONObject())) {
+        case .params(let parsed): body = parsed
+        case .refused(let refusal):
+            _ = stream.respond(refusal)
+            return
+        }
         let input: Input
         do throws(PowerSyncWireError) {
             switch route {
-            case .syncStream: input = .stream(try SyncStreamRequest(json: try Self.body(request)))
-            case .checkpointRequest: input = .checkpointRequest(try CheckpointRequest(json: try Self.body(request)))
+            case .syncStream: input = .stream(try SyncStreamRequest(json: body))
+            case .checkpointRequest: input = .checkpointRequest(try CheckpointRequest(json: body))
             case .writeCheckpoint: input = .writeCheckpoint(try WriteCheckpointRequest(json: try Self.queryObject(request.query)))
             }
         } catch {
@@ -206,28 +215,61 @@ public struct PowerSyncRouter: Sendable {
         stream.send(Array((CanonicalJSON.compact(line.json) + "\n").utf8)) && stream.flush()
     }
 
-    static func body(_ request: HTTPRequest) throws(PowerSyncWireError) -> JSONValue {
-        do { return try JSONParser.parse(request.body) } catch {
-            throw PowerSyncWireError(.malformedRequest, at: .root, "the body is not JSON: \(error)")
+    /// The route's parameters from the body, as PowerSync's service takes them
+    /// (route-register.ts L37-47: only an object body is merged, so any other JSON is `{}`), or
+    /// Fastify's refusal of a JSON body that does not parse (fastify `lib/errors.js` at 83e6976:
+    /// `FST_ERR_CTP_EMPTY_JSON_BODY`, `FST_ERR_CTP_INVALID_JSON_BODY`, 400; `@fastify/error` names
+    /// them `FastifyError`), answered through `fastifyErrorToResponse` (route-register.ts L163-185).
+    static func body(_ request: HTTPRequest) -> Body {
+        if request.body.isEmpty {
+            guard Self.isJSON(request) else { return .params(.object(JSONObject())) }
+            return .refused(
+                failure(
+                    400, "FastifyError", "FST_ERR_CTP_EMPTY_JSON_BODY",
+                    "Body cannot be empty when content-type is set to 'application/json'"))
         }
+        guard let parsed = try? JSONParser.parse(request.body) else {
+            return .refused(
+                failure(
+                    400, "FastifyError", "FST_ERR_CTP_INVALID_JSON_BODY",
+                    "Body is not valid JSON but content-type is set to 'application/json'"))
+        }
+        return .params(parsed.objectValue == nil ? .object(JSONObject()) : parsed)
+    }
+
+    /// A body read: the route's parameters, or the parser's refusal.
+    enum Body {
+        case params(JSONValue)
+        case refused(HTTPResponse)
+    }
+
+    /// Whether the request says its body is JSON (`application/json`, parameters aside).
+    private static func isJSON(_ request: HTTPRequest) -> Bool {
+        let type = request.headers["Content-Type"]?.split(separator: ";").first.map { HTTPHeaders.trimmed($0).lowercased() }
+        return type == "application/json"
     }
 
     static func answer(_ result: Result<JSONValue, PowerSyncServiceError>) -> HTTPResponse {
         switch result {
         case .success(let body): json(200, body)
-        // What the service's asServiceError makes of an error it does not know.
-        case .failure(let error): failure(500, "InternalServerError", "PSYNC_S2001", "\(error)")
+        // What the service's asServiceError makes of an error it does not know (service-errors
+        // errors.ts, `InternalServerError`: "Something went wrong", the message in `details`).
+        case .failure(let error):
+            failure(500, "InternalServerError", "PSYNC_S2001", "Something went wrong", details: "\(error)", severity: "error")
         }
     }
 
     /// A `ServiceError` as PowerSync's service writes it (service-errors `errors.ts`, `toJSON` in
     /// production): `{"error": {"name", "code", "status", "description", "details"?}}`.
-    static func failure(_ status: Int, _ name: String, _ code: String, _ description: String, details: String? = nil) -> HTTPResponse {
+    static func failure(
+        _ status: Int, _ name: String, _ code: String, _ description: String, details: String? = nil, severity: String? = nil
+    ) -> HTTPResponse {
         var members: [(String, JSONValue)] = [
             ("name", .string(name)), ("code", .string(code)), ("status", .number(JSONNumber(status))),
             ("description", .string(description)),
         ]
         if let details { members.append(("details", .string(details))) }
+        if let severity { members.append(("severity", .string(severity))) }
         return json(status, .object(JSONObject(pairs: [("error", .object(JSONObject(pairs: members)))])))
     }
 
@@ -244,7 +286,7 @@ public struct PowerSyncRouter: Sendable {
         CanonicalJSON.appendString(request.target, to: &path)
         return failure(
             404, "RouteNotFound", "PSYNC_S2002", "The path does not exist on this server",
-            details: "The path \(request.method) \(String(decoding: path, as: UTF8.self)) does not exist on this server")
+            details: "The path \(request.method) \(String(decoding: path, as: UTF8.self)) does not exist on this server", severity: "info")
     }
 
     static func json(_ status: Int, _ body: JSONValue) -> HTTPResponse {
