@@ -116,7 +116,8 @@ struct CheckpointAssembly: Sendable {
                 CompletedCheckpoint(
                     lastOpID: lastOpID, writeCheckpoint: writeCheckpoint, buckets: buckets, ops: pending.filter { targets[$0.key] != nil },
                     restarted: Set(targets.keys.filter { held[$0] == nil }), removed: Set(held.keys.filter { targets[$0] == nil })))
-        case .tokenExpiresIn:
+        case .tokenExpiresIn, .unknown:
+            // A line of a kind the core does not know is skipped (line.rs, UnknownSyncLine).
             return .none
         }
     }

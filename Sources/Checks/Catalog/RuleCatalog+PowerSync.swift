@@ -11,10 +11,10 @@ extension RuleCatalog {
     public static let powerSyncRules: [RuleDescriptor] = [
         powerSyncRule(
             "PS-SHAPE", "sync line and endpoint shapes", .decoding,
-            "Every sync-stream line is one object with exactly one of checkpoint, checkpoint_diff, data, partial_checkpoint_complete, checkpoint_complete, token_expires_in, whose members have their types (op ids base-10 strings up to 2^63-1, checksums 32-bit numbers, ops PUT|REMOVE|MOVE|CLEAR); sync-stream, write-checkpoint and checkpoint-request bodies have their shapes.",
+            "Every sync-stream line is one object with exactly one key; a line of checkpoint, checkpoint_diff, data, partial_checkpoint_complete, checkpoint_complete or token_expires_in has its members of their types (op ids base-10 strings up to 2^63-1, checksums 32-bit numbers, ops PUT|REMOVE|MOVE|CLEAR); sync-stream, write-checkpoint and checkpoint-request bodies have their shapes. A line of another kind, and members no kind defines, are skipped, as the SDK core skips them.",
             source:
                 "powersync-service docs/specs/sync-protocol.md; service-core util/protocol-types.ts; powersync-sqlite-core sync/line.rs, sync/checksum.rs",
-            passing: [F.stream(1, F.threeRows() + [#"{"token_expires_in":60}"#])],
+            passing: [F.stream(1, F.threeRows() + [#"{"token_expires_in":60}"#, #"{"a_line_of_tomorrow":{"x":1}}"#])],
             violating: [F.stream(1, F.threeRows() + [#"{"token_expires_in":"soon"}"#])], line: 4),
         powerSyncRule(
             "PS-COMPLETE", "completion names the latest checkpoint", .trace,

@@ -42,8 +42,6 @@ public struct BucketChecksum: Sendable, Hashable {
         checksum = try reader.checksum("checksum")
         count = reader.object["count"] == nil ? nil : try reader.integer("count", in: 0...Int.max)
         declaredPriority = reader.object["priority"] == nil ? nil : try Self.priority(&reader)
-        _ = reader.optional("subscriptions")
-        try reader.finish()
     }
 
     /// Reads a `priority` member: 0 or more, fitting an i32, below the SDK core's sentinel.

@@ -44,6 +44,5 @@ public struct BucketData: Sendable, Hashable {
         hasMore = try reader.bool("has_more")
         after = try reader.opID("after")
         nextAfter = try reader.opID("next_after")
-        try reader.finish()
     }
 }

@@ -35,8 +35,6 @@ public struct Checkpoint: Sendable, Hashable {
             buckets.append(try BucketChecksum(json: element, at: pointer.appending("buckets").appending(index)))
         }
         self.buckets = buckets
-        _ = reader.optional("streams")
-        try reader.finish()
     }
 }
 
@@ -89,7 +87,5 @@ public struct CheckpointDiff: Sendable, Hashable {
         }
         updatedBuckets = updated
         removedBuckets = removed
-        _ = reader.optional("streams")
-        try reader.finish()
     }
 }

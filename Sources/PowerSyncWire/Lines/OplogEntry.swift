@@ -79,6 +79,5 @@ public struct OplogEntry: Sendable, Hashable {
             default: throw reader.typeError("data", "a string, an object or null", data)
             }
         }
-        try reader.finish()
     }
 }

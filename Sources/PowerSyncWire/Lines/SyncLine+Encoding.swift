@@ -33,6 +33,8 @@ extension SyncLine {
             return Self.line("checkpoint_complete", [("last_op_id", .string(lastOpID.description))])
         case .tokenExpiresIn(let seconds):
             return .object(JSONObject(pairs: [("token_expires_in", .number(JSONNumber(seconds)))]))
+        case .unknown(let kind, let body):
+            return .object(JSONObject(pairs: [(kind, body)]))
         }
     }
 

@@ -15,6 +15,10 @@ public enum SyncLine: Sendable, Hashable {
     case checkpointComplete(lastOpID: OpID)
     /// `token_expires_in`: a keepalive with the seconds until the token expires.
     case tokenExpiresIn(Int)
+    /// A line of a kind this version does not know (one key, any body): skipped, as the SDK core
+    /// skips it (powersync-sqlite-core 60ebb70, crates/core/src/sync/line.rs,
+    /// `SyncLine::UnknownSyncLine`), so a newer service's lines are no failure.
+    case unknown(kind: String, body: JSONValue)
 
     /// The line kind as the wire names it, e.g. "checkpoint_diff".
     public var kind: String {
@@ -25,6 +29,7 @@ public enum SyncLine: Sendable, Hashable {
         case .partialCheckpointComplete: "partial_checkpoint_complete"
         case .checkpointComplete: "checkpoint_complete"
         case .tokenExpiresIn: "token_expires_in"
+        case .unknown(let kind, _): kind
         }
     }
 
@@ -36,8 +41,9 @@ public enum SyncLine: Sendable, Hashable {
     /// Reads one line, already parsed by KizunaWire's JSON parser. Pointers are relative to
     /// the line (`/checkpoint/buckets/0/checksum`).
     /// - Parameter json: the line.
-    /// - Throws: `PowerSyncWireError`: .unknownLine when it is not one object with one known
-    ///   key, else the shape error of its body.
+    /// - Throws: `PowerSyncWireError`: .unknownLine when it is not one object with one key
+    ///   (the core's enum decoding refuses that too), else the shape error of a known kind's body.
+    ///   A key of no known kind is `.unknown`, not an error.
     public init(json: JSONValue) throws(PowerSyncWireError) {
         guard case .object(let object) = json else {
             throw PowerSyncWireError(.unknownLine, at: .root, "a sync line is an object, found \(json.typeName)")
@@ -55,10 +61,10 @@ public enum SyncLine: Sendable, Hashable {
             var reader = try MemberReader(member.value, at: at, kind: .malformedLine)
             let lastOpID = try reader.opID("last_op_id")
             let priority = try BucketChecksum.priority(&reader)
-            try reader.finish()
             self = .partialCheckpointComplete(lastOpID: lastOpID, priority: priority)
         case "checkpoint_complete":
-            self = .checkpointComplete(lastOpID: try MemberReader.soleOpID("last_op_id", in: member.value, at: at, kind: .malformedLine))
+            var reader = try MemberReader(member.value, at: at, kind: .malformedLine)
+            self = .checkpointComplete(lastOpID: try reader.opID("last_op_id"))
         case "token_expires_in":
             guard case .number(let number) = member.value, let seconds = number.intValue, Int32(exactly: seconds) != nil else {
                 throw PowerSyncWireError(
@@ -66,8 +72,7 @@ public enum SyncLine: Sendable, Hashable {
             }
             self = .tokenExpiresIn(seconds)
         default:
-            throw PowerSyncWireError(
-                .unknownLine, at: at, "unknown sync line \"\(member.key)\" (expected \(Self.kinds.joined(separator: "|")))")
+            self = .unknown(kind: member.key, body: member.value)
         }
     }
 }

@@ -1,8 +1,10 @@
 import KizunaWire
 
-/// KizunaWire's strict `ObjectReader` (each key once, unknown keys refused) seen with
-/// PowerSync's error kinds: every shape error it finds keeps its pointer and detail and takes
-/// `kind`. The one object reader, not a second one.
+/// KizunaWire's `ObjectReader` (each key once) seen with PowerSync's error kinds: every shape
+/// error it finds keeps its pointer and detail and takes `kind`. The one object reader, not a
+/// second one. Members it does not read are allowed, as PowerSync's service allows them in
+/// requests (`allowAdditional`) and its SDK core ignores them in lines and answers (serde without
+/// `deny_unknown_fields`, powersync-sqlite-core 60ebb70).
 struct MemberReader {
     private var reader: ObjectReader
     /// The error kind of shape problems.
@@ -92,22 +94,6 @@ struct MemberReader {
         PowerSyncWireError(kind, at: pointer.appending(key), "expected \(expected), found \(value.typeName)")
     }
 
-    /// Reads an object whose one member is an op id, e.g. `{"write_checkpoint": "7"}`.
-    /// - Parameters:
-    ///   - key: the member.
-    ///   - value: the object.
-    ///   - pointer: where it sits.
-    ///   - kind: the error kind of shape problems.
-    /// - Returns: the op id.
-    static func soleOpID(
-        _ key: String, in value: JSONValue, at pointer: JSONPointer, kind: PowerSyncWireError.Kind
-    ) throws(PowerSyncWireError) -> OpID {
-        var reader = try MemberReader(value, at: pointer, kind: kind)
-        let id = try reader.opID(key)
-        try reader.finish()
-        return id
-    }
-
     /// Reads `{"data": {key: op id, …}, …}`, the envelope PowerSync's service puts every
     /// non-stream answer in (service-core `routes/route-register.ts`); other members of either
     /// object are allowed.
@@ -128,10 +114,5 @@ struct MemberReader {
     /// `{"data": {key: value}}`.
     static func envelope(_ key: String, _ value: JSONValue) -> JSONValue {
         .object(JSONObject(pairs: [("data", .object(JSONObject(pairs: [(key, value)])))]))
-    }
-
-    /// Ends reading: a key not read is unknown.
-    func finish() throws(PowerSyncWireError) {
-        do throws(WireError) { try reader.finish() } catch { throw PowerSyncWireError(kind, at: error.pointer, error.detail) }
     }
 }
