@@ -166,8 +166,9 @@ final class TransferState {
             let last = headers.count - 1
             let more = Self.trimmedBytes(text, from: 0)
             if octets[last] != nil || String(validating: more, as: UTF8.self) == nil {
-                octets[last] = (octets[last] ?? Array(headers[last].value.utf8)) + [0x20] + more
-                headers[last].value = Self.latin1(octets[last] ?? [])
+                let joined = (octets[last] ?? Array(headers[last].value.utf8)) + [0x20] + more
+                octets[last] = joined
+                headers[last].value = Self.latin1(joined)
             } else {
                 headers[last].value += " " + String(decoding: more, as: UTF8.self)
             }

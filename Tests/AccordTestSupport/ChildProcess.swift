@@ -124,14 +124,12 @@ public final class ChildProcess: Sendable {
         guard let executable = setup.executableURL?.path else { throw CocoaError(.fileNoSuchFile) }
         guard case .idle = phase.withLock({ $0 }) else { throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable]) }
         let streams = [(setup.standardInput, Int32(0)), (setup.standardOutput, 1), (setup.standardError, 2)]
-        // `FileHandle.nullDevice` has no descriptor on Linux (-1): the child gets /dev/null.
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        defer { if null >= 0 { close(null) } }
         var descriptors: [Spawn.Descriptor] = []
         for (stream, target) in streams {
             switch stream {
             case .inherit: descriptors.append(.inherit)
-            case .handle(let handle): descriptors.append(.from(handle.fileDescriptor >= 0 ? handle.fileDescriptor : null))
+            // `FileHandle.nullDevice` has no descriptor on Linux (-1): the child gets /dev/null.
+            case .handle(let handle): descriptors.append(handle.fileDescriptor >= 0 ? .from(handle.fileDescriptor) : .null)
             case .pipe(let pipe):
                 descriptors.append(.from((target == 0 ? pipe.fileHandleForReading : pipe.fileHandleForWriting).fileDescriptor))
             }

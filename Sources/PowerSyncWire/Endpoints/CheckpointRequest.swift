@@ -40,14 +40,14 @@ public struct CheckpointRequest: Sendable, Hashable {
         let digits: Substring
         switch value {
         case .string(let string):
-            guard string.utf8.dropFirst(string.hasPrefix("-") ? 1 : 0).allSatisfy({ (0x30...0x39).contains($0) }),
-                string.utf8.count > (string.hasPrefix("-") ? 1 : 0)
-            else {
+            let negative = string.hasPrefix("-")
+            let unsigned = negative ? string.dropFirst() : Substring(string)
+            guard !unsigned.isEmpty, unsigned.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
                 throw PowerSyncWireError(
                     .malformedRequest, at: pointer, "a checkpoint-request id string is an integer in base 10, found \"\(string)\"")
             }
-            if string.hasPrefix("-") { throw Self.outOfRange(string, at: pointer) }
-            digits = string.drop { $0 == "0" }
+            if negative { throw Self.outOfRange(string, at: pointer) }
+            digits = unsigned.drop { $0 == "0" }
         case .number(let number):
             guard let double = Double(number.literal), double == double.rounded(.towardZero), abs(double) <= Self.maxSafeInteger else {
                 throw PowerSyncWireError(

@@ -21,6 +21,8 @@ public enum Spawn {
         case inherit
         /// The given descriptor, duplicated onto the standard one.
         case from(Int32)
+        /// `/dev/null`, opened in the child.
+        case null
     }
 
     /// Spawns `executable` (a path; no PATH search) with `arguments` after argv[0].
@@ -40,8 +42,12 @@ public enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for (descriptor, target) in [(stdin, Int32(0)), (stdout, 1), (stderr, 2)] {
-            guard case .from(let source) = descriptor else { continue }
-            let added = posix_spawn_file_actions_adddup2(&actions, source, target)
+            let added: Int32
+            switch descriptor {
+            case .inherit: continue
+            case .from(let source): added = posix_spawn_file_actions_adddup2(&actions, source, target)
+            case .null: added = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            }
             guard added == 0 else { throw POSIXError(POSIXErrorCode(rawValue: added) ?? .EBADF) }
         }
         if let directory {

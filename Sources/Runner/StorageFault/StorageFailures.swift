@@ -91,12 +91,7 @@ public struct StorageFailures: Sendable {
     static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
-        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        guard null >= 0 else { return -1 }
-        defer { close(null) }
-        guard
-            let pid = try? Spawn.start(
-                executable, arguments, environment: env, stdin: .from(null), stdout: .from(null), stderr: .from(null))
+        guard let pid = try? Spawn.start(executable, arguments, environment: env, stdin: .null, stdout: .null, stderr: .null)
         else { return -1 }
         guard let raw = Spawn.wait(pid) else { return -1 }
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : -1
