@@ -121,8 +121,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "PowerSyncWireTests", dependencies: ["PowerSyncWire", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "ReferencePowerSyncClientTests", dependencies: ["ReferencePowerSyncClient", "PowerSyncWire", "KizunaWire", "HTTP"],
-            swiftSettings: strict),
+            name: "ReferencePowerSyncClientTests",
+            dependencies: ["ReferencePowerSyncClient", "PowerSyncWire", "KizunaWire", "HTTP", "Corpus"], swiftSettings: strict),
         .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "KizunaWire"], swiftSettings: strict),
         .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "KizunaWire"], swiftSettings: strict),
         .testTarget(

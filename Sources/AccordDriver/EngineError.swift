@@ -73,6 +73,8 @@ public struct EngineErrorCode: RawRepresentable, Sendable, Hashable, CustomStrin
     public static let disconnected = EngineErrorCode(known: "DISCONNECTED")
     /// PowerSync: a wait names a checkpoint request the client does not hold.
     public static let unknownRequest = EngineErrorCode(known: "UNKNOWN_REQUEST")
+    /// PowerSync: the app requested a checkpoint from a client attached in legacy checkpoint mode.
+    public static let requestsOff = EngineErrorCode(known: "REQUESTS_OFF")
 }
 
 /// An engine failure carrying a catalog code; a `SyncEngineDriver` throws it and the driver

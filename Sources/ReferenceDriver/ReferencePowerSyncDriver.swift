@@ -33,7 +33,8 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
         client = try await mapped { () throws(PowerSyncClientError) in
             try PowerSyncClient(
                 configuration: PowerSyncClientConfiguration(
-                    store: path, baseURL: request.baseURL, token: request.token, userID: request.userID, clientID: request.clientID),
+                    store: path, baseURL: request.baseURL, token: request.token, userID: request.userID, clientID: request.clientID,
+                    checkpointMode: request.checkpointMode),
                 faults: faults, reached: KillHook.reached)
         }
     }

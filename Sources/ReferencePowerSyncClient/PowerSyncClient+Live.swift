@@ -30,6 +30,7 @@ extension PowerSyncClient {
     public func follow() async throws(PowerSyncClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
         if case .reading = following { return 0 }
+        try await connecting()
         var assembly = try heldAssembly()  // read before the stream opens, so a failed read leaves none open
         let stream = try openStream(silence: Self.liveSilence)
         var lines = stream.lines.makeAsyncIterator()

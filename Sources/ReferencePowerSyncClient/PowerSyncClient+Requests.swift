@@ -1,13 +1,18 @@
 import Corpus
+import Foundation
 import KizunaWire
 import PowerSyncWire
 import Transport
 
 extension PowerSyncClient {
-    /// Uploads the whole queue as one `POST /accord/upload`; after an accepted upload, makes the
-    /// client's own checkpoint request, whose id every checkpoint applied from then on must reach.
-    /// - Returns: the entries uploaded (0 when the queue was empty) and the client's own request.
-    /// - Throws: `PowerSyncClientError` (UPLOAD for an error status, REMOTE, STORE).
+    /// Uploads the whole queue as one `POST /accord/upload`; after an accepted upload, asks for
+    /// the target every checkpoint applied from then on must reach: in requests mode its own
+    /// checkpoint request, in legacy mode `GET /write-checkpoint2.json?client_id=…` (as the SDKs'
+    /// `getWriteCheckpoint`). The target replaces the pending one only while no local write came
+    /// meanwhile (the core's `target_checkpoint_request_id` update).
+    /// - Returns: the entries uploaded (0 when the queue was empty) and the client's own request
+    ///   (requests mode).
+    /// - Throws: `PowerSyncClientError` (UPLOAD for an error status, REMOTE, DOWNLOAD, STORE).
     public func upload() async throws(PowerSyncClientError) -> (entries: Int, checkpointRequestID: String?) {
         let queue = try database.queue()
         if queue.isEmpty { return (0, nil) }
@@ -24,16 +29,76 @@ extension PowerSyncClient {
         }
         try database.dequeue(queue.count)
         recovered(.upload)
-        let own = try await requestCheckpoint()
-        try database.set(Self.targetKey, Int64(own))
-        return (queue.count, own)
+        switch configuration.checkpointMode {
+        case .requests:
+            let own = try await nextRequest()
+            try settleTarget(own)
+            return (queue.count, String(own))
+        case .legacy:
+            try settleTarget(try await writeCheckpoint())
+            return (queue.count, nil)
+        }
     }
 
-    /// Requests a checkpoint: sends the counter's next id and keeps the greater of it and the answer.
+    /// Sets the apply gate to a concrete id, if local writes wait for one and none came since.
+    private func settleTarget(_ id: Int64) throws(PowerSyncClientError) {
+        let database = self.database
+        try database.connection.transaction { () throws(PowerSyncClientError) in
+            guard try database.value(Self.targetKey) == Self.pendingTarget, try database.queueDepth() == 0 else { return }
+            try database.set(Self.targetKey, id)
+        }
+    }
+
+    /// `GET /write-checkpoint2.json?client_id=…`: the write checkpoint that covers what the
+    /// backend has committed so far (legacy mode).
+    private func writeCheckpoint() async throws(PowerSyncClientError) -> Int64 {
+        let client = configuration.clientID.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? configuration.clientID
+        let reply: ClientResponse
+        do {
+            reply = try await get("/write-checkpoint2.json?client_id=\(client)")
+        } catch {
+            throw .remote("the write checkpoint was not answered: \(error)")
+        }
+        guard reply.status == 200, let json = try? JSONParser.parse(reply.body), let answer = try? WriteCheckpointAnswer(json: json) else {
+            throw .download("the write checkpoint was answered with status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        return answer.writeCheckpoint.value
+    }
+
+    /// The characters a query value keeps unescaped.
+    private static let queryValue = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))
+
+    /// Requests a checkpoint: in requests mode, reconciles first if the client has not since it
+    /// connected, sends the counter's next id and keeps the greater of it and the answer.
     /// - Returns: the id the service answered, which names the request.
-    /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD for an answer that is not one, STORE).
+    /// - Throws: `PowerSyncClientError` (REQUESTS_OFF in legacy mode, DISCONNECTED, REMOTE,
+    ///   DOWNLOAD for an answer that is not one, STORE).
     public func requestCheckpoint() async throws(PowerSyncClientError) -> String {
+        guard configuration.checkpointMode == .requests else {
+            throw .requestsOff(
+                "checkpoint requests are off: the client was attached in legacy checkpoint mode (checkpointMode: .requests() opts in)")
+        }
+        return String(try await nextRequest())
+    }
+
+    /// Reconciles the request counter with the service at connect (requests mode): posts
+    /// `max(last requested, the concrete target, 1)` and seeds the counter with the answer, as
+    /// the core's `initial_checkpoint_request_id` and `seed_checkpoint_request_id`.
+    /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD, STORE).
+    func reconcile() async throws(PowerSyncClientError) {
+        guard configuration.checkpointMode == .requests else { return }
+        let counter = try database.value(Self.counterKey) ?? 0
+        let target = try database.value(Self.targetKey).flatMap { $0 > 0 && $0 != Self.pendingTarget ? $0 : nil } ?? 0
+        let sent = max(counter, target, 1)
+        let answer = try await postRequest(sent)
+        try database.set(Self.counterKey, faults.contains(.idsRestartAfterReset) ? sent : answer)
+        seeded = true
+    }
+
+    /// Allocates the counter's next id, posts it and records the request the answer names.
+    private func nextRequest() async throws(PowerSyncClientError) -> Int64 {
         guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
+        if !seeded { try await reconcile() }
         let counter = try database.value(Self.counterKey) ?? 0
         guard counter < Int64.max else {
             throw .download("the checkpoint request counter is at 2^63−1 (the service answered that id); no greater id exists to send")
@@ -41,10 +106,22 @@ extension PowerSyncClient {
         let sent = counter + 1
         // Created, not sent: nothing of it is durable, so a kill here leaves no request behind.
         reached(.afterRequestCreated)
+        let id = try await postRequest(sent)
+        try database.set(Self.counterKey, faults.contains(.idsRestartAfterReset) ? sent : max(sent, id))
+        try database.addRequest(id)
+        // The checkpoint acknowledging it may have been applied before its answer arrived (a live
+        // stream reads on while the request is in flight): then it is synced already.
+        if let applied = try database.value(Self.appliedWriteCheckpointKey), applied >= id { try database.markSynced(through: id) }
+        return id
+    }
+
+    /// `POST /sync/checkpoint-request` with `id`; the id the service answers.
+    private func postRequest(_ id: Int64) async throws(PowerSyncClientError) -> Int64 {
+        guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
         let reply: ClientResponse
         do {
             reply = try await post(
-                "/sync/checkpoint-request", ["checkpoint_request_id": .string(String(sent)), "client_id": .string(configuration.clientID)])
+                "/sync/checkpoint-request", ["checkpoint_request_id": .string(String(id)), "client_id": .string(configuration.clientID)])
         } catch {
             throw .remote("the checkpoint request was not answered: \(error)")
         }
@@ -53,13 +130,7 @@ extension PowerSyncClient {
             throw .download(
                 "the checkpoint request was answered with status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
         }
-        let id = answer.id.value
-        try database.set(Self.counterKey, faults.contains(.idsRestartAfterReset) ? sent : max(sent, id))
-        try database.addRequest(id)
-        // The checkpoint acknowledging it may have been applied before its answer arrived (a live
-        // stream reads on while the request is in flight): then it is synced already.
-        if let applied = try database.value(Self.appliedWriteCheckpointKey), applied >= id { try database.markSynced(through: id) }
-        return String(id)
+        return answer.id.value
     }
 
     /// An app waiting on a request: the request's id and how to answer it.

@@ -14,6 +14,7 @@ extension PowerSyncClient {
     /// - Throws: `PowerSyncClientError` (DISCONNECTED, DOWNLOAD for an error status or a bad line, REMOTE, STORE).
     public func sync() async throws(PowerSyncClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
+        try await connecting()
         let stream = try openStream(silence: 5)
         defer { stream.close() }
         var assembly = try heldAssembly()
@@ -115,6 +116,8 @@ extension PowerSyncClient {
                 for name in buckets { try database.forgetBucket(name) }
             }
         case .complete(let checkpoint):
+            // Validated: its write checkpoint is seen, whether or not it may be applied now (`sync_local`).
+            if checkpoint.priority == nil, let seen = checkpoint.writeCheckpoint { try database.set(Self.lastSeenKey, seen.value) }
             if try mayApply(checkpoint) {
                 try apply(checkpoint)
                 assembly.applied(checkpoint)
@@ -123,17 +126,28 @@ extension PowerSyncClient {
         try settleWaits()
     }
 
-    /// Whether a complete checkpoint, or a partial completion's buckets, may be applied now: no
-    /// local writes waiting to upload, and the write checkpoint at or past the client's own
-    /// request after its last upload. Priority 0 is applied even so, as PowerSync's core
-    /// publishes it with uploads outstanding (`sync_local.rs`, `can_apply_sync_changes`).
+    /// Whether a complete checkpoint, or a partial completion's buckets, may be applied now, as
+    /// PowerSync's core decides (`sync_local.rs`, `can_apply_sync_changes`): no local writes
+    /// waiting to upload, and the target at or below the `write_checkpoint` of the last *full*
+    /// checkpoint validated since the last local write (a partial's own `write_checkpoint` does
+    /// not count). Priority 0 is applied even so, as the core publishes it with uploads outstanding.
     func mayApply(_ checkpoint: CompletedCheckpoint) throws(PowerSyncClientError) -> Bool {
         if checkpoint.priority == 0 { return true }
-        if try database.queueDepth() > 0 && !faults.contains(.applyWithUploadsPending) { return false }
-        if let target = try database.value(Self.targetKey), !faults.contains(.applyBeforeWriteCheckpoint) {
-            return (checkpoint.writeCheckpoint?.value ?? 0) >= target
+        let uploadsHeld = !faults.contains(.applyWithUploadsPending)
+        if try database.queueDepth() > 0 && uploadsHeld { return false }
+        if let target = try database.value(Self.targetKey), !faults.contains(.applyBeforeWriteCheckpoint),
+            target != Self.pendingTarget || uploadsHeld
+        {
+            return target <= (try database.value(Self.lastSeenKey) ?? 0)
         }
         return true
+    }
+
+    /// A new connection to the service: in requests mode, the reconcile of the request counter
+    /// that every sync iteration makes before its stream (`EstablishSyncStream`).
+    func connecting() async throws(PowerSyncClientError) {
+        seeded = false
+        try await reconcile()
     }
 
     /// Applies a checkpoint as one unit: its rows, buckets, the last checkpoint and the write

@@ -21,10 +21,17 @@ public actor PowerSyncClient {
         case upload, download
     }
 
-    static let counterKey = "request_counter"
+    /// The request counter (the core's `last_requested_checkpoint_request_id`).
+    static let counterKey = "last_requested_checkpoint_request_id"
     static let lastCheckpointKey = "last_checkpoint"
-    static let targetKey = "target_write_checkpoint"
-    static let appliedWriteCheckpointKey = "applied_write_checkpoint"
+    /// The apply gate (the core's `target_checkpoint_request_id`): `Int64.max` while local writes
+    /// wait for a concrete id, then the id an accepted upload was answered.
+    static let targetKey = "target_checkpoint_request_id"
+    /// The `write_checkpoint` of the last full checkpoint validated since the last local write.
+    static let lastSeenKey = "last_seen_checkpoint_request_id"
+    static let appliedWriteCheckpointKey = "last_applied_checkpoint_request_id"
+    /// The target of local writes whose concrete id is not known yet (the core's `MAX_OP_ID`).
+    static let pendingTarget = Int64.max
 
     let configuration: PowerSyncClientConfiguration
     let faults: Set<PowerSyncClientFault>
@@ -39,6 +46,9 @@ public actor PowerSyncClient {
     var waiters: [Int: Waiter] = [:]
     /// The next wait's token.
     var nextWaiter = 0
+    /// Whether the request counter was reconciled with the service since the client connected
+    /// (attach, reconnect, local reset), in requests mode.
+    var seeded = false
 
     /// Opens (or creates) the local database and connects.
     /// - Parameters:
@@ -84,6 +94,10 @@ public actor PowerSyncClient {
             var entry: JSONObject = ["op": .string(write.op.rawValue), "type": .string(write.table), "id": .string(write.id)]
             if let data = write.data { entry["data"] = .object(data) }
             try database.enqueue(.object(entry))
+            // The core's CRUD triggers: no checkpoint seen or applied before this write acknowledges it.
+            try database.set(Self.targetKey, Self.pendingTarget)
+            try database.set(Self.lastSeenKey, nil)
+            try database.set(Self.appliedWriteCheckpointKey, nil)
             return try database.queueDepth()
         }
     }
@@ -92,6 +106,7 @@ public actor PowerSyncClient {
     /// disconnected (the requests survive).
     public func disconnect() {
         link = .disconnected
+        seeded = false
         stopFollowing(resume: true)
         endWaits(.disconnected)
     }
@@ -100,6 +115,7 @@ public actor PowerSyncClient {
     /// opens again from the positions held.
     public func reconnect() {
         link = .connected(lastFailure: nil)
+        seeded = false
         if case .suspended = following { restartLive() }
     }
 
@@ -108,6 +124,7 @@ public actor PowerSyncClient {
     public func reset() throws(PowerSyncClientError) {
         let database = self.database
         try database.connection.transaction { () throws(PowerSyncClientError) in try database.reset() }
+        seeded = false
         // A live stream asks again from nothing, as the positions it started from are gone.
         if case .reading = following { restartLive() }
     }
@@ -145,6 +162,14 @@ public actor PowerSyncClient {
                 ("Accept", "application/json"),
             ],
             body: Array(CanonicalJSON.compact(body).utf8), timeout: 5)
+    }
+
+    /// GETs a path of the service (its query already percent-encoded).
+    func get(_ pathAndQuery: String) async throws(TransportError) -> ClientResponse {
+        try await http.send(
+            "GET", configuration.baseURL + pathAndQuery,
+            headers: [("Authorization", "\(PowerSyncSurface.clientScheme) \(configuration.token)"), ("Accept", "application/json")],
+            body: [], timeout: 5)
     }
 
     /// Fails waits with `failure` until it recovers (only while connected).

@@ -10,6 +10,7 @@ public struct PowerSyncClientError: Error, Sendable, CustomStringConvertible {
         case remote = "REMOTE"
         case disconnected = "DISCONNECTED"
         case unknownRequest = "UNKNOWN_REQUEST"
+        case requestsOff = "REQUESTS_OFF"
     }
 
     private let code: Code
@@ -38,6 +39,8 @@ public struct PowerSyncClientError: Error, Sendable, CustomStringConvertible {
     static func disconnected(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.disconnected, message) }
     /// A request the client does not hold.
     static func unknownRequest(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.unknownRequest, message) }
+    /// A checkpoint request asked of a client in legacy checkpoint mode.
+    static func requestsOff(_ message: String) -> PowerSyncClientError { PowerSyncClientError(.requestsOff, message) }
 }
 
 extension PowerSyncClientError: SQLiteFailure {

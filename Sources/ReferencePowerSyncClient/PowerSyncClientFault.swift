@@ -1,3 +1,4 @@
+import Corpus
 import KizunaWire
 
 /// A seeded fault of the reference PowerSync client, each named after the client obligation it
@@ -48,6 +49,8 @@ public struct PowerSyncClientConfiguration: Sendable, Hashable {
     public var userID: String
     /// The PowerSync client id.
     public var clientID: String
+    /// How the client follows its uploads (legacy, the core's default, or requests).
+    public var checkpointMode: PowerSyncCheckpointMode
 
     /// Makes a configuration.
     /// - Parameters:
@@ -56,11 +59,15 @@ public struct PowerSyncClientConfiguration: Sendable, Hashable {
     ///   - token: the bearer token.
     ///   - userID: the user.
     ///   - clientID: the client id.
-    public init(store: String, baseURL: String, token: String, userID: String, clientID: String) {
+    ///   - checkpointMode: legacy or requests.
+    public init(
+        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy
+    ) {
         self.store = store
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.token = token
         self.userID = userID
         self.clientID = clientID
+        self.checkpointMode = checkpointMode
     }
 }

@@ -14,25 +14,25 @@ struct PowerSyncClientKill: CustomStringConvertible, Sendable {
     static let all: [PowerSyncClientKill] = [
         .init(
             fault: "wait-resolves-on-partial", caseID: "powersync/009-a-wait-resolves-only-on-a-complete-checkpoint",
-            step: "step 4 wait-for-sync", obligation: "PSC-WAIT-COMPLETE"),
+            step: "step 6 wait-for-sync", obligation: "PSC-WAIT-COMPLETE"),
         .init(
             fault: "wait-resolves-mid-checkpoint", caseID: "powersync/009-a-wait-resolves-only-on-a-complete-checkpoint",
-            step: "step 4 wait-for-sync", obligation: "PSC-WAIT-COMPLETE"),
+            step: "step 6 wait-for-sync", obligation: "PSC-WAIT-COMPLETE"),
         .init(
             fault: "ids-restart-after-reset", caseID: "powersync/010-request-ids-continue-after-a-local-reset",
             step: "step 3 request-checkpoint", obligation: "PSC-REQUEST-ID"),
         .init(
             fault: "apply-with-uploads-pending", caseID: "powersync/008-checkpoints-wait-for-uploads-and-the-write-checkpoint",
-            step: "step 8 assert-client", obligation: "PSC-UPLOADS-FIRST"),
+            step: "step 10 assert-client", obligation: "PSC-UPLOADS-FIRST"),
         .init(
             fault: "apply-before-write-checkpoint", caseID: "powersync/008-checkpoints-wait-for-uploads-and-the-write-checkpoint",
-            step: "step 13 assert-client", obligation: "PSC-WRITE-CHECKPOINT"),
+            step: "step 16 assert-client", obligation: "PSC-WRITE-CHECKPOINT"),
         .init(
             fault: "apply-checksum-mismatch", caseID: "powersync/013-a-checksum-mismatch-syncs-the-bucket-again",
             step: "step 5 assert-client", obligation: "PSC-CHECKSUM"),
         .init(
             fault: "timeout-reported-as-resolved", caseID: "powersync/008-checkpoints-wait-for-uploads-and-the-write-checkpoint",
-            step: "step 9 wait-for-sync", obligation: "PSC-WAIT-UPLOADS"),
+            step: "step 11 wait-for-sync", obligation: "PSC-WAIT-UPLOADS"),
     ]
 }
 
@@ -64,7 +64,7 @@ struct PowerSyncClientLaneTests {
     func referenceClientPasses() async throws {
         let (status, output, cases) = try await Self.report(["run", "--client", "accord driver --profile powersync", Self.folder])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("13 suites (13 passed, 0 failed, 0 skipped), 71 cases: 64 passed, 0 failed, 7 skipped"), "\(output)")
+        #expect(output.contains("13 suites (13 passed, 0 failed, 0 skipped), 83 cases: 76 passed, 0 failed, 7 skipped"), "\(output)")
         for testcase in cases {
             let suite = testcase["suite"]?.stringValue ?? ""
             let name = testcase["name"]?.stringValue ?? ""
@@ -137,7 +137,7 @@ struct PowerSyncClientLaneTests {
         #expect(failed.count == 1, "\(output)")
         #expect(
             failed.first?["suite"]?.stringValue == "powersync/009-a-wait-resolves-only-on-a-complete-checkpoint @ after-checkpoint-applied")
-        #expect(failed.first?["name"]?.stringValue == "step 7 wait-for-sync")
+        #expect(failed.first?["name"]?.stringValue == "step 10 wait-for-sync")
         #expect(failed.first?["failures"]?.arrayValue?.first?["rule"]?.stringValue == "PSC-WAIT-COMPLETE", "\(output)")
     }
 }

@@ -88,7 +88,7 @@ struct PowerSyncLiveStreamTests {
             "attach",
             [
                 "store": .string(folder.appendingPathComponent("store").path), "base_url": .string("http://127.0.0.1:\(port)"),
-                "token": .string(token), "user_id": "user-ada", "client_id": "client-ada-phone",
+                "token": .string(token), "user_id": "user-ada", "client_id": "client-ada-phone", "checkpoint_mode": "requests",
             ])
         #expect(attached["result"] == [:], "\(attached)")
         let followed = try driver.send("sync", ["follow": true])
@@ -96,30 +96,31 @@ struct PowerSyncLiveStreamTests {
 
         // The source side moves while the stream is open: the client applies it as it arrives.
         #expect(try Self.commit(port, [Self.put("t1", "a", checksum: 5)]) == 204)
+        // The live stream's connect reconciled the counter at 1 (answered 1), so the app's first request is 2.
         let first = try driver.send("request-checkpoint")
-        #expect(first["result"] == ["checkpoint_request_id": "1"], "\(first)")
-        let resolved = try driver.send("wait-for-sync", ["checkpoint_request_id": "1", "timeout_ms": 10000])
+        #expect(first["result"] == ["checkpoint_request_id": "2"], "\(first)")
+        let resolved = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 10000])
         #expect(resolved["result"] == ["outcome": "resolved"], "\(resolved)")
         let state = try driver.send("client-state", ["tables": ["todos"]])
         #expect(state["result"]?["rows"] == ["todos": ["t1": ["title": "a"]]], "\(state)")
-        #expect(state["result"]?["requests"] == ["1": "synced"], "\(state)")
+        #expect(state["result"]?["requests"] == ["2": "synced"], "\(state)")
         #expect(state["result"]?["last_checkpoint"] == "1", "\(state)")
 
         // A request no checkpoint covers yet (its position is a commit not replicated): the wait
         // ends at its timeout.
         #expect(try Self.commit(port, [Self.put("t2", "b", checksum: 6)], replicated: false) == 204)
         let second = try driver.send("request-checkpoint")
-        #expect(second["result"] == ["checkpoint_request_id": "2"], "\(second)")
-        let timedOut = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 300])
+        #expect(second["result"] == ["checkpoint_request_id": "3"], "\(second)")
+        let timedOut = try driver.send("wait-for-sync", ["checkpoint_request_id": "3", "timeout_ms": 300])
         #expect(timedOut["result"] == ["outcome": "timeout"], "\(timedOut)")
 
         // Disconnected, the wait fails; the replication made meanwhile arrives once reconnected.
         _ = try driver.send("disconnect")
-        let away = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 10000])
+        let away = try driver.send("wait-for-sync", ["checkpoint_request_id": "3", "timeout_ms": 10000])
         #expect(away["result"] == ["outcome": "disconnected"], "\(away)")
         #expect(try Self.fixture(port, "replicate", [:]) == 204)
         _ = try driver.send("reconnect")
-        let back = try driver.send("wait-for-sync", ["checkpoint_request_id": "2", "timeout_ms": 10000])
+        let back = try driver.send("wait-for-sync", ["checkpoint_request_id": "3", "timeout_ms": 10000])
         #expect(back["result"] == ["outcome": "resolved"], "\(back)")
         let after = try driver.send("client-state", ["tables": ["todos"]])
         #expect(after["result"]?["rows"] == ["todos": ["t1": ["title": "a"], "t2": ["title": "b"]]], "\(after)")
@@ -136,7 +137,7 @@ struct PowerSyncLiveStreamTests {
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let lines = [
-            #"{"checkpoint":{"last_op_id":"2","write_checkpoint":"1","buckets":[{"bucket":"user-ada-urgent","checksum":9,"count":1,"priority":0},{"bucket":"user-ada-todos","checksum":5,"count":2}]}}"#,
+            #"{"checkpoint":{"last_op_id":"2","write_checkpoint":"2","buckets":[{"bucket":"user-ada-urgent","checksum":9,"count":1,"priority":0},{"bucket":"user-ada-todos","checksum":5,"count":2}]}}"#,
             #"{"data":{"bucket":"user-ada-urgent","after":"0","next_after":"1","has_more":false,"data":[{"op_id":"1","op":"PUT","object_type":"todos","object_id":"u1","data":"{\"title\":\"pager\"}","checksum":9}]}}"#,
             #"{"partial_checkpoint_complete":{"last_op_id":"2","priority":0}}"#,
             #"{"data":{"bucket":"user-ada-todos","after":"0","next_after":"2","has_more":true,"data":[{"op_id":"2","op":"PUT","object_type":"todos","object_id":"t1","data":"{\"title\":\"a\"}","checksum":2}]}}"#,
@@ -145,15 +146,18 @@ struct PowerSyncLiveStreamTests {
             #"{"id":1,"op":"hello","protocol":"accord-driver/1"}"#,
             CanonicalJSON.compact([
                 "id": 2, "op": "attach", "store": .string(folder.appendingPathComponent("store").path), "base_url": "{proxy}",
-                "token": "t", "user_id": "user-ada", "client_id": "client-ada-phone",
+                "token": "t", "user_id": "user-ada", "client_id": "client-ada-phone", "checkpoint_mode": "requests",
             ]),
             #"{"id":3,"op":"request-checkpoint"}"#, #"{"follow":true,"id":4,"op":"sync"}"#,
-            #"{"checkpoint_request_id":"1","id":5,"op":"wait-for-sync","timeout_ms":1000}"#,
+            #"{"checkpoint_request_id":"2","id":5,"op":"wait-for-sync","timeout_ms":1000}"#,
             #"{"id":6,"op":"client-state","tables":["todos"]}"#,
         ]
         let session = try await PowerSyncUpstream.run(
             answers: [
+                // The reconcile before the request, the request, the reconcile before the stream.
                 .init(path: "/sync/checkpoint-request", body: ["data": ["checkpoint_request_id": "1"]]),
+                .init(path: "/sync/checkpoint-request", body: ["data": ["checkpoint_request_id": "2"]]),
+                .init(path: "/sync/checkpoint-request", body: ["data": ["checkpoint_request_id": "2"]]),
                 .init(path: "/sync/stream", lines: lines, holdOpen: true),
             ],
             calls: [.init(method: "POST", target: "/sync/checkpoint-request", leaveOpenAfterLines: 6, driver: driver)], folder: folder)
@@ -164,6 +168,6 @@ struct PowerSyncLiveStreamTests {
         let state = answers[5]["result"]
         #expect(state?["rows"] == ["todos": ["u1": ["title": "pager"]]], "priority 0 applied alone: \(answers[5])")
         #expect(state?["last_checkpoint"] == .null, "\(answers[5])")
-        #expect(state?["requests"] == ["1": "pending"], "\(answers[5])")
+        #expect(state?["requests"] == ["2": "pending"], "\(answers[5])")
     }
 }

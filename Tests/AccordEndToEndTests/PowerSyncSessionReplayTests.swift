@@ -26,8 +26,8 @@ struct PowerSyncSessionReplayTests {
             .init(
                 method: "POST", target: "/accord/powersync/source",
                 body: ["changes": .array(changes), "replicated": source["replicated"] ?? true]),
-            // The reference client itself, attached to the proxy: its checkpoint request, then
-            // its live stream (checkpoint, two data lines, checkpoint_complete: no token_expires_in
+            // The reference client itself, attached to the proxy in requests mode: its reconcile
+            // and its checkpoint request, then its reconcile and live stream (checkpoint, two data lines, checkpoint_complete: no token_expires_in
             // while the token is valid, as PowerSync's service), its wait resolving once the
             // stream delivered.
             .init(
@@ -36,10 +36,10 @@ struct PowerSyncSessionReplayTests {
                     #"{"id":1,"op":"hello","protocol":"accord-driver/1"}"#,
                     CanonicalJSON.compact([
                         "id": 2, "op": "attach", "store": .string(store), "base_url": "{proxy}", "token": .string(token),
-                        "user_id": "user-ada", "client_id": "client-ada-phone",
+                        "user_id": "user-ada", "client_id": "client-ada-phone", "checkpoint_mode": "requests",
                     ]),
                     #"{"id":3,"op":"request-checkpoint"}"#, #"{"follow":true,"id":4,"op":"sync"}"#,
-                    #"{"checkpoint_request_id":"1","id":5,"op":"wait-for-sync","timeout_ms":10000}"#,
+                    #"{"checkpoint_request_id":"2","id":5,"op":"wait-for-sync","timeout_ms":10000}"#,
                 ]),
         ]
     }
@@ -61,8 +61,11 @@ struct PowerSyncSessionReplayTests {
         let recording = folder.appendingPathComponent("session.jsonl").path
         let exchanges = try PowerSyncRecordTests.exchanges(in: session.recording)
         #expect(
-            exchanges.map(\.path) == ["/accord/powersync/reset", "/accord/powersync/source", "/sync/checkpoint-request", "/sync/stream"])
-        #expect(session.answers[2].contains(#"{"id":3,"result":{"checkpoint_request_id":"1"}}"#), "\(session.answers[2])")
+            exchanges.map(\.path) == [
+                "/accord/powersync/reset", "/accord/powersync/source", "/sync/checkpoint-request", "/sync/checkpoint-request",
+                "/sync/checkpoint-request", "/sync/stream",
+            ])
+        #expect(session.answers[2].contains(#"{"id":3,"result":{"checkpoint_request_id":"2"}}"#), "\(session.answers[2])")
         #expect(session.answers[2].contains(#"{"id":4,"result":{"lines":1}}"#), "\(session.answers[2])")
         #expect(session.answers[2].contains(#"{"id":5,"result":{"outcome":"resolved"}}"#), "\(session.answers[2])")
         #expect(exchanges[2].request == ["checkpoint_request_id": "1", "client_id": "client-ada-phone"])
@@ -73,11 +76,11 @@ struct PowerSyncSessionReplayTests {
 
         let check = try await AccordBinary.run(["check", recording])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("4 cases: 2 passed, 0 failed, 2 skipped"), "\(check.stdout)")
+        #expect(check.stdout.contains("6 cases: 4 passed, 0 failed, 2 skipped"), "\(check.stdout)")
 
         let embedded = try await AccordBinary.run(["run", "--server", "embedded", recording])
         #expect(embedded.status == 0, "\(embedded.stdout)\(embedded.stderr)")
-        #expect(embedded.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 2 cases: 2 passed, 0 failed"), "\(embedded.stdout)")
+        #expect(embedded.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 4 cases: 4 passed, 0 failed"), "\(embedded.stdout)")
 
         let again = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", Self.secret, "--fixtures"])
         let overHTTP = try await AccordBinary.run([
@@ -85,11 +88,11 @@ struct PowerSyncSessionReplayTests {
         ])
         #expect(again.stop().status == 0)
         #expect(overHTTP.status == 0, "\(overHTTP.stdout)\(overHTTP.stderr)")
-        #expect(overHTTP.stdout.contains("2 cases: 2 passed, 0 failed"), "\(overHTTP.stdout)")
+        #expect(overHTTP.stdout.contains("4 cases: 4 passed, 0 failed"), "\(overHTTP.stdout)")
 
         let client = try await AccordBinary.run(["run", "--client", "\(AccordBinary.path) driver --profile powersync", recording])
         #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
-        #expect(client.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 2 cases: 2 passed, 0 failed"), "\(client.stdout)")
+        #expect(client.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 4 cases: 4 passed, 0 failed"), "\(client.stdout)")
 
         // Under the kill matrix the recorded checkpoint request is the client's own, so the
         // session reaches all three seams of the reference client.
@@ -97,7 +100,7 @@ struct PowerSyncSessionReplayTests {
             "run", "--client", "\(AccordBinary.path) driver --profile powersync", "--kill-matrix", recording,
         ])
         #expect(killed.status == 0, "\(killed.stdout)\(killed.stderr)")
-        #expect(killed.stdout.contains("3 suites (3 passed, 0 failed, 0 skipped), 9 cases: 9 passed, 0 failed"), "\(killed.stdout)")
+        #expect(killed.stdout.contains("3 suites (3 passed, 0 failed, 0 skipped), 15 cases: 15 passed, 0 failed"), "\(killed.stdout)")
 
         // A stale complete, by hand: the recorded answer says 3 where the service says 4.
         let broken = folder.appendingPathComponent("broken.jsonl").path
@@ -107,12 +110,12 @@ struct PowerSyncSessionReplayTests {
         try Data(stale.utf8).write(to: URL(fileURLWithPath: broken))
         let offline = try await AccordBinary.run(["check", broken])
         #expect(offline.status == 1)
-        #expect(offline.stdout.contains("exchange 4 sync-stream NDJSON line 4"), "\(offline.stdout)")
+        #expect(offline.stdout.contains("exchange 6 sync-stream NDJSON line 4"), "\(offline.stdout)")
         #expect(offline.stdout.contains("PS-COMPLETE"), "\(offline.stdout)")
         let replayed = try await AccordBinary.run(["run", "--server", "embedded", broken])
         #expect(replayed.status == 1, "\(replayed.stdout)")
         #expect(
-            replayed.stdout.contains("step 3 sync-stream NDJSON line 4: AC-GOLDEN")
+            replayed.stdout.contains("step 5 sync-stream NDJSON line 4: AC-GOLDEN")
                 && replayed.stdout.contains("(at /checkpoint_complete/last_op_id)"),
             "\(replayed.stdout)")
     }

@@ -30,7 +30,9 @@ struct PowerSyncCorpusTests {
         #expect(corpus.cases.first?.transcript.caseID == "powersync/001-initial-sync-completes")
         #expect(try CorpusProfile.of(folder: files) == .powerSync)
         let steps = corpus.cases[6].transcript.steps
-        #expect(steps.map(\.label).prefix(4) == ["source", "request-checkpoint", "request-checkpoint", "checkpoint-request"])
+        #expect(steps.map(\.label).prefix(4) == ["source", "checkpoint-request", "request-checkpoint", "checkpoint-request"])
+        #expect(steps.map(\.reconcile).prefix(4) == [false, true, false, false])
+        #expect(corpus.cases[6].transcript.checkpointMode == .requests && corpus.cases[0].transcript.checkpointMode == .legacy)
     }
 
     @Test("a profile that is not known, a step kind outside the three, and non-dense steps are errors naming file, step and pointer")

@@ -67,19 +67,27 @@ struct PowerSyncRecordedSourceTests {
         #expect(result.notes[2] == "exchange 4: fixture source refused (HTTP 400), not a step")
     }
 
-    @Test("the replay's client reading makes a recorded checkpoint request the client's own request-checkpoint")
+    @Test(
+        "the replay's client reading: the first checkpoint request and each one before a stream are the client's reconcile, the others its request-checkpoint, in requests mode"
+    )
     func clientReadingOfCheckpointRequests() throws {
-        let contents = Self.recording([Self.fixture("source", ["changes": Self.changes]), Self.request])
+        var second = Self.request
+        second.request = ["checkpoint_request_id": "2", "client_id": "c1"]
+        second.response = ["data": ["checkpoint_request_id": "2"]]
+        let contents = Self.recording([Self.fixture("source", ["changes": Self.changes]), Self.request, second])
         let replay = try RecordingToPowerSyncTranscript.replay(contents, file: "/tmp/session.jsonl")
         #expect(replay.loaded.transcript.caseID == "powersync/001-recording-session")
-        #expect(replay.loaded.transcript.steps.map(\.label) == ["source", "checkpoint-request"])
+        #expect(replay.loaded.transcript.steps.map(\.label) == ["source", "checkpoint-request", "checkpoint-request"])
+        #expect(replay.loaded.transcript.checkpointMode == .legacy)
         let client = try #require(replay.loaded.clientPlay)
-        #expect(client.steps.map(\.label) == ["source", "request-checkpoint"])
-        guard case .client(.requestCheckpoint(let request, let response)) = client.steps[1].action else {
-            Issue.record("step 2 is \(client.steps[1].action)")
+        #expect(client.checkpointMode == .requests)
+        #expect(client.steps.map(\.label) == ["source", "checkpoint-request", "request-checkpoint"])
+        #expect(client.steps.map(\.reconcile) == [false, true, false])
+        guard case .client(.requestCheckpoint(let request, let response)) = client.steps[2].action else {
+            Issue.record("step 3 is \(client.steps[2].action)")
             return
         }
-        #expect(request == ["checkpoint_request_id": "1", "client_id": "c1"] && response == ["data": ["checkpoint_request_id": "1"]])
+        #expect(request == ["checkpoint_request_id": "2", "client_id": "c1"] && response == ["data": ["checkpoint_request_id": "2"]])
     }
 
     @Test("a POST to a fixture path is a fixture call, accepted when answered 2xx; a GET there is no PowerSync exchange")

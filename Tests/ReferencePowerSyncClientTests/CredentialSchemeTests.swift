@@ -30,11 +30,13 @@ struct CredentialSchemeTests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
         let client = try PowerSyncClient(
             configuration: PowerSyncClientConfiguration(
-                store: store, baseURL: "http://127.0.0.1:\(server.port)", token: "jwt-1", userID: "ada", clientID: "c1"))
+                store: store, baseURL: "http://127.0.0.1:\(server.port)", token: "jwt-1", userID: "ada", clientID: "c1",
+                checkpointMode: .requests))
         let id = try await client.requestCheckpoint()
         await client.close()
         await server.stop()
         #expect(id == "1")
-        #expect(seen.headers.withLock { $0 } == ["Token jwt-1"])
+        // The reconcile at connect, then the request: both with the SDKs' scheme.
+        #expect(seen.headers.withLock { $0 } == ["Token jwt-1", "Token jwt-1"])
     }
 }

@@ -15,16 +15,19 @@ struct RequestCounterTests {
             let database = try LocalDatabase(path: store)
             try database.set(PowerSyncClient.counterKey, Int64.max)
         }
-        // Nothing listens on port 9: the request must fail before anything is sent.
+        // The reconcile at connect posts the counter and is answered 2^63−1; the next id must fail before it is sent.
+        let service = try ScriptedService(["/sync/checkpoint-request": [#"{"data":{"checkpoint_request_id":"9223372036854775807"}}"#]])
         let client = try PowerSyncClient(
             configuration: PowerSyncClientConfiguration(
-                store: store, baseURL: "http://127.0.0.1:9", token: "t", userID: "ada", clientID: "c1"))
+                store: store, baseURL: service.baseURL, token: "t", userID: "ada", clientID: "c1", checkpointMode: .requests))
         await #expect {
             _ = try await client.requestCheckpoint()
         } throws: { error in
             guard let error = error as? PowerSyncClientError else { return false }
             return error.protocolCode == "DOWNLOAD" && error.message.contains("2^63−1")
         }
+        #expect(service.requests.map(\.body) == [#"{"checkpoint_request_id":"9223372036854775807","client_id":"c1"}"#])
+        await service.stop()
         await client.close()
     }
 }

@@ -30,7 +30,8 @@ struct PowerSyncClientJudgeTests {
         #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-UPLOADS-FIRST"])
         let own = PowerSyncExchangePair(request: ["checkpoint_request_id": "2"], response: ["data": ["checkpoint_request_id": "2"]])
         judge.observe(
-            PowerSyncStep(n: 2, action: .client(.upload(request: ["crud": []], response: ["status": 200], checkpointRequest: own))))
+            PowerSyncStep(n: 2, action: .client(.upload(request: ["crud": []], response: ["status": 200], target: .checkpointRequest(own))))
+        )
         #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-WRITE-CHECKPOINT"])
         let reaching: [JSONValue] = [
             ["checkpoint": ["last_op_id": "3", "write_checkpoint": "2", "buckets": []]], ["checkpoint_complete": ["last_op_id": "3"]],

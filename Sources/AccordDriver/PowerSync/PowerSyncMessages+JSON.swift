@@ -8,10 +8,17 @@ extension PowerSyncBody {
         case .attach:
             let store = try reader.string("store")
             if store.isEmpty { throw WireError(.malformedRequest, at: JSONPointer(tokens: ["store"]), "a store path is never empty") }
+            let mode = try reader.optional("checkpoint_mode").map { value throws(WireError) -> PowerSyncCheckpointMode in
+                guard case .string(let text) = value, let mode = PowerSyncCheckpointMode(rawValue: text) else {
+                    throw WireError(
+                        .malformedRequest, at: JSONPointer(tokens: ["checkpoint_mode"]), "checkpoint_mode is \"legacy\" or \"requests\"")
+                }
+                return mode
+            }
             self = .attach(
                 AttachRequest(
                     store: store, baseURL: try reader.string("base_url"), token: try reader.string("token"),
-                    userID: try reader.string("user_id"), clientID: try reader.string("client_id")))
+                    userID: try reader.string("user_id"), clientID: try reader.string("client_id"), checkpointMode: mode ?? .legacy))
         case .localWrite:
             self = .localWrite(
                 try PowerSyncLocalWrite(
@@ -47,7 +54,8 @@ extension PowerSyncBody {
         switch self {
         case .attach(let attach):
             [
-                "base_url": .string(attach.baseURL), "client_id": .string(attach.clientID), "store": .string(attach.store),
+                "base_url": .string(attach.baseURL), "checkpoint_mode": .string(attach.checkpointMode.rawValue),
+                "client_id": .string(attach.clientID), "store": .string(attach.store),
                 "token": .string(attach.token), "user_id": .string(attach.userID),
             ]
         case .localWrite(let write): ["write": write.json]

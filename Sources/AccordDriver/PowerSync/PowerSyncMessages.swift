@@ -14,6 +14,9 @@ public struct AttachRequest: Sendable, Hashable {
     public var userID: String
     /// The PowerSync client id.
     public var clientID: String
+    /// How the client follows its uploads: legacy (write checkpoints; the app's checkpoint
+    /// requests are refused with REQUESTS_OFF) or requests (reconciled at connect).
+    public var checkpointMode: PowerSyncCheckpointMode
 
     /// Makes an attach request.
     /// - Parameters:
@@ -22,12 +25,16 @@ public struct AttachRequest: Sendable, Hashable {
     ///   - token: the bearer token.
     ///   - userID: the user.
     ///   - clientID: the client id.
-    public init(store: String, baseURL: String, token: String, userID: String, clientID: String) {
+    ///   - checkpointMode: legacy (the core's default) or requests.
+    public init(
+        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy
+    ) {
         self.store = store
         self.baseURL = baseURL
         self.token = token
         self.userID = userID
         self.clientID = clientID
+        self.checkpointMode = checkpointMode
     }
 }
 

@@ -55,13 +55,19 @@ extension RecordedExchange {
     /// The query parameters of `path` as an object of strings, percent-decoded (`+` as a space),
     /// the last value winning for a repeated name.
     public var queryParameters: JSONObject {
+        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return JSONObject() }
+        return Self.queryParameters(of: query)
+    }
+
+    /// The parameters of a query (the part after `?`) as an object of strings, percent-decoded
+    /// (`+` as a space), the last value winning for a repeated name.
+    public static func queryParameters(of query: Substring) -> JSONObject {
         var object = JSONObject()
-        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return object }
         let bare = query.prefix { $0 != "#" }
         for pair in bare.split(separator: "&") where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.formDecoded(parts[0])
-            object[name] = .string(parts.count > 1 ? Self.formDecoded(parts[1]) : "")
+            let name = formDecoded(parts[0])
+            object[name] = .string(parts.count > 1 ? formDecoded(parts[1]) : "")
         }
         return object
     }

@@ -56,9 +56,16 @@ public struct PowerSyncEvent: Sendable {
             case .writeCheckpoint(let request, let response):
                 events.append(PowerSyncEvent(location: location, payload: .writeCheckpoint(request: request, response: response)))
             case .client(let client):
-                // A client step's checkpoint request is on the service's wire; the rest is the client lane's.
-                guard let own = client.checkpointExchange else { continue }
-                events.append(PowerSyncEvent(location: location, payload: .checkpointRequest(request: own.request, response: own.response)))
+                // A client step's checkpoint exchange is on the service's wire; the rest is the client lane's.
+                switch client.checkpointCall {
+                case .checkpointRequest(let own)?:
+                    events.append(
+                        PowerSyncEvent(location: location, payload: .checkpointRequest(request: own.request, response: own.response)))
+                case .writeCheckpoint(let written)?:
+                    events.append(
+                        PowerSyncEvent(location: location, payload: .writeCheckpoint(request: written.request, response: written.response)))
+                case nil: continue
+                }
             case .source, .replicate:
                 continue  // source side: no exchange on the wire, nothing for a rule to see
             }

@@ -10,11 +10,15 @@ public enum PowerSyncClientAction: Sendable, Hashable {
     case localWrite(PowerSyncLocalWrite, pendingUploads: Int)
     /// The client uploads its whole queue: `request` is the batch it must send
     /// (`{"crud": [...]}`), `response` the backend's answer (`{"status": N}`); after a
-    /// successful upload the client makes its own checkpoint request, `checkpointRequest`.
-    case upload(request: JSONValue, response: JSONValue, checkpointRequest: PowerSyncExchangePair?)
+    /// successful upload the client asks for its target, `target`: its own checkpoint request
+    /// (requests mode) or a write checkpoint (legacy mode).
+    case upload(request: JSONValue, response: JSONValue, target: PowerSyncCheckpointCall?)
     /// The app requests a checkpoint: the `POST /sync/checkpoint-request` body the client must
     /// send and the id the service answers.
     case requestCheckpoint(request: JSONValue, response: JSONValue)
+    /// The app requests a checkpoint from a client whose checkpoint mode is legacy: the driver
+    /// refuses it with `code` (REQUESTS_OFF) and sends nothing.
+    case requestCheckpointRefused(code: String)
     /// The app waits for the request the service answered `requestID` to sync, for at most
     /// `timeoutMilliseconds`; `expect` is how the wait must end.
     case waitForSync(requestID: String, timeoutMilliseconds: Int, expect: PowerSyncWaitOutcome)
@@ -35,7 +39,7 @@ public enum PowerSyncClientAction: Sendable, Hashable {
         switch self {
         case .localWrite: "local-write"
         case .upload: "upload"
-        case .requestCheckpoint: "request-checkpoint"
+        case .requestCheckpoint, .requestCheckpointRefused: "request-checkpoint"
         case .waitForSync: "wait-for-sync"
         case .disconnect: "disconnect"
         case .reconnect: "reconnect"
@@ -45,15 +49,15 @@ public enum PowerSyncClientAction: Sendable, Hashable {
         }
     }
 
-    /// The `POST /sync/checkpoint-request` exchange this step puts on the service's wire, or
-    /// nil: the app's checkpoint request, or the client's own one after an accepted upload. The
-    /// server lane plays it against the service and `accord check` judges it with the PS rules;
-    /// every other client step is between the app, the client and the app backend.
-    public var checkpointExchange: PowerSyncExchangePair? {
+    /// The checkpoint exchange this step puts on the service's wire, or nil: the app's checkpoint
+    /// request, or the client's target after an accepted upload. The server lane plays it against
+    /// the service and `accord check` judges it with the PS rules; every other client step is
+    /// between the app, the client and the app backend.
+    public var checkpointCall: PowerSyncCheckpointCall? {
         switch self {
-        case .requestCheckpoint(let request, let response): PowerSyncExchangePair(request: request, response: response)
-        case .upload(_, _, let own): own
-        case .localWrite, .waitForSync, .disconnect, .reconnect, .localReset, .streamFault, .assertClient: nil
+        case .requestCheckpoint(let request, let response): .checkpointRequest(PowerSyncExchangePair(request: request, response: response))
+        case .upload(_, _, let target): target
+        case .localWrite, .requestCheckpointRefused, .waitForSync, .disconnect, .reconnect, .localReset, .streamFault, .assertClient: nil
         }
     }
 
@@ -84,14 +88,31 @@ public enum PowerSyncClientAction: Sendable, Hashable {
             if pair.response["status"]?.numberValue?.intValue == nil {
                 throw WireError(.json, at: pointer.appending("response").appending("status"), "an upload response has an integer status")
             }
-            let ownRequest = try reader.optional("checkpoint_request").map { value throws(WireError) in
-                var inner = try ObjectReader(value, at: pointer.appending("checkpoint_request"), malformed: .json)
-                let pair = try PowerSyncExchangePair(reading: &inner, at: pointer.appending("checkpoint_request"))
-                try inner.finish()
-                return pair
+            func exchange(_ key: String) throws(WireError) -> PowerSyncExchangePair? {
+                try reader.optional(key).map { value throws(WireError) in
+                    var inner = try ObjectReader(value, at: pointer.appending(key), malformed: .json)
+                    let pair = try PowerSyncExchangePair(reading: &inner, at: pointer.appending(key))
+                    try inner.finish()
+                    return pair
+                }
             }
-            self = .upload(request: pair.request, response: pair.response, checkpointRequest: ownRequest)
+            let target: PowerSyncCheckpointCall?
+            switch (try exchange("checkpoint_request"), try exchange("write_checkpoint")) {
+            case (let own?, nil): target = .checkpointRequest(own)
+            case (nil, let written?): target = .writeCheckpoint(written)
+            case (nil, nil): target = nil
+            case (.some, .some):
+                throw WireError(
+                    .json, at: pointer.appending("write_checkpoint"),
+                    "an upload is followed by a checkpoint_request (requests mode) or a write_checkpoint (legacy mode), not both")
+            }
+            self = .upload(request: pair.request, response: pair.response, target: target)
         case "request-checkpoint":
+            if let code = reader.optional("expect_error") {
+                guard case .string(let text) = code, !text.isEmpty else { throw reader.typeError("expect_error", "an error code", code) }
+                self = .requestCheckpointRefused(code: text)
+                return
+            }
             let pair = try PowerSyncExchangePair(reading: &reader, at: pointer)
             self = .requestCheckpoint(request: pair.request, response: pair.response)
         case "wait-for-sync":

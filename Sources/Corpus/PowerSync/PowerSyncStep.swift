@@ -24,14 +24,23 @@ public struct PowerSyncStep: Sendable, Hashable {
     public var n: Int
     /// What the step does.
     public var action: Action
+    /// For a `checkpoint-request` step (`"reconcile": true`): the client's reconcile at connect,
+    /// which a client in requests mode posts on its own, with `max(last requested, target, 1)`,
+    /// when it opens a stream or first needs an id after attach, reconnect or a local reset
+    /// (powersync-sqlite-core `docs/write-checkpoint-requests.md`). The client lane expects it
+    /// within the next step that reaches the service; the server lane and `accord check` judge it
+    /// as any checkpoint request.
+    public var reconcile = false
 
     /// Makes a step.
     /// - Parameters:
     ///   - n: the number.
     ///   - action: what it does.
-    public init(n: Int, action: Action) {
+    ///   - reconcile: whether it is a client's reconcile at connect.
+    public init(n: Int, action: Action, reconcile: Bool = false) {
         self.n = n
         self.action = action
+        self.reconcile = reconcile
     }
 
     /// The step kind as the grammar writes it: "sync-stream", "checkpoint-request", "write-checkpoint".
@@ -73,6 +82,10 @@ public struct PowerSyncStep: Sendable, Hashable {
             if lines.isEmpty { throw WireError(.json, at: pointer.appending("lines"), "a sync stream has at least one line") }
             action = .syncStream(request: request, lines: lines)
         case "checkpoint-request", "write-checkpoint":
+            if kind == "checkpoint-request", let flag = reader.optional("reconcile") {
+                guard case .bool(let value) = flag else { throw reader.typeError("reconcile", "true or false", flag) }
+                reconcile = value
+            }
             let response = try reader.required("response")
             if response.objectValue == nil { throw reader.typeError("response", "an object", response) }
             action =

@@ -19,6 +19,8 @@ public struct PowerSyncTranscript: Sendable, Hashable {
     public var steps: [PowerSyncStep]
     /// How the service answers, for the server lane (top-level `service`).
     public var service = PowerSyncServiceSettings()
+    /// How the client follows its uploads (top-level `checkpoint_mode`, legacy when absent).
+    public var checkpointMode = PowerSyncCheckpointMode.legacy
 
     /// True when `id` follows the PowerSync case-id grammar `powersync/<NNN>-<slug>`.
     /// - Parameter id: the case id.
@@ -69,9 +71,40 @@ public struct PowerSyncTranscript: Sendable, Hashable {
             step = nil
             self.steps = steps
             service = try PowerSyncServiceSettings.read(&reader)
+            checkpointMode = try PowerSyncCheckpointMode.read(&reader)
+            try Self.checkModes(steps, checkpointMode)
             try reader.finish()
         } catch {
             throw CorpusError.grammar(file, step: step, at: error.pointer, error.detail)
+        }
+    }
+}
+
+extension PowerSyncTranscript {
+    /// Checks that the client steps fit the checkpoint mode: in legacy mode an upload is followed
+    /// by a write checkpoint and the app's checkpoint request is refused; in requests mode an
+    /// upload is followed by a checkpoint request and the app's request is made.
+    static func checkModes(_ steps: [PowerSyncStep], _ mode: PowerSyncCheckpointMode) throws(WireError) {
+        for (index, step) in steps.enumerated() {
+            guard case .client(let client) = step.action else { continue }
+            let at = JSONPointer(tokens: ["steps"]).appending(index)
+            switch (client, mode) {
+            case (.upload(_, _, .checkpointRequest?), .legacy):
+                throw WireError(
+                    .json, at: at.appending("checkpoint_request"),
+                    "a legacy-mode client follows an upload with a write_checkpoint; set \"checkpoint_mode\": \"requests\" for a checkpoint_request"
+                )
+            case (.upload(_, _, .writeCheckpoint?), .requests):
+                throw WireError(
+                    .json, at: at.appending("write_checkpoint"), "a requests-mode client follows an upload with a checkpoint_request")
+            case (.requestCheckpoint, .legacy):
+                throw WireError(
+                    .json, at: at.appending("request"),
+                    "a legacy-mode client refuses the app's checkpoint request (expect_error); set \"checkpoint_mode\": \"requests\"")
+            case (.requestCheckpointRefused, .requests):
+                throw WireError(.json, at: at.appending("expect_error"), "a requests-mode client makes the app's checkpoint request")
+            default: continue
+            }
         }
     }
 }

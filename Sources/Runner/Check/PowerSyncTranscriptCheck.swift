@@ -41,7 +41,7 @@ public enum PowerSyncTranscriptCheck {
             let found = byStep[step.n] ?? []
             var outcome: CaseOutcome =
                 found.isEmpty ? .passed : .failed(found.map { TranscriptCheck.failure($0, in: scope(of: $0, in: stepJSON)) })
-            if case .client(let client) = step.action, client.checkpointExchange == nil { outcome = .skipped(clientStepReason) }
+            if case .client(let client) = step.action, client.checkpointCall == nil { outcome = .skipped(clientStepReason) }
             cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: seconds[step.n] ?? 0))
         }
         return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [profileProperty], cases: cases)

@@ -11,7 +11,8 @@ import Reports
 struct PowerSyncClientJudge: Sendable {
     /// The upload queue depth the golden steps leave.
     var pendingUploads = 0
-    /// The upload's own checkpoint request, until a completed checkpoint acknowledges it.
+    /// The upload's target (its own checkpoint request, or the write checkpoint it was given),
+    /// until a completed checkpoint acknowledges it.
     var ownRequest: Int64?
     /// Whether the last stream played was a checksum-mismatch fault.
     var afterChecksumFault = false
@@ -88,11 +89,12 @@ struct PowerSyncClientJudge: Sendable {
         case .localWrite(_, let depth):
             if case .written(let actual)? = result, actual == depth { return [] }
             return fail(.powerSyncUploadsFirst, "expected the write queued with \(depth) upload(s) pending")
-        case .upload(let request, let response, let own):
+        case .upload(let request, let response, let target):
             let status = response["status"]?.numberValue?.intValue ?? 0
             let entries = request["crud"]?.arrayValue?.count ?? 0
             if (200..<300).contains(status) {
-                let ownID = own?.response["data"]?["checkpoint_request_id"]?.stringValue
+                // Only a checkpoint request names a request the app can wait on; a write checkpoint is the client's own business.
+                let ownID: String? = if case .checkpointRequest? = target { target?.answeredID } else { nil }
                 if case .uploaded(let upload)? = result, upload.entries == entries, upload.checkpointRequestID == ownID { return [] }
                 return fail(.powerSyncExchange, "expected \(entries) entries uploaded" + (ownID.map { " and own request \($0)" } ?? ""))
             }
@@ -102,6 +104,9 @@ struct PowerSyncClientJudge: Sendable {
             let id = response["data"]?["checkpoint_request_id"]?.stringValue
             if case .requested(let actual)? = result, actual == id { return [] }
             return fail(.powerSyncRequestID, "expected the request named by the answered id \(id ?? "?")")
+        case .requestCheckpointRefused(let code):
+            if case .failure(let failure) = answer, failure.code == code { return [] }
+            return fail(.powerSyncRequestID, "expected the request refused with \(code), as a client in legacy checkpoint mode refuses it")
         case .waitForSync(_, _, let expect):
             if case .waited(let outcome)? = result {
                 if outcome == expect { return [] }
@@ -175,10 +180,10 @@ struct PowerSyncClientJudge: Sendable {
                 }
             }
         case .client(.localWrite(_, let depth)): pendingUploads = depth
-        case .client(.upload(_, let response, let own)):
+        case .client(.upload(_, let response, let target)):
             if (200..<300).contains(response["status"]?.numberValue?.intValue ?? 0) {
                 pendingUploads = 0
-                ownRequest = own?.response["data"]?["checkpoint_request_id"]?.stringValue.flatMap { Int64($0) }
+                ownRequest = target?.answeredID.flatMap { Int64($0) }
             }
         case .client(.streamFault(_, .checksumMismatch)): afterChecksumFault = true
         case .client(.disconnect): disconnectedBefore = true

@@ -69,12 +69,13 @@ struct PowerSyncClientLane: Sendable {
         return first
     }
 
-    /// Why the client lane cannot play one step, or nil: a `checkpoint-request` or
-    /// `write-checkpoint` step is an exchange with a chosen id or query, which the app cannot make
-    /// a client send (the reference client runs in checkpoint-requests mode and never asks
-    /// `/write-checkpoint2.json`; docs/powersync.md, "The client lane").
+    /// Why the client lane cannot play one step, or nil: a `checkpoint-request` step that is not a
+    /// reconcile, or a `write-checkpoint` step, is an exchange with a chosen id or query, which the
+    /// app cannot make a client send (a client asks them on its own only after an upload or at
+    /// connect; docs/powersync.md, "The client lane").
     static func notApplicable(_ step: PowerSyncStep) -> String? {
-        switch step.action {
+        if step.reconcile { return nil }
+        return switch step.action {
         case .checkpointRequest, .writeCheckpoint:
             "not applicable: step \(step.n) \(step.label) is an exchange the app cannot make a client send (a chosen id or query); the server lane and accord check judge it"
         case .syncStream, .client, .source, .replicate: nil
@@ -88,7 +89,7 @@ struct PowerSyncClientLane: Sendable {
         var completes = false
         for step in transcript.steps {
             switch step.action {
-            case .client(.requestCheckpoint), .client(.upload(_, _, .some)): requests = true
+            case .client(.requestCheckpoint), .client(.upload(_, _, .checkpointRequest?)): requests = true
             case .syncStream(_, let lines): completes = completes || lines.contains { $0["checkpoint_complete"] != nil }
             default: break
             }

@@ -53,6 +53,10 @@ struct PowerSyncClientPlay {
         }
         var failed = false
         var killed = false
+        // The client's reconcile at connect, played within the next step that reaches the service.
+        var reconcile: PowerSyncStep?
+        // A driver started again after a kill is a new connection: it reconciles before it next reaches the service.
+        var restarted = false
         // Source-side steps set a service's state; here the mock is the service, so the server lane plays them.
         for step in transcript.steps where !step.isSourceSide {
             let name = "step \(step.n) \(step.label)"
@@ -60,12 +64,19 @@ struct PowerSyncClientPlay {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped("an earlier step failed")))
                 continue
             }
+            if step.reconcile {
+                reconcile = step
+                continue
+            }
             if let reason = PowerSyncClientLane.notApplicable(step) {
                 cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
                 continue
             }
+            let connecting = Self.reachesService(step) ? reconcile : nil
+            if connecting != nil { reconcile = nil }
             let started = ContinuousClock.now
-            var failures = await play(step)
+            var (failures, reconciled) = await play(step, reconcile: connecting, restarted: restarted)
+            if Self.reachesService(step) { restarted = false }
             if let kill, !killed, failures.first?.died == true {
                 killed = true
                 let restart = await restart(kill.relaunch)
@@ -75,11 +86,27 @@ struct PowerSyncClientPlay {
                         outcome: restart.map { .errored($0) } ?? .passed))
                 if restart != nil { return }
                 // Applied and committed before the kill: the step's effect is done. Else it is replayed.
-                failures = kill.hook == .afterCheckpointApplied ? Self.observed(step, judge: &judge) : await play(step)
+                if kill.hook == .afterCheckpointApplied {
+                    failures = Self.observed(step, judge: &judge)
+                } else {
+                    (failures, reconciled) = await play(step, reconcile: connecting, restarted: true)
+                }
+                restarted = kill.hook == .afterCheckpointApplied || !Self.reachesService(step)
+            }
+            if let connecting {
+                let outcome: CaseOutcome = reconciled.isEmpty ? .passed : .failed(reconciled)
+                cases.append(
+                    CaseResult(name: "step \(connecting.n) \(connecting.label) (reconcile)", classname: classname, outcome: outcome))
             }
             let outcome: CaseOutcome = failures.isEmpty ? .passed : .failed(failures.map(\.failure))
             cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: RunClock.seconds(since: started)))
-            failed = !failures.isEmpty
+            failed = !failures.isEmpty || !reconciled.isEmpty
+        }
+        if let reconcile {
+            cases.append(
+                CaseResult(
+                    name: "step \(reconcile.n) \(reconcile.label) (reconcile)", classname: classname,
+                    outcome: .skipped("not played: no later step connects the client to the service")))
         }
         if let kill, !killed {
             cases.append(
@@ -99,18 +126,49 @@ struct PowerSyncClientPlay {
         var died: Bool
     }
 
-    private mutating func play(_ step: PowerSyncStep) async -> [StepFailure] {
-        let (body, expectations, extra) = Self.plan(step)
+    /// Plays a step, with the client's reconcile at connect first when the step connects it: the
+    /// golden `reconcile` step, or after a restart (`restarted`, requests mode) one the golden run
+    /// did not need, taken at any id and judged with the step.
+    /// - Returns: the step's findings, and the golden reconcile's.
+    private mutating func play(_ step: PowerSyncStep, reconcile: PowerSyncStep?, restarted: Bool) async -> ([StepFailure], [Failure]) {
+        var (body, expectations, extra) = Self.plan(step)
+        if let reconcile, case .checkpointRequest(let request, let response) = reconcile.action {
+            var expected = Self.json("/sync/checkpoint-request", request, response)
+            expected.atLeast = restarted
+            expectations.insert(expected, at: 0)
+        } else if restarted, transcript.checkpointMode == .requests, Self.reachesService(step) {
+            var expected = Self.json(
+                "/sync/checkpoint-request", ["checkpoint_request_id": "1", "client_id": .string(transcript.clientID)],
+                ["data": ["checkpoint_request_id": "1"]])
+            expected.atLeast = true
+            expectations.insert(expected, at: 0)
+        }
         mock.expect(expectations)
         let answer = await session.call(body, timeout: extra.map { session.timeout + $0 })
-        let (received, missing) = mock.take()
+        var (received, missing) = mock.take()
+        var reconciled: [Failure] = []
+        if let reconcile {
+            // The first request answered the reconcile; if none came, the reconcile is the first missing.
+            let first = received.isEmpty ? [] : [received.removeFirst()]
+            let unsent = received.isEmpty && first.isEmpty && !missing.isEmpty ? [missing.removeFirst()] : []
+            reconciled = judge.judgeRequests(reconcile, received: first, missing: unsent)
+        }
         if case .broken(let why) = answer {
             let failure = Failure(.powerSyncExchange, message: "\(ObligationID.powerSyncExchange): step \(step.n) \(step.label): \(why)")
-            return [StepFailure(failure: failure, died: true)]
+            return ([StepFailure(failure: failure, died: true)], [])
         }
         let failures = judge.judgeRequests(step, received: received, missing: missing) + judge.judgeAnswer(step, answer)
         judge.observe(step)
-        return failures.map { StepFailure(failure: $0, died: false) }
+        return (failures.map { StepFailure(failure: $0, died: false) }, reconciled)
+    }
+
+    /// Whether a step's op reaches the service, so that a client in requests mode reconciles first:
+    /// a stream, the app's checkpoint request, an upload (whose target needs an id).
+    static func reachesService(_ step: PowerSyncStep) -> Bool {
+        switch step.action {
+        case .syncStream, .client(.requestCheckpoint), .client(.upload), .client(.streamFault): true
+        default: false
+        }
     }
 
     private static func observed(_ step: PowerSyncStep, judge: inout PowerSyncClientJudge) -> [StepFailure] {
@@ -120,7 +178,8 @@ struct PowerSyncClientPlay {
 
     private mutating func attach() async -> String? {
         let attach = AttachRequest(
-            store: store, baseURL: mock.baseURL, token: PowerSyncClientLane.token, userID: transcript.userID, clientID: transcript.clientID)
+            store: store, baseURL: mock.baseURL, token: PowerSyncClientLane.token, userID: transcript.userID, clientID: transcript.clientID,
+            checkpointMode: transcript.checkpointMode)
         let answer = await session.call(.powerSync(.attach(attach)))
         return answer.isResult ? nil : PowerSyncClientJudge.describe(answer)
     }
@@ -146,24 +205,27 @@ struct PowerSyncClientPlay {
                 path: "/sync/stream", golden: request, status: 200,
                 body: Array(lines.map { CanonicalJSON.compact($0) + "\n" }.joined().utf8), contentType: "application/x-ndjson")
         }
-        func json(_ path: String, _ request: JSONValue, _ response: JSONValue, status: Int = 200) -> PowerSyncMock.Expectation {
-            PowerSyncMock.Expectation(
-                path: path, golden: request, status: status, body: Array(CanonicalJSON.compact(response).utf8),
-                contentType: "application/json")
-        }
         switch step.action {
         case .syncStream(let request, let lines): return (.powerSync(.sync), [stream(request, lines)], nil)
         case .checkpointRequest, .writeCheckpoint, .source, .replicate: return (.powerSync(.clientState(tables: nil)), [], nil)
         case .client(let client):
             switch client {
             case .localWrite(let write, _): return (.powerSync(.localWrite(write)), [], nil)
-            case .upload(let request, let response, let own):
+            case .upload(let request, let response, let target):
                 let status = response["status"]?.numberValue?.intValue ?? 200
                 var expected = [json("/accord/upload", request, .object(JSONObject()), status: status)]
-                if let own { expected.append(json("/sync/checkpoint-request", own.request, own.response)) }
+                switch target {
+                case .checkpointRequest(let own)?: expected.append(json("/sync/checkpoint-request", own.request, own.response))
+                case .writeCheckpoint(let written)?:
+                    var get = json("/write-checkpoint2.json", written.request, written.response)
+                    get.method = "GET"
+                    expected.append(get)
+                case nil: break
+                }
                 return (.powerSync(.upload), expected, nil)
             case .requestCheckpoint(let request, let response):
                 return (.powerSync(.requestCheckpoint), [json("/sync/checkpoint-request", request, response)], nil)
+            case .requestCheckpointRefused: return (.powerSync(.requestCheckpoint), [], nil)
             case .waitForSync(let id, let timeout, _):
                 return (
                     .powerSync(.waitForSync(WaitRequest(checkpointRequestID: id, timeoutMilliseconds: timeout))), [],
@@ -181,6 +243,12 @@ struct PowerSyncClientPlay {
             case .assertClient: return (.powerSync(.clientState(tables: nil)), [], nil)
             }
         }
+    }
+
+    /// A JSON exchange the mock expects.
+    static func json(_ path: String, _ request: JSONValue, _ response: JSONValue, status: Int = 200) -> PowerSyncMock.Expectation {
+        PowerSyncMock.Expectation(
+            path: path, golden: request, status: status, body: Array(CanonicalJSON.compact(response).utf8), contentType: "application/json")
     }
 
     private mutating func broken(_ why: String) async {

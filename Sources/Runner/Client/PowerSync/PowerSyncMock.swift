@@ -1,3 +1,5 @@
+import Capture
+import Corpus
 import Foundation
 import HTTP
 import KizunaWire
@@ -10,9 +12,11 @@ import Synchronization
 final class PowerSyncMock: Sendable {
     /// One request the step expects, and its answer.
     struct Expectation: Sendable {
+        /// The method: POST, or GET for `/write-checkpoint2.json`.
+        var method = "POST"
         /// The path, e.g. "/sync/stream".
         var path: String
-        /// The golden request body.
+        /// The golden request body (for a GET, its query as an object).
         var golden: JSONValue
         /// The answer's status.
         var status: Int
@@ -20,6 +24,10 @@ final class PowerSyncMock: Sendable {
         var body: [UInt8]
         /// The answer's content type.
         var contentType: String
+        /// A client's reconcile at connect replayed after a kill: the restarted client may hold a
+        /// greater counter than the golden run had, so any id at or above the golden one is taken,
+        /// and answered the greater of it and the golden answer, as the service keeps the greatest.
+        var atLeast = false
     }
 
     /// One request as the mock saw it.
@@ -85,19 +93,38 @@ final class PowerSyncMock: Sendable {
             return Self.close(HTTPResponse.text(status: 500, "accord: \(mismatch)"))
         }
         record(Received(summary: summary, mismatch: nil))
-        return Self.close(HTTPResponse(status: next.status, headers: ["Content-Type": next.contentType], body: next.body))
+        return Self.close(HTTPResponse(status: next.status, headers: ["Content-Type": next.contentType], body: answerBody(request, next)))
+    }
+
+    /// The golden answer, or for an `atLeast` reconcile the greater of the sent id and the golden one.
+    private func answerBody(_ request: HTTPRequest, _ expected: Expectation) -> [UInt8] {
+        guard expected.atLeast, let body = try? JSONParser.parse(request.body), let sent = try? CheckpointRequest(json: body),
+            let json = try? JSONParser.parse(expected.body), let golden = try? CheckpointRequestAnswer(json: json), sent.id > golden.id
+        else { return expected.body }
+        return Array(CanonicalJSON.compact(["data": ["checkpoint_request_id": .string(sent.id.description)]]).utf8)
     }
 
     private func mismatch(_ request: HTTPRequest, _ expected: Expectation) -> String? {
-        if request.method != "POST" || request.path != expected.path {
-            return "expected POST \(expected.path), found \(request.method) \(request.path)"
+        if request.method != expected.method || request.path != expected.path {
+            return "expected \(expected.method) \(expected.path), found \(request.method) \(request.path)"
         }
         // Token (the SDKs' scheme) and Bearer alike, as PowerSync's service takes them.
         guard let authorization = request.headers["Authorization"], PowerSyncSurface.credential(authorization: authorization) == token[...]
         else {
             return "the Authorization header is not Token or Bearer <the token given at attach>"
         }
-        guard let body = try? JSONParser.parse(request.body) else { return "the body is not JSON" }
+        let body: JSONValue
+        if expected.method == "GET" {
+            body = .object(RecordedExchange.queryParameters(of: (request.query ?? "")[...]))
+        } else {
+            guard let parsed = try? JSONParser.parse(request.body) else { return "the body is not JSON" }
+            body = parsed
+        }
+        if expected.atLeast, let sent = try? CheckpointRequest(json: body), let golden = try? CheckpointRequest(json: expected.golden) {
+            if sent.clientID == golden.clientID && sent.id >= golden.id { return nil }
+            return
+                "the reconcile after a restart sent id \(sent.id) for client \(sent.clientID), expected at least \(golden.id) for \(golden.clientID)"
+        }
         let actual = Self.meaning(body, path: expected.path)
         let golden = Self.meaning(expected.golden, path: expected.path)
         guard let at = actual.firstDifference(from: golden) else { return nil }
@@ -108,8 +135,8 @@ final class PowerSyncMock: Sendable {
     /// What a request means to PowerSync's service, compared instead of its bytes: a stream
     /// request's bucket positions (in name order) and client id, whatever else an SDK sends
     /// (`binary_data`, `parameters`, `app_metadata`, `streams`: the service allows any member);
-    /// a checkpoint request's id (a string or a number alike) and client id. A body that does not
-    /// decode, and any other request, is compared whole.
+    /// a checkpoint request's id (a string or a number alike) and client id; a write checkpoint's
+    /// query, whole. A body that does not decode, and any other request, is compared whole.
     static func meaning(_ body: JSONValue, path: String) -> JSONValue {
         switch PowerSyncSurface.route(atPath: path) {
         case .syncStream:

@@ -73,11 +73,7 @@ struct PowerSyncCasePlay {
         case .source, .replicate:
             await perform(step, on: target)
         case .writeCheckpoint(let request, let response):
-            let user = transcript.userID
-            await endpoint(name, at: location, golden: response) { () async throws(TargetError) in
-                let answer = try await target.writeCheckpoint(query: request, userID: user)
-                return (answer, .writeCheckpoint(request: request, response: answer))
-            }
+            await writeCheckpoint(request, golden: response, at: location, name: name, on: target)
         case .checkpointRequest(let request, let response):
             await checkpointRequest(request, golden: response, at: location, name: name, on: target)
         case .syncStream(let request, let lines):
@@ -87,16 +83,17 @@ struct PowerSyncCasePlay {
         }
     }
 
-    /// Plays a client-side step by the request it puts on the service's wire
-    /// (`checkpointExchange`: the app's checkpoint request, or the client's own one after an
-    /// accepted upload, whose commit by the app backend the transcript states as a source step
-    /// before it). A stream fault is not applicable (the mock plays it); a step with no request
+    /// Plays a client-side step by the request it puts on the service's wire (`checkpointCall`:
+    /// the app's checkpoint request, or the client's target after an accepted upload, whose commit
+    /// by the app backend the transcript states as a source step before it). A stream fault is not applicable (the mock plays it); a step with no request
     /// for the service is left to the client lane.
     private mutating func play(_ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSyncTarget)
         async
     {
-        if let exchange = client.checkpointExchange {
+        if case .checkpointRequest(let exchange)? = client.checkpointCall {
             await checkpointRequest(exchange.request, golden: exchange.response, at: location, name: name, on: target)
+        } else if case .writeCheckpoint(let exchange)? = client.checkpointCall {
+            await writeCheckpoint(exchange.request, golden: exchange.response, at: location, name: name, on: target)
         } else if case .streamFault = client {
             cases.append(
                 CaseResult(
@@ -113,7 +110,18 @@ struct PowerSyncCasePlay {
     /// service's wire, or a stream fault reported not applicable).
     static func isServerCase(_ client: PowerSyncClientAction) -> Bool {
         if case .streamFault = client { return true }
-        return client.checkpointExchange != nil
+        return client.checkpointCall != nil
+    }
+
+    /// One `GET /write-checkpoint2.json` exchange.
+    private mutating func writeCheckpoint(
+        _ request: JSONValue, golden: JSONValue, at location: StepLocation, name: String, on target: any PowerSyncTarget
+    ) async {
+        let user = transcript.userID
+        await endpoint(name, at: location, golden: golden) { () async throws(TargetError) in
+            let answer = try await target.writeCheckpoint(query: request, userID: user)
+            return (answer, .writeCheckpoint(request: request, response: answer))
+        }
     }
 
     /// One `POST /sync/checkpoint-request` exchange.
