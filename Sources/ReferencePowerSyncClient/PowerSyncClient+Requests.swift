@@ -16,6 +16,8 @@ extension PowerSyncClient {
     public func upload() async throws(PowerSyncClientError) -> (entries: Int, checkpointRequestID: String?) {
         let queue = try database.queue()
         if queue.isEmpty { return (0, nil) }
+        // Its own request will need a reconciled counter: a client not connected since attach reconciles first.
+        if configuration.checkpointMode == .requests, !seeded, case .connected = link { try await reconcile() }
         let reply: ClientResponse
         do {
             reply = try await post("/accord/upload", ["crud": .array(queue)])

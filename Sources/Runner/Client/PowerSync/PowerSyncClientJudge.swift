@@ -53,7 +53,8 @@ struct PowerSyncClientJudge: Sendable {
         for expected in missing {
             failures.append(
                 Failure(
-                    obligation, message: "\(obligation): step \(step.n) \(step.label): the client never sent POST \(expected.path)",
+                    obligation,
+                    message: "\(obligation): step \(step.n) \(step.label): the client never sent \(expected.method) \(expected.path)",
                     body: CanonicalJSON.compact(expected.golden)))
         }
         return failures
