@@ -38,7 +38,7 @@ struct PowerSyncRuleTests {
     @Test("a completion before any checkpoint, and a diff before any checkpoint, are findings")
     func beforeAnyCheckpoint() throws {
         let findings = try run(
-            "[\(stream(1, [#"{"checkpoint_complete":{"last_op_id":"1"}}"#, #"{"checkpoint_diff":{"last_op_id":"2","removed_buckets":[],"updated_buckets":[]}}"#]))]"
+            "[\(stream(1, [#"{"checkpoint_complete":{"last_op_id":"1"}}"#, #"{"checkpoint_diff":{"last_op_id":"3","removed_buckets":[],"updated_buckets":[]}}"#]))]"
         )
         #expect(findings.map(\.ruleID) == ["PS-COMPLETE", "PS-DIFF"])
         #expect(findings.map { $0.location?.streamLine } == [1, 2])
@@ -174,5 +174,26 @@ struct PowerSyncRuleTests {
         #expect(try run("[\(stream(1, lines(checksum: 3)))]").isEmpty)
         #expect(try run("[\(stream(1, lines(checksum: 4)))]").map(\.ruleID).allSatisfy { $0 == "PS-CHECKSUM" })
         #expect(try !run("[\(stream(1, lines(checksum: 4)))]").isEmpty)
+    }
+
+    /// powersync-service 332d649 `packages/service-core/src/sync/sync.ts` L480-489: an empty chunk
+    /// "is not sent to the client, but may still report progress"; its snapshot "sync updates to
+    /// data query only" (modules/module-mongodb-storage/test/src/__snapshots__/storage_sync.test.ts.snap)
+    /// sends a bucket's first data `after: "1"` past a checkpoint at 1 that held none of its ops.
+    @Test(
+        "data may start past the chain up to the latest checkpoint's last_op_id (a range without ops is skipped unsent); beyond it, or back, is PS-OP-ORDER"
+    )
+    func emptyRangeSkipped() throws {
+        func lines(after: String) -> [String] {
+            [
+                #"{"checkpoint":{"buckets":[{"bucket":"u","checksum":0,"count":0,"priority":3}],"last_op_id":"1"}}"#,
+                #"{"checkpoint_complete":{"last_op_id":"1"}}"#,
+                #"{"checkpoint_diff":{"last_op_id":"3","removed_buckets":[],"updated_buckets":[{"bucket":"u","checksum":5,"count":1,"priority":3}]}}"#,
+                #"{"data":{"after":"\#(after)","bucket":"u","data":[{"checksum":5,"object_id":"l","object_type":"t","op":"PUT","op_id":"3"}],"has_more":false,"next_after":"3"}}"#,
+            ]
+        }
+        #expect(try run("[\(stream(1, lines(after: "1")))]").isEmpty)
+        #expect(try run("[\(stream(1, lines(after: "2")))]").isEmpty)
+        #expect(try run("[\(stream(1, lines(after: "4")))]").map(\.ruleID).contains("PS-OP-ORDER"))
     }
 }

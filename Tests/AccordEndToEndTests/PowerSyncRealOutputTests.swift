@@ -1,0 +1,126 @@
+import Foundation
+import KizunaWire
+import Testing
+
+/// Sessions whose lines and answers are what PowerSync's own service emits in its own tests
+/// (Conformance/powersync-real: the sync tests' snapshots and the checkpoint route and storage
+/// tests of powersync-ja/powersync-service at 332d649554ce0ffa6151f57bce920056f2c0b5ea, each HAR
+/// naming its source in `log.comment`). Real systems are the judge: every session passes
+/// `accord check` after `accord convert` from HAR, and a copy with one field edited fails at its
+/// rule and NDJSON line.
+@Suite("PowerSync's own output, as HAR")
+struct PowerSyncRealOutputTests {
+    static var folder: String { AccordBinary.packageRoot + "/Conformance/powersync-real" }
+
+    static func sessions() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".har") }.sorted()
+    }
+
+    /// Converts a HAR to a recording and checks it; the check's status and output.
+    static func check(_ har: [UInt8], named name: String, in work: URL) async throws -> (status: Int32, output: String) {
+        let input = work.appendingPathComponent(name + ".har")
+        let recording = work.appendingPathComponent(name + ".jsonl")
+        try Data(har).write(to: input)
+        let converted = try await AccordBinary.run(["convert", input.path, recording.path])
+        #expect(converted.status == 0, "\(converted.stdout)\(converted.stderr)")
+        let checked = try await AccordBinary.run(["check", recording.path])
+        return (checked.status, checked.stdout + checked.stderr)
+    }
+
+    @Test("every session of PowerSync's own output passes accord check after accord convert from HAR")
+    func realOutputPasses() async throws {
+        let work = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let sessions = try Self.sessions()
+        #expect(sessions.count == 12)
+        for session in sessions {
+            let har = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/" + session)))
+            let comment = try JSONParser.parse(har)["log"]?["comment"]?.stringValue ?? ""
+            #expect(
+                comment.contains("powersync-ja/powersync-service at 332d649554ce0ffa6151f57bce920056f2c0b5ea"),
+                "\(session) cites its source")
+            let (status, output) = try await Self.check(har, named: String(session.dropLast(4)), in: work)
+            #expect(status == 0 && output.contains(" 0 failed"), "\(session): \(output)")
+        }
+    }
+
+    /// One edited field: which session, how, and where it must fail.
+    struct Break: Sendable, CustomStringConvertible {
+        var name: String
+        var session: String
+        var entry: Int
+        var edit: @Sendable (inout [JSONValue]) -> Void
+        var expected: String
+        var description: String { name }
+    }
+
+    static let breaks: [Break] = [
+        Break(
+            name: "a bucket checksum one off", session: "001-global-data", entry: 0,
+            edit: { lines in
+                lines[0] = edited(lines[0], ["checkpoint", "buckets", 0, "checksum"]) {
+                    .number(JSONNumber(($0.numberValue?.intValue ?? 0) + 1))
+                }
+            },
+            expected: "exchange 1 sync-stream NDJSON line 3 (line 2): PS-CHECKSUM"),
+        Break(
+            name: "a completion naming another last_op_id", session: "001-global-data", entry: 0,
+            edit: { lines in lines[lines.count - 1] = ["checkpoint_complete": ["last_op_id": "1"]] },
+            expected: "exchange 1 sync-stream NDJSON line 3 (line 2): PS-COMPLETE"),
+        Break(
+            name: "two ops out of order", session: "001-global-data", entry: 0,
+            edit: { lines in
+                lines[1] = edited(lines[1], ["data", "data"]) { ops in .array((ops.arrayValue ?? []).reversed()) }
+            },
+            expected: "exchange 1 sync-stream NDJSON line 2 (line 2): PS-OP-ORDER"),
+        Break(
+            name: "a write_checkpoint going back", session: "004-empty-checkpoint-completes", entry: 0,
+            edit: { lines in lines[0] = edited(lines[0], ["checkpoint", "write_checkpoint"]) { _ in "2" } },
+            expected: "exchange 1 sync-stream NDJSON line 4 (line 2): PS-WRITE-CHECKPOINT"),
+        Break(
+            name: "a request answered lower than held", session: "012-one-counter-per-client", entry: 1,
+            edit: { lines in lines = [["data": ["checkpoint_request_id": "41"]]] },
+            expected: "exchange 2 checkpoint-request (line 3): PS-REQUEST-ID"),
+    ]
+
+    @Test("a copy of a real session with one field edited fails at its rule and NDJSON line", arguments: breaks)
+    func oneEditFails(_ broken: Break) async throws {
+        let work = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let original = try JSONParser.parse(
+            [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/" + broken.session + ".har"))))
+        let path: [PathToken] = ["log", "entries", .index(broken.entry), "response", "content", "text"]
+        let har = Self.edited(original, path) { text in
+            var lines = (text.stringValue ?? "").split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+            broken.edit(&lines)
+            return .string(lines.map { CanonicalJSON.compact($0) }.joined(separator: "\n") + (lines.count > 1 ? "\n" : ""))
+        }
+        #expect(har != original)
+        let (status, output) = try await Self.check(Array(CanonicalJSON.compact(har).utf8), named: "broken", in: work)
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("FAIL broken.jsonl › " + broken.expected), "\(output)")
+    }
+
+    /// A step of a path into a JSON value: a member or an array index.
+    enum PathToken: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Sendable {
+        case member(String)
+        case index(Int)
+        init(stringLiteral value: String) { self = .member(value) }
+        init(integerLiteral value: Int) { self = .index(value) }
+    }
+
+    /// `value` with the value at `path` replaced by `change` of it.
+    static func edited(_ value: JSONValue, _ path: [PathToken], _ change: (JSONValue) -> JSONValue) -> JSONValue {
+        guard let first = path.first else { return change(value) }
+        let rest = Array(path.dropFirst())
+        switch (first, value) {
+        case (.member(let key), .object(var object)):
+            object[key] = edited(object[key] ?? .null, rest, change)
+            return .object(object)
+        case (.index(let index), .array(var array)) where array.indices.contains(index):
+            array[index] = edited(array[index], rest, change)
+            return .array(array)
+        default: return value
+        }
+    }
+}
