@@ -44,6 +44,25 @@ struct PowerSyncRealOutputTests {
         }
     }
 
+    @Test("what the model does not read of real lines (streams, subscriptions) is noted on the stream's case, which passes")
+    func unreadIsNoted() async throws {
+        let work = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let input = URL(fileURLWithPath: Self.folder + "/003-priority-override.har")
+        let recording = work.appendingPathComponent("s.jsonl")
+        let report = work.appendingPathComponent("r.json")
+        _ = try await AccordBinary.run(["convert", input.path, recording.path])
+        let checked = try await AccordBinary.run(["check", recording.path, "--json", report.path])
+        #expect(checked.status == 0, "\(checked.stdout)")
+        let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
+        let stream = try #require(json["suites"]?.arrayValue?.first?["cases"]?.arrayValue?.first)
+        #expect(stream["outcome"] == "passed")
+        #expect(
+            stream["note"]?.stringValue
+                == "not read by Accord's model, skipped as PowerSync's core skips them: /checkpoint/buckets/*/subscriptions (NDJSON line 1); /checkpoint/streams (NDJSON line 1)"
+        )
+    }
+
     /// One edited field: which session, how, and where it must fail.
     struct Break: Sendable, CustomStringConvertible {
         var name: String

@@ -42,7 +42,9 @@ public enum PowerSyncTranscriptCheck {
             var outcome: CaseOutcome =
                 found.isEmpty ? .passed : .failed(found.map { TranscriptCheck.failure($0, in: scope(of: $0, in: stepJSON)) })
             if case .client(let client) = step.action, client.checkpointCall == nil { outcome = .skipped(clientStepReason) }
-            cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: seconds[step.n] ?? 0))
+            var result = CaseResult(name: name, classname: classname, outcome: outcome, time: seconds[step.n] ?? 0)
+            if case .syncStream(_, let lines) = step.action { result.note = UnreadNote.note(for: lines) }
+            cases.append(result)
         }
         return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [profileProperty], cases: cases)
     }

@@ -49,15 +49,19 @@ extension RecordingCheck {
         } else {
             outcome = .failed(findings.map { TranscriptCheck.failure($0, in: Self.scope(of: $0, in: exchange)) })
         }
-        record(outcome, name: "exchange \(exchange.number) \(step.label)", seconds: RunClock.seconds(since: started))
+        var note: String?
+        if case .syncStream(_, let lines) = step.action { note = UnreadNote.note(for: lines) }
+        record(outcome, name: "exchange \(exchange.number) \(step.label)", seconds: RunClock.seconds(since: started), note: note)
         return true
     }
 
     /// Counts an outcome and keeps its case when passes are kept or it did not pass.
-    private mutating func record(_ outcome: CaseOutcome, name: String, seconds: Double) {
+    private mutating func record(_ outcome: CaseOutcome, name: String, seconds: Double, note: String? = nil) {
         tally.add(outcome)
         if keepPassing || outcome != .passed {
-            cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: seconds))
+            var result = CaseResult(name: name, classname: classname, outcome: outcome, time: seconds)
+            result.note = note
+            cases.append(result)
         }
     }
 

@@ -71,7 +71,7 @@ extension PowerSyncCasePlay {
         }
         answers.append(Answer(n: n, body: .lines(liveLines)))
         let seen = liveLines
-        record(name, findings: findings) { finding in
+        record(name, findings: findings, note: UnreadNote.note(for: liveLines)) { finding in
             guard let line = finding.location?.streamLine, seen.indices.contains(line - 1) else { return .null }
             return seen[line - 1]
         }

@@ -166,10 +166,12 @@ struct PowerSyncCasePlay {
     }
 
     /// One exchange step's test case: passed, or failed with each finding (rules first, then AC-GOLDEN).
-    mutating func record(_ name: String, findings: [Finding], scope: (Finding) -> JSONValue = { _ in .null }) {
+    mutating func record(_ name: String, findings: [Finding], note: String? = nil, scope: (Finding) -> JSONValue = { _ in .null }) {
         let ordered = findings.filter { $0.ruleID.rawValue != "AC-GOLDEN" } + findings.filter { $0.ruleID.rawValue == "AC-GOLDEN" }
         let outcome: CaseOutcome = ordered.isEmpty ? .passed : .failed(ordered.map { TranscriptCheck.failure($0, in: scope($0)) })
-        cases.append(CaseResult(name: name, classname: classname, outcome: outcome))
+        var result = CaseResult(name: name, classname: classname, outcome: outcome)
+        result.note = note
+        cases.append(result)
     }
 
     mutating func stop(_ error: TargetError, name: String) {
