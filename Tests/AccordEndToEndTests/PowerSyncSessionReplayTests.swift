@@ -119,4 +119,47 @@ struct PowerSyncSessionReplayTests {
                 && replayed.stdout.contains("(at /checkpoint_complete/last_op_id)"),
             "\(replayed.stdout)")
     }
+
+    @Test(
+        "a session whose source changes went straight to the service, not through the recorder, replays green in both lanes with no flag: its source side is inferred from the stream"
+    )
+    func sourceInferredFromTheStream() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let served = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", Self.secret, "--fixtures"])
+        let token = try await JWTCommandTests.mint(["--secret", Self.secret, "--sub", "user-ada"])
+        // The source database is written directly, as an app's backend writes a live service's.
+        #expect(try PowerSyncLiveStreamTests.fixture(served.port, "reset", [:]) == 204)
+        let changes: [JSONValue] = [
+            ["grant": ["bucket": "user-ada-todos", "user_id": "user-ada"]],
+            ["grant": ["bucket": "global-news", "user_id": "user-ada", "priority": 1]],
+            PowerSyncLiveStreamTests.put("t1", "a", checksum: 5),
+            ["put": ["bucket": "global-news", "object_type": "news", "object_id": "n1", "data": #"{"title":"hi"}"#, "checksum": 7]],
+            PowerSyncLiveStreamTests.put("t2", "b", checksum: 4294967295),
+        ]
+        #expect(try PowerSyncLiveStreamTests.commit(served.port, changes) == 204)
+        let all = try Self.calls(token: token, store: folder.appendingPathComponent("store").path)
+        let session = try await PowerSyncUpstream.recording(
+            upstream: "http://127.0.0.1:\(served.port)", calls: all.filter { !$0.target.hasPrefix("/accord/") }, folder: folder)
+        #expect(served.stop().status == 0)
+        #expect(session.status == 0)
+        let recording = folder.appendingPathComponent("session.jsonl").path
+        let exchanges = try PowerSyncRecordTests.exchanges(in: session.recording)
+        #expect(!exchanges.contains { $0.path.hasPrefix("/accord/") }, "no fixture call was recorded: \(exchanges.map(\.path))")
+        #expect(exchanges.last?.path == "/sync/stream")
+
+        let check = try await AccordBinary.run(["check", recording])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let embedded = try await AccordBinary.run(["run", "--server", "embedded", recording])
+        #expect(embedded.status == 0, "\(embedded.stdout)\(embedded.stderr)")
+        #expect(embedded.stdout.contains("0 failed"), "\(embedded.stdout)")
+        let client = try await AccordBinary.run(["run", "--client", "\(AccordBinary.path) driver --profile powersync", recording])
+        #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
+        #expect(client.stdout.contains("0 failed, 0 skipped"), "\(client.stdout)")
+        // The converted transcript states the inferred commit before the stream.
+        let transcript = folder.appendingPathComponent("t.json").path
+        let converted = try await AccordBinary.run(["convert", recording, transcript])
+        #expect(
+            converted.stderr.contains("no fixture calls: the source side is inferred from the streams, 1 commit(s)"), "\(converted.stderr)")
+    }
 }

@@ -106,3 +106,61 @@ struct PowerSyncRecordedSourceTests {
         }
     }
 }
+
+/// A recording with no fixture calls (a live service): its source side inferred from its streams.
+@Suite("the source side of a recording without fixture calls")
+struct PowerSyncInferredSourceTests {
+    static func stream(_ lines: [String], client: String = "c1") -> RecordedExchange {
+        RecordedExchange(
+            number: 0, rpc: "sync-stream", request: ["buckets": [], "client_id": .string(client)],
+            response: .array(lines.compactMap { try? JSONParser.parse(Array($0.utf8)) }))
+    }
+
+    @Test(
+        "grants, ops in op-id order with the unseen ids filled, a diff's commit during the stream after the line before it, a revoke, and a write checkpoint no exchange explains"
+    )
+    func inferred() throws {
+        let lines = [
+            #"{"token_expires_in":60}"#,
+            #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":3,"count":2,"priority":1},{"bucket":"b","checksum":0,"count":0}],"last_op_id":"5"}}"#,
+            #"{"data":{"after":"0","bucket":"a","data":[{"checksum":2,"data":"{}","object_id":"y","object_type":"t","op":"PUT","op_id":"4","subkey":"k"},{"checksum":1,"data":"{}","object_id":"x","object_type":"t","op":"PUT","op_id":"2"}],"has_more":false,"next_after":"4"}}"#,
+            #"{"checkpoint_complete":{"last_op_id":"5"}}"#,
+            #"{"checkpoint_diff":{"last_op_id":"6","removed_buckets":["b"],"updated_buckets":[{"bucket":"a","checksum":7,"count":3,"priority":1}],"write_checkpoint":"9"}}"#,
+            #"{"data":{"after":"4","bucket":"a","data":[{"checksum":4,"object_id":"x","object_type":"t","op":"REMOVE","op_id":"6"}],"has_more":false,"next_after":"6"}}"#,
+            #"{"checkpoint_complete":{"last_op_id":"6"}}"#,
+        ]
+        var exchange = Self.stream(lines)
+        exchange.user = "ada"
+        let result = RecordingToPowerSyncTranscript.convert(PowerSyncRecordedSourceTests.recording([exchange]), caseID: "powersync/001-x")
+        let steps = result.json["steps"]?.arrayValue ?? []
+        #expect(steps.map { $0["kind"]?.stringValue ?? "" } == ["source", "sync-stream", "source"])
+        let unseen: (Int) -> JSONValue = { id in
+            [
+                "put": [
+                    "bucket": "accord-unseen-ops", "checksum": 0, "data": "{}", "object_id": .string("op-\(id)"),
+                    "object_type": "accord_unseen",
+                ]
+            ]
+        }
+        let before: [JSONValue] = [
+            ["grant": ["bucket": "a", "priority": 1, "user_id": "ada"]], ["grant": ["bucket": "b", "user_id": "ada"]], unseen(1),
+            ["put": ["bucket": "a", "checksum": 1, "data": "{}", "object_id": "x", "object_type": "t"]], unseen(3),
+            ["put": ["bucket": "a", "checksum": 2, "data": "{}", "object_id": "y", "object_type": "t", "subkey": "k"]], unseen(5),
+        ]
+        #expect(CanonicalJSON.compact(steps.first?["changes"] ?? .null) == CanonicalJSON.compact(.array(before)))
+        #expect(CanonicalJSON.compact(steps.last?["during"] ?? .null) == CanonicalJSON.compact(["after_line": 4, "step": 2]))
+        #expect(
+            CanonicalJSON.compact(steps.last?["changes"] ?? .null)
+                == CanonicalJSON.compact([
+                    ["revoke": ["bucket": "b", "user_id": "ada"]],
+                    ["checkpoint_request": ["client_id": "c1", "id": "9", "user_id": "ada"]],
+                    ["remove": ["bucket": "a", "checksum": 4, "object_id": "x", "object_type": "t"]],
+                ]))
+        #expect(
+            result.notes.first
+                == "no fixture calls: the source side is inferred from the streams, 2 commit(s), 3 op id(s) the user never saw filled in accord-unseen-ops"
+        )
+        // The transcript loads: the during step follows its stream.
+        _ = try PowerSyncTranscript(json: result.json, file: "t.json")
+    }
+}

@@ -9,7 +9,9 @@ import PowerSyncWire
 /// is left out with a note, as `RecordingToTranscript` does for KizunaSync. The session's calls of
 /// the service's fixture endpoint are its source side: `source` and `replicate` calls become
 /// `source` and `replicate` steps in their place, a `configure` call the transcript's `service`
-/// settings, so the server lane can replay the recording from the state it was recorded in.
+/// settings, so the server lane can replay the recording from the state it was recorded in. A
+/// recording with no such call (a live service) gets its source side inferred from its streams
+/// (`inferredSource`).
 public enum RecordingToPowerSyncTranscript {
     /// The transcript and what was left out.
     public struct Result: Sendable, Hashable {
@@ -90,6 +92,11 @@ public enum RecordingToPowerSyncTranscript {
                         sourceStep(recording.exchanges[call], fixture, n: steps.count + 1, during: (stream, moment.afterLine)))
                 }
             }
+        }
+        if !steps.contains(where: { ["source", "replicate"].contains($0["kind"]?.stringValue) }) {
+            let inferred = inferredSource(steps, user: user ?? "unknown")
+            steps = inferred.steps
+            notes = inferred.notes + notes
         }
         var document: JSONObject = [
             "profile": .string(CorpusProfile.powerSync.rawValue), "case": .string(caseID),

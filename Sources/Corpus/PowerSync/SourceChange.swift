@@ -4,10 +4,11 @@ import KizunaWire
 /// bucket ops and bucket membership (docs/powersync.md, "Source steps"), or a value an earlier
 /// session left in the service's own storage.
 public enum SourceChange: Sendable, Hashable {
-    /// A row put into a bucket: a PUT op with the row's data and the op checksum.
-    case put(bucket: String, objectType: String, objectID: String, data: String, checksum: JSONValue)
+    /// A row put into a bucket: a PUT op with the row's data and the op checksum, and the
+    /// `subkey` PowerSync's service gives the row's op when stated.
+    case put(bucket: String, objectType: String, objectID: String, data: String, checksum: JSONValue, subkey: String? = nil)
     /// A row removed from a bucket: a REMOVE op.
-    case remove(bucket: String, objectType: String, objectID: String, checksum: JSONValue)
+    case remove(bucket: String, objectType: String, objectID: String, checksum: JSONValue, subkey: String? = nil)
     /// A MOVE op: a row that moved out of the bucket, keeping its checksum.
     case move(bucket: String, checksum: JSONValue)
     /// A CLEAR op: the bucket's contents cleared, its checksum replacing the sum.
@@ -44,11 +45,11 @@ extension SourceChange {
             self = .put(
                 bucket: try reader.string("bucket"), objectType: try reader.string("object_type"),
                 objectID: try reader.string("object_id"), data: try reader.string("data"),
-                checksum: try Self.checksum(&reader))
+                checksum: try Self.checksum(&reader), subkey: try reader.optionalString("subkey"))
         case "remove":
             self = .remove(
                 bucket: try reader.string("bucket"), objectType: try reader.string("object_type"),
-                objectID: try reader.string("object_id"), checksum: try Self.checksum(&reader))
+                objectID: try reader.string("object_id"), checksum: try Self.checksum(&reader), subkey: try reader.optionalString("subkey"))
         case "move": self = .move(bucket: try reader.string("bucket"), checksum: try Self.checksum(&reader))
         case "clear": self = .clear(bucket: try reader.string("bucket"), checksum: try Self.checksum(&reader))
         case "grant":

@@ -29,20 +29,20 @@ extension SourceChange {
             .object(JSONObject(pairs: [(kind, .object(JSONObject(pairs: members)))]))
         }
         switch self {
-        case .put(let bucket, let objectType, let objectID, let data, let checksum):
+        case .put(let bucket, let objectType, let objectID, let data, let checksum, let subkey):
             return change(
                 "put",
                 [
                     ("bucket", .string(bucket)), ("checksum", checksum), ("data", .string(data)), ("object_id", .string(objectID)),
                     ("object_type", .string(objectType)),
-                ])
-        case .remove(let bucket, let objectType, let objectID, let checksum):
+                ] + (subkey.map { [("subkey", .string($0))] } ?? []))
+        case .remove(let bucket, let objectType, let objectID, let checksum, let subkey):
             return change(
                 "remove",
                 [
                     ("bucket", .string(bucket)), ("checksum", checksum), ("object_id", .string(objectID)),
                     ("object_type", .string(objectType)),
-                ])
+                ] + (subkey.map { [("subkey", .string($0))] } ?? []))
         case .move(let bucket, let checksum): return change("move", [("bucket", .string(bucket)), ("checksum", checksum)])
         case .clear(let bucket, let checksum): return change("clear", [("bucket", .string(bucket)), ("checksum", checksum)])
         case .grant(let bucket, let userID, let priority):

@@ -36,16 +36,18 @@ public struct OplogEntry: Sendable, Hashable {
     ///   - checksum: the checksum.
     ///   - objectType: the row type.
     ///   - objectID: the row id.
+    ///   - subkey: the row's subkey within its bucket, when the service gives one.
     ///   - data: the row data.
     public init(
-        opID: OpID, op: OpType, checksum: Checksum, objectType: String? = nil, objectID: String? = nil, data: JSONValue? = nil
+        opID: OpID, op: OpType, checksum: Checksum, objectType: String? = nil, objectID: String? = nil, subkey: String? = nil,
+        data: JSONValue? = nil
     ) {
         self.opID = opID
         self.op = op
         self.checksum = checksum
         self.objectType = objectType
         self.objectID = objectID
-        self.subkey = nil
+        self.subkey = subkey
         self.data = data
     }
 

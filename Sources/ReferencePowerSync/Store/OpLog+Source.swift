@@ -14,10 +14,10 @@ extension OpLog {
         for (index, change) in commit.changes.enumerated() {
             let at = JSONPointer(tokens: ["changes", String(index)])
             switch change {
-            case .put(let bucket, let objectType, let objectID, let data, let checksum):
-                try pend(lsn, "PUT", bucket, objectType, objectID, data, try Self.checksum(checksum, at: at))
-            case .remove(let bucket, let objectType, let objectID, let checksum):
-                try pend(lsn, "REMOVE", bucket, objectType, objectID, nil, try Self.checksum(checksum, at: at))
+            case .put(let bucket, let objectType, let objectID, let data, let checksum, let subkey):
+                try pend(lsn, "PUT", bucket, objectType, objectID, data, try Self.checksum(checksum, at: at), subkey: subkey)
+            case .remove(let bucket, let objectType, let objectID, let checksum, let subkey):
+                try pend(lsn, "REMOVE", bucket, objectType, objectID, nil, try Self.checksum(checksum, at: at), subkey: subkey)
             case .move(let bucket, let checksum): try pend(lsn, "MOVE", bucket, nil, nil, nil, try Self.checksum(checksum, at: at))
             case .clear(let bucket, let checksum): try pend(lsn, "CLEAR", bucket, nil, nil, nil, try Self.checksum(checksum, at: at))
             case .grant(let bucket, let user, let priority):
@@ -42,11 +42,12 @@ extension OpLog {
     func replicate() throws(PowerSyncServiceError) {
         var head = try position("head")
         let rows = try db.query(
-            "SELECT kind, bucket, object_type, object_id, data, checksum, user_id, priority FROM pending ORDER BY seq"
+            "SELECT kind, bucket, object_type, object_id, data, checksum, user_id, priority, subkey FROM pending ORDER BY seq"
         ) { row throws(PowerSyncServiceError) in
             (
                 kind: row.text(0) ?? "", bucket: row.text(1) ?? "", objectType: row.text(2), objectID: row.text(3), data: row.text(4),
-                checksum: row.integer(5), user: row.text(6) ?? "", priority: row.isNull(7) ? SQLiteValue.null : .integer(row.integer(7))
+                checksum: row.integer(5), user: row.text(6) ?? "", priority: row.isNull(7) ? SQLiteValue.null : .integer(row.integer(7)),
+                subkey: row.text(8)
             )
         }
         for row in rows {
@@ -63,10 +64,11 @@ extension OpLog {
             default:
                 head += 1
                 try db.run(
-                    "INSERT INTO ops VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO ops VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         .integer(head), .text(row.bucket), .text(row.kind), row.objectType.map { .text($0) } ?? .null,
                         row.objectID.map { .text($0) } ?? .null, row.data.map { .text($0) } ?? .null, .integer(row.checksum),
+                        row.subkey.map { .text($0) } ?? .null,
                     ])
             }
         }
@@ -76,13 +78,14 @@ extension OpLog {
     }
 
     private func pend(
-        _ lsn: Int64, _ kind: String, _ bucket: String, _ objectType: String?, _ objectID: String?, _ data: String?, _ checksum: UInt32
+        _ lsn: Int64, _ kind: String, _ bucket: String, _ objectType: String?, _ objectID: String?, _ data: String?, _ checksum: UInt32,
+        subkey: String? = nil
     ) throws(PowerSyncServiceError) {
         try db.run(
-            "INSERT INTO pending (lsn, kind, bucket, object_type, object_id, data, checksum) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO pending (lsn, kind, bucket, object_type, object_id, data, checksum, subkey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .integer(lsn), .text(kind), .text(bucket), objectType.map { .text($0) } ?? .null, objectID.map { .text($0) } ?? .null,
-                data.map { .text($0) } ?? .null, .integer(Int64(checksum)),
+                data.map { .text($0) } ?? .null, .integer(Int64(checksum)), subkey.map { .text($0) } ?? .null,
             ])
     }
 

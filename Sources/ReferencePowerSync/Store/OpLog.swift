@@ -12,6 +12,7 @@ struct StoredOp: Sendable, Hashable {
     var objectID: String?
     var data: String?
     var checksum: UInt32
+    var subkey: String?
 }
 
 /// One of a user's buckets: its name, declared priority and grant order.
@@ -33,9 +34,10 @@ struct OpLog {
             CREATE TABLE IF NOT EXISTS positions (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
             INSERT OR IGNORE INTO positions VALUES ('source', 0), ('replicated', 0), ('head', 0);
             CREATE TABLE IF NOT EXISTS pending (seq INTEGER PRIMARY KEY AUTOINCREMENT, lsn INTEGER NOT NULL, kind TEXT NOT NULL,
-              bucket TEXT NOT NULL, object_type TEXT, object_id TEXT, data TEXT, checksum INTEGER, user_id TEXT, priority INTEGER);
+              bucket TEXT NOT NULL, object_type TEXT, object_id TEXT, data TEXT, checksum INTEGER, user_id TEXT, priority INTEGER,
+              subkey TEXT);
             CREATE TABLE IF NOT EXISTS ops (op_id INTEGER PRIMARY KEY, bucket TEXT NOT NULL, op TEXT NOT NULL, object_type TEXT,
-              object_id TEXT, data TEXT, checksum INTEGER NOT NULL);
+              object_id TEXT, data TEXT, checksum INTEGER NOT NULL, subkey TEXT);
             CREATE INDEX IF NOT EXISTS ops_by_bucket ON ops (bucket, op_id);
             CREATE TABLE IF NOT EXISTS grants (user_id TEXT NOT NULL, bucket TEXT NOT NULL, priority INTEGER, ord INTEGER NOT NULL,
               PRIMARY KEY (user_id, bucket));
@@ -79,12 +81,12 @@ struct OpLog {
     /// A bucket's ops after `after` up to `through`, in op-id order.
     func ops(in bucket: String, after: Int64, through: Int64) throws(PowerSyncServiceError) -> [StoredOp] {
         try db.query(
-            "SELECT op_id, op, object_type, object_id, data, checksum FROM ops WHERE bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id",
+            "SELECT op_id, op, object_type, object_id, data, checksum, subkey FROM ops WHERE bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id",
             [.text(bucket), .integer(after), .integer(through)]
         ) { row throws(PowerSyncServiceError) in
             StoredOp(
                 opID: row.integer(0), op: row.text(1) ?? "", objectType: row.text(2), objectID: row.text(3), data: row.text(4),
-                checksum: UInt32(truncatingIfNeeded: row.integer(5)))
+                checksum: UInt32(truncatingIfNeeded: row.integer(5)), subkey: row.text(6))
         }
     }
 

@@ -53,7 +53,12 @@ extension OpLog {
         var batches: [(priority: Int, buckets: [(name: String, ops: [StoredOp])])] = []
         for bucket in buckets.sorted(by: { $0.priority < $1.priority }) {
             let ops = try self.ops(in: bucket.bucket, after: cursor.positions[bucket.bucket] ?? 0, through: head)
-            if ops.isEmpty { continue }
+            if ops.isEmpty {
+                // No line for a range without ops, but the position moves on to the checkpoint, as
+                // PowerSync's service reports an empty chunk's progress (sync.ts L480-489).
+                cursor.positions[bucket.bucket] = head
+                continue
+            }
             if batches.last?.priority == bucket.priority {
                 batches[batches.count - 1].buckets.append((bucket.bucket, ops))
             } else {
@@ -89,7 +94,7 @@ extension OpLog {
     private static func entry(_ op: StoredOp) -> OplogEntry {
         OplogEntry(
             opID: opID(op.opID), op: OpType(rawValue: op.op) ?? .put, checksum: Checksum(op.checksum), objectType: op.objectType,
-            objectID: op.objectID, data: op.data.map { .string($0) })
+            objectID: op.objectID, subkey: op.subkey, data: op.data.map { .string($0) })
     }
 
     /// An op id from a stored, never negative, integer.
