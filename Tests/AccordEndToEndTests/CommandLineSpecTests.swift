@@ -59,7 +59,8 @@ struct CommandLineSpecTests {
         let help = try await AccordBinary.run(["help", "run"])
         let usage = try #require(help.stdout.split(separator: "\n").first { $0.hasPrefix("USAGE: accord run") })
         let expected = [
-            "server", "postgres-config", "client", "kill-matrix", "storage-faults", "timeout", "jwt-secret", "apikey", "scenarios",
+            "server", "backend-token", "postgres-config", "client", "kill-matrix", "storage-faults", "timeout", "jwt-secret", "apikey",
+            "scenarios",
             "known-failing",
             "expect", "tier", "filter", "shard", "jobs", "junit", "json", "html", "color", "quiet", "allow-empty", "max-line",
         ]

@@ -47,6 +47,8 @@ public struct PowerSyncChecker: Sendable {
                 WriteCheckpointAnswer.init(json:at:)
             )
             .map { .writeCheckpoint($0, $1) }
+        case .held(let client, let id):
+            decoded = OpID.parse(id).map { .held(clientID: client, id: $0) }
         }
         guard let decoded else { return findings }
         for index in rules.indices { rules[index].observe(decoded, at: location, into: &findings) }

@@ -18,6 +18,10 @@ public struct PowerSyncEvent: Sendable {
         case checkpointRequest(request: JSONValue, response: JSONValue)
         /// `GET /write-checkpoint2.json` (its parameters as an object) and its answer.
         case writeCheckpoint(request: JSONValue, response: JSONValue)
+        /// The source side states the id the service holds, as an earlier session left it: a
+        /// client's counter, or with no client the user's own (`checkpoint_request` and
+        /// `write_checkpoint` source changes). Nothing on the wire.
+        case held(clientID: String?, id: String)
     }
 
     /// Where it is: the step, and for a line its 1-based NDJSON line.
@@ -66,11 +70,29 @@ public struct PowerSyncEvent: Sendable {
                         PowerSyncEvent(location: location, payload: .writeCheckpoint(request: written.request, response: written.response)))
                 case nil: continue
                 }
-            case .source, .replicate:
-                continue  // source side: no exchange on the wire, nothing for a rule to see
+            case .source(let commit):
+                // Source side: nothing on the wire, but the ids it says the service holds.
+                events += held(in: commit).map { PowerSyncEvent(location: location, payload: $0) }
+            case .replicate:
+                continue
             }
         }
         return events
+    }
+}
+
+extension PowerSyncEvent {
+    /// The ids a source commit says the service holds.
+    /// - Parameter commit: the commit.
+    /// - Returns: one `held` payload per `checkpoint_request` or `write_checkpoint` change.
+    public static func held(in commit: SourceCommit) -> [Payload] {
+        commit.changes.compactMap { change in
+            switch change {
+            case .checkpointRequest(_, let client, let id): .held(clientID: client, id: id)
+            case .writeCheckpoint(_, let id): .held(clientID: nil, id: id)
+            default: nil
+            }
+        }
     }
 }
 
@@ -86,4 +108,6 @@ public enum PowerSyncExchange: Sendable {
     case checkpointRequest(CheckpointRequest, CheckpointRequestAnswer)
     /// A write checkpoint and its answer.
     case writeCheckpoint(WriteCheckpointRequest, WriteCheckpointAnswer)
+    /// An id the source side says the service holds for a client (nil: the user's own counter).
+    case held(clientID: String?, id: OpID)
 }

@@ -92,3 +92,31 @@ public struct CheckpointRequestAnswer: Sendable, Hashable {
         id = try MemberReader.enveloped("checkpoint_request_id", in: json, at: pointer, kind: .malformedAnswer)
     }
 }
+
+extension CheckpointRequestAnswer {
+    /// Reads what a team's custom checkpoint backend answers: the seed's
+    /// `CustomCheckpointRequestConnector` returns the backend's id, whose wire form is the app's own;
+    /// Accord's convention for such a backend (docs/powersync.md, "A custom checkpoint backend") is
+    /// `{"checkpoint_request_id": N}`, N a digit string or a safe integer as a request sends it,
+    /// or the service's `{"data": …}` envelope.
+    /// - Parameter json: the answer body.
+    /// - Throws: `PowerSyncWireError` (.malformedAnswer).
+    public init(backend json: JSONValue) throws(PowerSyncWireError) {
+        if json["data"] != nil {
+            try self.init(json: json)
+            return
+        }
+        var reader = try MemberReader(json, at: .root, kind: .malformedAnswer)
+        let value = try reader.required("checkpoint_request_id")
+        let id: OpID
+        do throws(PowerSyncWireError) {
+            id = try CheckpointRequest.requestID(value, at: JSONPointer(tokens: ["checkpoint_request_id"]))
+        } catch {
+            throw PowerSyncWireError(.malformedAnswer, at: error.pointer, error.detail)
+        }
+        self.init(id: id)
+    }
+
+    /// The answer as Accord's reference backend writes it: `{"checkpoint_request_id": "N"}`.
+    public var backendJSON: JSONValue { .object(JSONObject(pairs: [("checkpoint_request_id", .string(id.description))])) }
+}

@@ -117,6 +117,9 @@ extension PowerSyncSurface {
 
     /// The fixture endpoint's mount point.
     public static let fixturePrefix = "/accord/powersync/"
+    /// Where `accord serve --profile powersync` answers as an app's custom checkpoint backend
+    /// (Accord's stand-in for the seed's `CustomCheckpointRequestConnector` route).
+    public static let checkpointBackendPath = "/accord/checkpoint-request"
 
     /// The fixture call a request path names, without a query.
     /// - Parameter path: the request path.

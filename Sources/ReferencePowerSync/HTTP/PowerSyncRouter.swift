@@ -11,6 +11,9 @@ import PowerSyncWire
 /// `Authorization: Token <JWT>` or `Bearer <JWT>` (HS256); its `sub` claim names the user, as PowerSync's
 /// service takes `user_id` from `sub`. With `fixtures`, loopback listeners also answer
 /// `POST /accord/powersync/reset|configure|source|replicate`, which the server lane drives.
+/// `POST /accord/checkpoint-request` is Accord's stand-in for an app's custom checkpoint backend
+/// (the seed's `CustomCheckpointRequestConnector`): it keeps the greatest id per user and client,
+/// as the service's own route does, and answers it bare (`checkpointBackend`).
 public struct PowerSyncRouter: Sendable {
     /// The service.
     public let service: PowerSyncService
@@ -48,6 +51,10 @@ public struct PowerSyncRouter: Sendable {
             } else {
                 _ = stream.respond(fixture(String(request.path.dropFirst(PowerSyncSurface.fixturePrefix.count)), request))
             }
+            return
+        }
+        if request.path == PowerSyncSurface.checkpointBackendPath {
+            _ = stream.respond(checkpointBackend(request))
             return
         }
         // In PowerSync's order (lib-services router/endpoint.ts, executeEndpoint): an unknown
@@ -115,6 +122,43 @@ public struct PowerSyncRouter: Sendable {
             }
             _ = stream.respond(Self.answer(answer))
         }
+    }
+
+    /// The app backend's checkpoint request: `POST` with the app's own credential (here a JWT of
+    /// the same key, `Bearer` or `Token`), `{"checkpoint_request_id", "client_id"}`; stores the
+    /// greater of the id and the one held for the user and client, which the service's streams
+    /// then acknowledge (PowerSync's custom write checkpoints), and answers `{"checkpoint_request_id": "N"}`.
+    func checkpointBackend(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "POST" else { return Self.json(405, Self.error("METHOD", "POST only")) }
+        let body: JSONValue
+        switch Self.body(request) {
+        case .params(let parsed): body = parsed
+        case .refused(let refusal): return refusal
+        }
+        let checkpointRequest: CheckpointRequest
+        do throws(PowerSyncWireError) { checkpointRequest = try CheckpointRequest(json: body) } catch {
+            return Self.json(400, Self.error(error.kind.protocolCode, "\(error.pointer): \(error.detail)"))
+        }
+        let user: String
+        do throws(JWTError) {
+            guard let token = try Self.token(request.headers.values(for: "Authorization")) else {
+                return Self.json(401, Self.error("UNAUTHORIZED", "the app's credential is missing"))
+            }
+            let claims = try key.verify(token)
+            guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
+            user = subject
+        } catch {
+            return Self.json(401, Self.error("UNAUTHORIZED", "\(error)"))
+        }
+        let service = self.service
+        let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
+            do throws(PowerSyncServiceError) {
+                return .success(try await service.checkpointRequest(checkpointRequest, userID: user).backendJSON)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return Self.answer(answer)
     }
 
     /// A request of one of the three routes, validated.

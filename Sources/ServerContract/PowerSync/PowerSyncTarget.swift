@@ -6,6 +6,10 @@ import KizunaWire
 /// as, and keep a sync stream open while the source changes. The embedded service and
 /// `accord serve --profile powersync` over HTTP both conform (docs/powersync.md, "The server lane").
 public protocol PowerSyncTarget: Sendable {
+    /// What the target answers: a whole service, or only checkpoint requests (a team's custom
+    /// checkpoint backend); the server lane reports the rest not applicable to the latter.
+    var scope: PowerSyncTargetScope { get }
+
     /// Sets how the service answers for this case (the transcript's `service` settings).
     /// - Parameter settings: the settings.
     /// - Throws: `TargetError` when the service cannot be configured.
@@ -43,6 +47,19 @@ public protocol PowerSyncTarget: Sendable {
     /// - Returns: the open stream.
     /// - Throws: `TargetError` when the service cannot be asked or does not answer 200.
     func openStream(body: JSONValue, userID: String) async throws(TargetError) -> any PowerSyncStreamHandle
+}
+
+/// What a `PowerSyncTarget` answers.
+public enum PowerSyncTargetScope: Sendable, Hashable {
+    /// The three endpoints and the source side: a PowerSync-shaped service.
+    case service
+    /// Checkpoint requests only, with the reconcile rule (a team's custom checkpoint backend).
+    case checkpointBackend
+}
+
+extension PowerSyncTarget {
+    /// A whole service, unless a target says otherwise.
+    public var scope: PowerSyncTargetScope { .service }
 }
 
 /// An open `POST /sync/stream` answer, read one NDJSON line at a time.

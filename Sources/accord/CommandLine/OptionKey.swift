@@ -28,6 +28,7 @@ extension OptionKey {
     static let timeout = OptionKey("timeout")
     static let jwtSecret = OptionKey("jwt-secret")
     static let apikey = OptionKey("apikey")
+    static let backendToken = OptionKey("backend-token")
     static let tier = OptionKey("tier")
     static let profile = OptionKey("profile")
     // Selection and scheduling.

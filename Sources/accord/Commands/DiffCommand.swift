@@ -49,9 +49,9 @@ enum DiffCommand: Command {
         let apiKey = arguments.value(.apikey)
         let makeA = try await TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
         let makeB = try await TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
-        let powerSync = TargetChoice.powerSyncFactory(for: servers[0], jwtSecret: secret).flatMap { a in
-            TargetChoice.powerSyncFactory(for: servers[1], jwtSecret: secret).map { b in (a, b) }
-        }
+        let first = try TargetChoice.powerSyncFactory(for: servers[0], jwtSecret: secret)
+        let second = try TargetChoice.powerSyncFactory(for: servers[1], jwtSecret: secret)
+        let powerSync = first.flatMap { a in second.map { b in (a, b) } }
         let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB, powerSync: powerSync) { console.out($0) }
         return same ? ExitCode.success : ExitCode.failure
     }

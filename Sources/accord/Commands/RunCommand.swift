@@ -45,8 +45,11 @@ enum RunCommand: Command {
             OptionSpec(
                 .server, value: "target",
                 help:
-                    "The server under test: 'embedded', the URL of a server with the fixture endpoint, or a postgres:// URL of a database with the KizunaSync pack (docs/postgres.md)."
+                    "The server under test: 'embedded', the URL of a server with the fixture endpoint, a postgres:// URL of a database with the KizunaSync pack (docs/postgres.md), or checkpoint-backend+<URL> of a PowerSync app's custom checkpoint backend (docs/powersync.md)."
             ),
+            OptionSpec(
+                .backendToken, value: "token",
+                help: "For a checkpoint-backend+ target: the app's credential, sent as Bearer (default: $ACCORD_BACKEND_TOKEN)."),
             OptionSpec(
                 .postgresConfig, value: "file",
                 help: "For a postgres:// target: its schema, role and synced tables (default: Accord's corpus domain)."),
@@ -136,7 +139,8 @@ enum RunCommand: Command {
         }
         let passed = try await ServerRun.run(
             options, makeTarget: factory,
-            makePowerSyncTarget: TargetChoice.powerSyncFactory(for: server, jwtSecret: arguments.value(.jwtSecret))
+            makePowerSyncTarget: try TargetChoice.powerSyncFactory(
+                for: server, jwtSecret: arguments.value(.jwtSecret), backendToken: arguments.value(.backendToken))
         ) {
             console.out($0)
         }
@@ -144,7 +148,7 @@ enum RunCommand: Command {
     }
 
     static func client(_ command: String, _ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        for option in [OptionKey.tier, .scenarios, .jwtSecret, .apikey, .postgresConfig] where arguments.has(option) {
+        for option in [OptionKey.tier, .scenarios, .jwtSecret, .apikey, .postgresConfig, .backendToken] where arguments.has(option) {
             throw RunError.usage("\(option) applies to the server lane only; the client lane serves the golden responses itself")
         }
         var options = ClientRun.Options(paths: arguments.positionals, clientName: command)

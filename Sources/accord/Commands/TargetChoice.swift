@@ -18,6 +18,11 @@ enum TargetChoice {
         -> ServerRun.TargetFactory
     {
         switch server {
+        case let backend where backend.hasPrefix(checkpointBackendPrefix):
+            return { () throws(TargetError) -> any ServerTarget in
+                throw TargetError.refused(
+                    "\(backend) is a PowerSync checkpoint backend: it plays PowerSync cases' checkpoint requests only")
+            }
         case "embedded":
             return { () throws(TargetError) -> any ServerTarget in
                 do {
@@ -56,13 +61,31 @@ enum TargetChoice {
     ///   - server: the `--server` value.
     ///   - jwtSecret: `--jwt-secret` (default: $ACCORD_JWT_SECRET), for a URL.
     /// - Returns: the factory, or nil.
-    static func powerSyncFactory(for server: String, jwtSecret: String? = nil) -> PowerSyncServerLane.TargetFactory? {
+    static func powerSyncFactory(for server: String, jwtSecret: String? = nil, backendToken: String? = nil) throws(RunError)
+        -> PowerSyncServerLane.TargetFactory?
+    {
         if server == "embedded" { return embeddedPowerSync(faults: []) }
+        if server.hasPrefix(checkpointBackendPrefix) {
+            let url = String(server.dropFirst(checkpointBackendPrefix.count))
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw RunError.usage("--server \(checkpointBackendPrefix)<URL> takes an http(s) URL, found '\(url)'")
+            }
+            guard let token = backendToken ?? ProcessInfo.processInfo.environment["ACCORD_BACKEND_TOKEN"], !token.isEmpty else {
+                throw RunError.usage("--server \(server): pass the app's credential for it with --backend-token or ACCORD_BACKEND_TOKEN")
+            }
+            // Each case's clients are new to the backend: its stored ids of other cases and runs do not leak in.
+            return { () throws(TargetError) -> any PowerSyncTarget in
+                try PowerSyncCheckpointBackendTarget(url: url, token: token, run: UUID().uuidString.prefix(8).lowercased())
+            }
+        }
         guard server.hasPrefix("http://") || server.hasPrefix("https://"),
             let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
         else { return nil }
         return { () throws(TargetError) -> any PowerSyncTarget in try PowerSyncHTTPTarget(baseURL: server, secret: secret) }
     }
+
+    /// The `--server` prefix of a PowerSync app's custom checkpoint backend.
+    static let checkpointBackendPrefix = "checkpoint-backend+"
 
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
     /// - Parameter faults: the faults.

@@ -14,13 +14,17 @@ import PowerSyncWire
 /// request counter starts again at 1, and the service deletes rows older than its retention
 /// window (`checkpoint_request_retention_minutes`). So an answer of 1 (a request of 1 answered 1,
 /// or a write checkpoint of 1) is taken as a new counter for the client, not as one moving back;
-/// and a write-checkpoint answer equal to the held id is allowed (the service's batcher gives
+/// unless the source side stated the id the service holds for that client (a `checkpoint_request`
+/// or `write_checkpoint` change: the case says the row is there), and a write-checkpoint answer
+/// equal to the held id is allowed (the service's batcher gives
 /// requests of one key in one batch the same id, `util/write-checkpoint-batcher.ts`).
 public struct CheckpointRequestRule: PowerSyncRule {
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-REQUEST-ID"]
     /// The id held per counter: the client id, or "" for the user's own.
     private var held: [String: OpID] = [:]
+    /// The counters whose held id the source side stated: no new-counter reading for them.
+    private var stated: Set<String> = []
 
     /// Starts a fold.
     public init() {}
@@ -34,6 +38,9 @@ public struct CheckpointRequestRule: PowerSyncRule {
         switch event {
         case .checkpointRequest(let request, let answer): requested(request, answer, at: location, &findings)
         case .writeCheckpoint(let request, let answer): generated(request, answer, at: location, &findings)
+        case .held(let client, let id):
+            held[client ?? ""] = max(id, held[client ?? ""] ?? id)
+            stated.insert(client ?? "")
         default: break
         }
     }
@@ -42,7 +49,7 @@ public struct CheckpointRequestRule: PowerSyncRule {
         _ request: CheckpointRequest, _ answer: CheckpointRequestAnswer, at location: StepLocation, _ findings: inout [Finding]
     ) {
         let pointer = JSONPointer(tokens: ["response", "data", "checkpoint_request_id"])
-        if request.id.value == 1, answer.id.value == 1 {
+        if request.id.value == 1, answer.id.value == 1, !stated.contains(request.clientID) {
             held[request.clientID] = answer.id  // a new counter: another user on this device, or a compacted row
             return
         }
@@ -71,7 +78,7 @@ public struct CheckpointRequestRule: PowerSyncRule {
         _ request: WriteCheckpointRequest, _ answer: WriteCheckpointAnswer, at location: StepLocation, _ findings: inout [Finding]
     ) {
         let counter = request.clientID ?? ""
-        if answer.writeCheckpoint.value == 1 {
+        if answer.writeCheckpoint.value == 1, !stated.contains(counter) {
             held[counter] = answer.writeCheckpoint  // a new counter, as above
             return
         }
