@@ -34,7 +34,7 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
             try PowerSyncClient(
                 configuration: PowerSyncClientConfiguration(
                     store: path, baseURL: request.baseURL, token: request.token, userID: request.userID, clientID: request.clientID,
-                    checkpointMode: request.checkpointMode),
+                    checkpointMode: request.checkpointMode, checkpointBackend: request.checkpointBackend),
                 faults: faults, reached: KillHook.reached)
         }
     }

@@ -17,7 +17,7 @@ extension PowerSyncClient {
         let queue = try database.queue()
         if queue.isEmpty { return (0, nil) }
         // Its own request will need a reconciled counter: a client not connected since attach reconciles first.
-        if configuration.checkpointMode == .requests, !seeded, case .connected = link { try await reconcile() }
+        if configuration.checkpointMode.allocatesRequests, !seeded, case .connected = link { try await reconcile() }
         let reply: ClientResponse
         do {
             reply = try await post("/accord/upload", ["crud": .array(queue)])
@@ -32,7 +32,7 @@ extension PowerSyncClient {
         try database.dequeue(queue.count)
         recovered(.upload)
         switch configuration.checkpointMode {
-        case .requests:
+        case .requests, .custom:
             let own = try await nextRequest()
             try settleTarget(own)
             return (queue.count, String(own))
@@ -76,7 +76,7 @@ extension PowerSyncClient {
     /// - Throws: `PowerSyncClientError` (REQUESTS_OFF in legacy mode, DISCONNECTED, REMOTE,
     ///   DOWNLOAD for an answer that is not one, STORE).
     public func requestCheckpoint() async throws(PowerSyncClientError) -> String {
-        guard configuration.checkpointMode == .requests else {
+        guard configuration.checkpointMode.allocatesRequests else {
             throw .requestsOff(
                 "checkpoint requests are off: the client was attached in legacy checkpoint mode (checkpointMode: .requests() opts in)")
         }
@@ -88,7 +88,7 @@ extension PowerSyncClient {
     /// the core's `initial_checkpoint_request_id` and `seed_checkpoint_request_id`.
     /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD, STORE).
     func reconcile() async throws(PowerSyncClientError) {
-        guard configuration.checkpointMode == .requests else { return }
+        guard configuration.checkpointMode.allocatesRequests else { return }
         let counter = try database.value(Self.counterKey) ?? 0
         let target = try database.value(Self.targetKey).flatMap { $0 > 0 && $0 != Self.pendingTarget ? $0 : nil } ?? 0
         let sent = max(counter, target, 1)
@@ -117,17 +117,26 @@ extension PowerSyncClient {
         return id
     }
 
-    /// `POST /sync/checkpoint-request` with `id`; the id the service answers.
+    /// `POST /sync/checkpoint-request` with `id`, or in custom mode the same body to the app's
+    /// backend with the app's credential; the id answered.
     private func postRequest(_ id: Int64) async throws(PowerSyncClientError) -> Int64 {
         guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
+        let body: JSONValue = ["checkpoint_request_id": .string(String(id)), "client_id": .string(configuration.clientID)]
         let reply: ClientResponse
         do {
-            reply = try await post(
-                "/sync/checkpoint-request", ["checkpoint_request_id": .string(String(id)), "client_id": .string(configuration.clientID)])
+            if let backend = configuration.checkpointBackend {
+                reply = try await http.send(
+                    "POST", backend.url, headers: [("Authorization", "Bearer \(backend.token)"), ("Content-Type", "application/json")],
+                    body: Array(CanonicalJSON.compact(body).utf8), timeout: 5)
+            } else {
+                reply = try await post("/sync/checkpoint-request", body)
+            }
         } catch {
             throw .remote("the checkpoint request was not answered: \(error)")
         }
-        guard reply.status == 200, let json = try? JSONParser.parse(reply.body), let answer = try? CheckpointRequestAnswer(json: json)
+        let backend = configuration.checkpointBackend != nil
+        guard reply.status == 200, let json = try? JSONParser.parse(reply.body),
+            let answer = try? (backend ? CheckpointRequestAnswer(backend: json) : CheckpointRequestAnswer(json: json))
         else {
             throw .download(
                 "the checkpoint request was answered with status \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")

@@ -51,6 +51,8 @@ public struct PowerSyncClientConfiguration: Sendable, Hashable {
     public var clientID: String
     /// How the client follows its uploads (legacy, the core's default, or requests).
     public var checkpointMode: PowerSyncCheckpointMode
+    /// In custom mode, the app's backend its checkpoint requests go to.
+    public var checkpointBackend: PowerSyncCheckpointBackend?
 
     /// Makes a configuration.
     /// - Parameters:
@@ -59,9 +61,11 @@ public struct PowerSyncClientConfiguration: Sendable, Hashable {
     ///   - token: the bearer token.
     ///   - userID: the user.
     ///   - clientID: the client id.
-    ///   - checkpointMode: legacy or requests.
+    ///   - checkpointMode: legacy, requests or custom.
+    ///   - checkpointBackend: in custom mode, the app's backend.
     public init(
-        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy
+        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy,
+        checkpointBackend: PowerSyncCheckpointBackend? = nil
     ) {
         self.store = store
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
@@ -69,5 +73,6 @@ public struct PowerSyncClientConfiguration: Sendable, Hashable {
         self.userID = userID
         self.clientID = clientID
         self.checkpointMode = checkpointMode
+        self.checkpointBackend = checkpointBackend
     }
 }

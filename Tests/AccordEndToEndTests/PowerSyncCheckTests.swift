@@ -89,10 +89,10 @@ struct PowerSyncCheckTests {
         let result = try await AccordBinary.run(["check", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // A client step's checkpoint request (request-checkpoint, an accepted upload's own) and a client's reconcile are exchanges, judged offline.
-        #expect(result.stdout.contains("14 suites (14 passed, 0 failed, 0 skipped), 117 cases: 54 passed, 0 failed, 63 skipped"))
+        #expect(result.stdout.contains("15 suites (15 passed, 0 failed, 0 skipped), 127 cases: 58 passed, 0 failed, 69 skipped"))
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let suites = try #require(json["suites"]?.arrayValue)
-        #expect(suites.count == 14)
+        #expect(suites.count == 15)
         for suite in suites {
             #expect(suite["properties"]?["profile"]?.stringValue == "powersync", "\(suite["name"]?.stringValue ?? "")")
             let cases = suite["cases"]?.arrayValue ?? []
@@ -133,10 +133,10 @@ struct PowerSyncCheckTests {
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("14 suites (14 passed, 0 failed, 0 skipped), 56 cases: 54 passed, 0 failed, 2 skipped"))
+        #expect(result.stdout.contains("15 suites (15 passed, 0 failed, 0 skipped), 60 cases: 58 passed, 0 failed, 2 skipped"))
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let suites = json["suites"]?.arrayValue ?? []
-        #expect(suites.count == 14)
+        #expect(suites.count == 15)
         for suite in suites {
             let name = suite["name"]?.stringValue ?? ""
             let cases = suite["cases"]?.arrayValue ?? []
@@ -157,7 +157,7 @@ struct PowerSyncCheckTests {
         }
         // The client cases' purely local steps (writes, waits, asserts, …) are left to the client lane.
         let left = suites.compactMap { ($0["properties"]?["left_to_client_lane"]?.stringValue).flatMap(Int.init) }.reduce(0, +)
-        #expect(left == 35, "\(result.stdout)")
+        #expect(left == 40, "\(result.stdout)")
     }
 
     @Test("a client-side case that states no source side is not applicable in the server lane, with the reason")
@@ -214,7 +214,7 @@ struct PowerSyncCheckTests {
         #expect(result.status != 0, "nothing was checked, so the run is not a pass: \(result.stdout)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let cases = (json["suites"]?.arrayValue ?? []).flatMap { $0["cases"]?.arrayValue ?? [] }
-        #expect(cases.count == 14)
+        #expect(cases.count == 15)
         for testcase in cases {
             #expect(testcase["outcome"]?.stringValue == "skipped")
             let reason = testcase["reason"]?.stringValue ?? ""
@@ -233,7 +233,7 @@ struct PowerSyncCheckTests {
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", Self.folder,
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("14 suites (14 passed, 0 failed, 0 skipped), 56 cases: 54 passed"), "\(result.stdout)")
+        #expect(result.stdout.contains("15 suites (15 passed, 0 failed, 0 skipped), 60 cases: 58 passed"), "\(result.stdout)")
         let stopped = served.stop()
         #expect(stopped.status == 0)
         #expect(stopped.rest.contains("accord serve: stopped"))

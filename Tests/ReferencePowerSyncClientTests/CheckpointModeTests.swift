@@ -133,4 +133,28 @@ struct CheckpointModeTests {
         #expect(second.lastCheckpoint == "2")
         #expect(third.lastCheckpoint == "3" && third.rows["todos"]?["t3"] == ["title": "c"])
     }
+
+    @Test(
+        "custom mode posts the reconcile and the request to the app's backend with its own Bearer credential and reads its bare answer; the service sees none"
+    )
+    func customMode() async throws {
+        let store = ScriptedService.store("custom")
+        defer { ScriptedService.remove(store) }
+        let backend = try ScriptedService([
+            "/api/checkpoints": [#"{"checkpoint_request_id":"42"}"#, #"{"checkpoint_request_id":43}"#]
+        ])
+        let client = try PowerSyncClient(
+            configuration: PowerSyncClientConfiguration(
+                store: store, baseURL: "http://127.0.0.1:9", token: "sync-jwt", userID: "ada", clientID: "c1", checkpointMode: .custom,
+                checkpointBackend: PowerSyncCheckpointBackend(url: backend.baseURL + "/api/checkpoints", token: "app-session")))
+        let id = try await client.requestCheckpoint()
+        await client.close()
+        await backend.stop()
+        #expect(id == "43")
+        #expect(backend.requests.map(\.authorization) == ["Bearer app-session", "Bearer app-session"])
+        #expect(
+            backend.requests.map(\.body) == [
+                #"{"checkpoint_request_id":"1","client_id":"c1"}"#, #"{"checkpoint_request_id":"43","client_id":"c1"}"#,
+            ])
+    }
 }

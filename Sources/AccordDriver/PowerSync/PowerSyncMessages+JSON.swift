@@ -11,14 +11,27 @@ extension PowerSyncBody {
             let mode = try reader.optional("checkpoint_mode").map { value throws(WireError) -> PowerSyncCheckpointMode in
                 guard case .string(let text) = value, let mode = PowerSyncCheckpointMode(rawValue: text) else {
                     throw WireError(
-                        .malformedRequest, at: JSONPointer(tokens: ["checkpoint_mode"]), "checkpoint_mode is \"legacy\" or \"requests\"")
+                        .malformedRequest, at: JSONPointer(tokens: ["checkpoint_mode"]),
+                        "checkpoint_mode is \"legacy\", \"requests\" or \"custom\"")
                 }
                 return mode
+            }
+            let backend = try reader.optional("checkpoint_backend").map { value throws(WireError) -> PowerSyncCheckpointBackend in
+                var inner = try ObjectReader(value, at: JSONPointer(tokens: ["checkpoint_backend"]), malformed: .malformedRequest)
+                let backend = PowerSyncCheckpointBackend(url: try inner.string("url"), token: try inner.string("token"))
+                try inner.finish()
+                return backend
+            }
+            if (mode == .custom) != (backend != nil) {
+                throw WireError(
+                    .malformedRequest, at: JSONPointer(tokens: ["checkpoint_backend"]),
+                    "checkpoint_backend ({\"url\", \"token\"}) comes with checkpoint_mode \"custom\", and only with it")
             }
             self = .attach(
                 AttachRequest(
                     store: store, baseURL: try reader.string("base_url"), token: try reader.string("token"),
-                    userID: try reader.string("user_id"), clientID: try reader.string("client_id"), checkpointMode: mode ?? .legacy))
+                    userID: try reader.string("user_id"), clientID: try reader.string("client_id"), checkpointMode: mode ?? .legacy,
+                    checkpointBackend: backend))
         case .localWrite:
             self = .localWrite(
                 try PowerSyncLocalWrite(
@@ -53,11 +66,17 @@ extension PowerSyncBody {
     var members: JSONObject {
         switch self {
         case .attach(let attach):
-            [
-                "base_url": .string(attach.baseURL), "checkpoint_mode": .string(attach.checkpointMode.rawValue),
-                "client_id": .string(attach.clientID), "store": .string(attach.store),
-                "token": .string(attach.token), "user_id": .string(attach.userID),
-            ]
+            {
+                var members: JSONObject = [
+                    "base_url": .string(attach.baseURL), "checkpoint_mode": .string(attach.checkpointMode.rawValue),
+                    "client_id": .string(attach.clientID), "store": .string(attach.store),
+                    "token": .string(attach.token), "user_id": .string(attach.userID),
+                ]
+                if let backend = attach.checkpointBackend {
+                    members["checkpoint_backend"] = ["token": .string(backend.token), "url": .string(backend.url)]
+                }
+                return members
+            }()
         case .localWrite(let write): ["write": write.json]
         case .waitForSync(let wait):
             ["checkpoint_request_id": .string(wait.checkpointRequestID), "timeout_ms": .number(JSONNumber(wait.timeoutMilliseconds))]

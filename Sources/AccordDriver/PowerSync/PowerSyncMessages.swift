@@ -17,6 +17,8 @@ public struct AttachRequest: Sendable, Hashable {
     /// How the client follows its uploads: legacy (write checkpoints; the app's checkpoint
     /// requests are refused with REQUESTS_OFF) or requests (reconciled at connect).
     public var checkpointMode: PowerSyncCheckpointMode
+    /// In custom mode, the app's checkpoint backend the requests go to.
+    public var checkpointBackend: PowerSyncCheckpointBackend?
 
     /// Makes an attach request.
     /// - Parameters:
@@ -25,9 +27,11 @@ public struct AttachRequest: Sendable, Hashable {
     ///   - token: the bearer token.
     ///   - userID: the user.
     ///   - clientID: the client id.
-    ///   - checkpointMode: legacy (the core's default) or requests.
+    ///   - checkpointMode: legacy (the core's default), requests or custom.
+    ///   - checkpointBackend: in custom mode, the app's backend.
     public init(
-        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy
+        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy,
+        checkpointBackend: PowerSyncCheckpointBackend? = nil
     ) {
         self.store = store
         self.baseURL = baseURL
@@ -35,6 +39,7 @@ public struct AttachRequest: Sendable, Hashable {
         self.userID = userID
         self.clientID = clientID
         self.checkpointMode = checkpointMode
+        self.checkpointBackend = checkpointBackend
     }
 }
 

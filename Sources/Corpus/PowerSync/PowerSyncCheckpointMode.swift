@@ -5,12 +5,18 @@ import KizunaWire
 /// upload, `legacy` asks `GET /write-checkpoint2.json` for a write checkpoint; `requests` posts
 /// a client-allocated id to `POST /sync/checkpoint-request` and reconciles that counter with the
 /// service at every connect. Legacy is the core's default and what the SDKs ship; requests is the
-/// opt-in the seed calls `checkpointMode: .requests()`.
+/// opt-in the seed calls `checkpointMode: .requests()`; custom is requests mode whose requests go
+/// to the app's own backend (the seed's `CustomCheckpointRequestConnector`), not the service.
 public enum PowerSyncCheckpointMode: String, Sendable, Hashable, CaseIterable {
     /// Write checkpoints from `/write-checkpoint2.json`; the app cannot request a checkpoint.
     case legacy
     /// Client-allocated checkpoint requests, reconciled at connect.
     case requests
+    /// Requests mode, the requests posted to the app's checkpoint backend with the app's credential.
+    case custom
+
+    /// Whether the client allocates checkpoint requests (requests or custom).
+    public var allocatesRequests: Bool { self != .legacy }
 
     /// Reads the optional top-level `checkpoint_mode` member (absent: legacy, as the core).
     static func read(_ reader: inout ObjectReader) throws(WireError) -> PowerSyncCheckpointMode {
@@ -18,7 +24,7 @@ public enum PowerSyncCheckpointMode: String, Sendable, Hashable, CaseIterable {
         guard case .string(let text) = value, let mode = PowerSyncCheckpointMode(rawValue: text) else {
             throw WireError(
                 .json, at: JSONPointer(tokens: ["checkpoint_mode"]),
-                "checkpoint_mode is \"legacy\" or \"requests\", found \(CanonicalJSON.compact(value))")
+                "checkpoint_mode is \"legacy\", \"requests\" or \"custom\", found \(CanonicalJSON.compact(value))")
         }
         return mode
     }
@@ -46,5 +52,24 @@ public enum PowerSyncCheckpointCall: Sendable, Hashable {
         case .checkpointRequest(let pair): pair.response["data"]?["checkpoint_request_id"]?.stringValue
         case .writeCheckpoint(let pair): pair.response["data"]?["write_checkpoint"]?.stringValue
         }
+    }
+}
+
+/// Where a client in custom mode posts its checkpoint requests: the app's backend route and the
+/// app's own credential for it (the seed: `postCheckpointRequest()` does not receive the
+/// PowerSync sync token).
+public struct PowerSyncCheckpointBackend: Sendable, Hashable {
+    /// The route's URL.
+    public var url: String
+    /// The app's credential, sent as `Authorization: Bearer`.
+    public var token: String
+
+    /// Makes a backend.
+    /// - Parameters:
+    ///   - url: the route's URL.
+    ///   - token: the app's credential.
+    public init(url: String, token: String) {
+        self.url = url
+        self.token = token
     }
 }

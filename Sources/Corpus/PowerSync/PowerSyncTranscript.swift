@@ -88,6 +88,7 @@ extension PowerSyncTranscript {
         for (index, step) in steps.enumerated() {
             guard case .client(let client) = step.action else { continue }
             let at = JSONPointer(tokens: ["steps"]).appending(index)
+            let mode: PowerSyncCheckpointMode = mode == .custom ? .requests : mode
             switch (client, mode) {
             case (.upload(_, _, .checkpointRequest?), .legacy):
                 throw WireError(

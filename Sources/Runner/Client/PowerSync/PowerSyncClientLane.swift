@@ -12,6 +12,8 @@ struct PowerSyncClientLane: Sendable {
     var requestTimeout: Duration
     /// The token the driver is told to send.
     static let token = "accord-powersync-client-lane-token"
+    /// The app's credential for its checkpoint backend, in custom mode.
+    static let backendToken = "accord-powersync-client-lane-backend-token"
 
     /// Runs one case.
     /// - Parameters:

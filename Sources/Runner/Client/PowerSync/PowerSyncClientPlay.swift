@@ -3,6 +3,7 @@ import Checks
 import Corpus
 import Foundation
 import KizunaWire
+import PowerSyncWire
 import Reports
 
 /// One PowerSync case played through a driver: hello (which must say profile powersync),
@@ -136,13 +137,14 @@ struct PowerSyncClientPlay {
             var expected = Self.json("/sync/checkpoint-request", request, response)
             expected.atLeast = restarted
             expectations.insert(expected, at: 0)
-        } else if restarted, transcript.checkpointMode == .requests, Self.reachesService(step) {
+        } else if restarted, transcript.checkpointMode.allocatesRequests, Self.reachesService(step) {
             var expected = Self.json(
                 "/sync/checkpoint-request", ["checkpoint_request_id": "1", "client_id": .string(transcript.clientID)],
                 ["data": ["checkpoint_request_id": "1"]])
             expected.atLeast = true
             expectations.insert(expected, at: 0)
         }
+        if transcript.checkpointMode == .custom { expectations = expectations.map(Self.toBackend) }
         mock.expect(expectations)
         let answer = await session.call(body, timeout: extra.map { session.timeout + $0 })
         var (received, missing) = mock.take()
@@ -162,6 +164,19 @@ struct PowerSyncClientPlay {
         return (failures.map { StepFailure(failure: $0, died: false) }, reconciled)
     }
 
+    /// A checkpoint request as a client in custom mode sends it: to the app's backend, with the
+    /// backend's credential, answered without the service's envelope.
+    static func toBackend(_ expected: PowerSyncMock.Expectation) -> PowerSyncMock.Expectation {
+        guard expected.path == "/sync/checkpoint-request" else { return expected }
+        var backend = expected
+        backend.path = PowerSyncSurface.checkpointBackendPath
+        backend.token = PowerSyncClientLane.backendToken
+        if let json = try? JSONParser.parse(expected.body), let answer = try? CheckpointRequestAnswer(json: json) {
+            backend.body = Array(CanonicalJSON.compact(answer.backendJSON).utf8)
+        }
+        return backend
+    }
+
     /// Whether a step's op reaches the service, so that a client in requests mode reconciles first:
     /// a stream, the app's checkpoint request, an upload (whose target needs an id).
     static func reachesService(_ step: PowerSyncStep) -> Bool {
@@ -179,7 +194,10 @@ struct PowerSyncClientPlay {
     private mutating func attach() async -> String? {
         let attach = AttachRequest(
             store: store, baseURL: mock.baseURL, token: PowerSyncClientLane.token, userID: transcript.userID, clientID: transcript.clientID,
-            checkpointMode: transcript.checkpointMode)
+            checkpointMode: transcript.checkpointMode,
+            checkpointBackend: transcript.checkpointMode == .custom
+                ? PowerSyncCheckpointBackend(
+                    url: mock.baseURL + PowerSyncSurface.checkpointBackendPath, token: PowerSyncClientLane.backendToken) : nil)
         let answer = await session.call(.powerSync(.attach(attach)))
         return answer.isResult ? nil : PowerSyncClientJudge.describe(answer)
     }

@@ -28,6 +28,8 @@ final class PowerSyncMock: Sendable {
         /// greater counter than the golden run had, so any id at or above the golden one is taken,
         /// and answered the greater of it and the golden answer, as the service keeps the greatest.
         var atLeast = false
+        /// The credential the request must carry, when not the service's token (an app backend's).
+        var token: String?
     }
 
     /// One request as the mock saw it.
@@ -99,9 +101,10 @@ final class PowerSyncMock: Sendable {
     /// The golden answer, or for an `atLeast` reconcile the greater of the sent id and the golden one.
     private func answerBody(_ request: HTTPRequest, _ expected: Expectation) -> [UInt8] {
         guard expected.atLeast, let body = try? JSONParser.parse(request.body), let sent = try? CheckpointRequest(json: body),
-            let json = try? JSONParser.parse(expected.body), let golden = try? CheckpointRequestAnswer(json: json), sent.id > golden.id
+            let json = try? JSONParser.parse(expected.body), let golden = try? CheckpointRequestAnswer(backend: json), sent.id > golden.id
         else { return expected.body }
-        return Array(CanonicalJSON.compact(["data": ["checkpoint_request_id": .string(sent.id.description)]]).utf8)
+        let answer = CheckpointRequestAnswer(id: sent.id)
+        return Array(CanonicalJSON.compact(expected.token == nil ? answer.json : answer.backendJSON).utf8)
     }
 
     private func mismatch(_ request: HTTPRequest, _ expected: Expectation) -> String? {
@@ -109,9 +112,12 @@ final class PowerSyncMock: Sendable {
             return "expected \(expected.method) \(expected.path), found \(request.method) \(request.path)"
         }
         // Token (the SDKs' scheme) and Bearer alike, as PowerSync's service takes them.
+        let token = expected.token ?? self.token
         guard let authorization = request.headers["Authorization"], PowerSyncSurface.credential(authorization: authorization) == token[...]
         else {
-            return "the Authorization header is not Token or Bearer <the token given at attach>"
+            return expected.token == nil
+                ? "the Authorization header is not Token or Bearer <the token given at attach>"
+                : "the Authorization header is not Bearer <the checkpoint backend's token given at attach>"
         }
         let body: JSONValue
         if expected.method == "GET" {
@@ -138,6 +144,9 @@ final class PowerSyncMock: Sendable {
     /// a checkpoint request's id (a string or a number alike) and client id; a write checkpoint's
     /// query, whole. A body that does not decode, and any other request, is compared whole.
     static func meaning(_ body: JSONValue, path: String) -> JSONValue {
+        if path == PowerSyncSurface.checkpointBackendPath, let request = try? CheckpointRequest(json: body) {
+            return ["checkpoint_request_id": .string(request.id.description), "client_id": .string(request.clientID)]
+        }
         switch PowerSyncSurface.route(atPath: path) {
         case .syncStream:
             guard let request = try? SyncStreamRequest(json: body) else { return body }
