@@ -9,6 +9,9 @@ extension PowerSyncClient {
         case idle
         /// It reads `stream` in `reader`, line by line, in the background.
         case reading(reader: Task<Void, Never>, stream: LineStream)
+        /// It connects the live stream again in `task`: in requests mode it reconciles first, as
+        /// every sync iteration of PowerSync's core does (`EstablishSyncStream`), then opens it.
+        case reconnecting(Task<Void, Never>)
         /// It followed one and was disconnected: `reconnect` opens it again.
         case suspended
     }
@@ -29,7 +32,10 @@ extension PowerSyncClient {
     ///   before its first line, STORE).
     public func follow() async throws(PowerSyncClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
-        if case .reading = following { return 0 }
+        switch following {
+        case .reading, .reconnecting: return 0
+        case .idle, .suspended: break
+        }
         try await connecting()
         var assembly = try heldAssembly()  // read before the stream opens, so a failed read leaves none open
         let stream = try openStream(silence: Self.liveSilence)
@@ -93,10 +99,24 @@ extension PowerSyncClient {
     /// Opens the live stream again from the positions held (after a reconnect, a local reset
     /// or the end of the last one); a store that cannot be read stops following.
     func restartLive() {
-        if case .reading(let reader, let stream) = following {
+        switch following {
+        case .reading(let reader, let stream):
             reader.cancel()
             stream.close()
+        case .reconnecting(let task): task.cancel()
+        case .idle, .suspended: break
         }
+        seeded = false
+        following = .reconnecting(Task { await self.reopen() })
+    }
+
+    /// A new sync iteration of the live stream: the reconcile (requests mode; one that fails is
+    /// made again before the next id), then the stream from the positions held.
+    private func reopen() async {
+        if configuration.checkpointMode.allocatesRequests {
+            do throws(PowerSyncClientError) { try await reconcile() } catch {}
+        }
+        guard !Task.isCancelled, case .reconnecting = following else { return }
         do throws(PowerSyncClientError) {
             let assembly = try heldAssembly()
             read(try openStream(silence: Self.liveSilence), from: assembly, after: 0)
@@ -107,9 +127,13 @@ extension PowerSyncClient {
 
     /// Stops reading the live stream; `resume` says whether `reconnect` opens it again.
     func stopFollowing(resume: Bool) {
-        guard case .reading(let reader, let stream) = following else { return }
-        reader.cancel()
-        stream.close()
+        switch following {
+        case .reading(let reader, let stream):
+            reader.cancel()
+            stream.close()
+        case .reconnecting(let task): task.cancel()
+        case .idle, .suspended: return
+        }
         following = resume ? .suspended : .idle
     }
 

@@ -126,7 +126,10 @@ public actor PowerSyncClient {
         try database.connection.transaction { () throws(PowerSyncClientError) in try database.reset() }
         seeded = false
         // A live stream asks again from nothing, as the positions it started from are gone.
-        if case .reading = following { restartLive() }
+        switch following {
+        case .reading, .reconnecting: restartLive()
+        case .idle, .suspended: break
+        }
     }
 
     /// The client's state.

@@ -157,4 +157,26 @@ struct CheckpointModeTests {
                 #"{"checkpoint_request_id":"1","client_id":"c1"}"#, #"{"checkpoint_request_id":"43","client_id":"c1"}"#,
             ])
     }
+
+    @Test("the live stream's own reconnect, after the service ended it, reconciles again before it opens the stream")
+    func liveReconnectReconciles() async throws {
+        let store = ScriptedService.store("live")
+        defer { ScriptedService.remove(store) }
+        let line = #"{"checkpoint":{"buckets":[],"last_op_id":"0"}}"# + "\n" + #"{"checkpoint_complete":{"last_op_id":"0"}}"# + "\n"
+        let service = try ScriptedService([
+            "/sync/checkpoint-request": [Self.answer("1"), Self.answer("1")], "/sync/stream": [line],
+        ])
+        let client = try Self.client(store, service, .requests)
+        _ = try await client.follow()
+        // The service ends the stream; the client connects again: reconcile, then the stream (404 here, which ends it).
+        var seen: [String] = []
+        for _ in 0..<500 {
+            seen = service.requests.map(\.target)
+            if seen.count >= 4 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await client.close()
+        await service.stop()
+        #expect(seen == ["/sync/checkpoint-request", "/sync/stream", "/sync/checkpoint-request", "/sync/stream"])
+    }
 }
