@@ -127,6 +127,31 @@ struct PowerSyncRealOutputTests {
             expected: "exchange 2 checkpoint-request (line 3): PS-REQUEST-ID"),
     ]
 
+    @Test("a copy of every real session with its last completion's last_op_id edited fails PS-COMPLETE at that NDJSON line")
+    func everySessionCatchesAStaleCompletion() async throws {
+        let work = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        var edited = 0
+        for session in try Self.sessions() {
+            let original = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.folder + "/" + session))))
+            let path: [PathToken] = ["log", "entries", 0, "response", "content", "text"]
+            var line = 0
+            let har = Self.edited(original, path) { text in
+                var lines = (text.stringValue ?? "").split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }
+                guard let last = lines.lastIndex(where: { $0["checkpoint_complete"] != nil }) else { return text }
+                lines[last] = ["checkpoint_complete": ["last_op_id": "999"]]
+                line = last + 1
+                return .string(lines.map { CanonicalJSON.compact($0) }.joined(separator: "\n") + "\n")
+            }
+            guard line > 0 else { continue }  // a stream with no completion (an expired token's) or the counter session
+            edited += 1
+            let (status, output) = try await Self.check(Array(CanonicalJSON.compact(har).utf8), named: "stale", in: work)
+            #expect(status == 1, "\(session): \(output)")
+            #expect(output.contains("exchange 1 sync-stream NDJSON line \(line) (line 2): PS-COMPLETE"), "\(session): \(output)")
+        }
+        #expect(edited == 10)
+    }
+
     @Test("a copy of a real session with one field edited fails at its rule and NDJSON line", arguments: breaks)
     func oneEditFails(_ broken: Break) async throws {
         let work = try AccordBinary.temporaryFolder()

@@ -140,7 +140,8 @@ struct PowerSyncSessionReplayTests {
         #expect(try PowerSyncLiveStreamTests.commit(served.port, changes) == 204)
         let all = try Self.calls(token: token, store: folder.appendingPathComponent("store").path)
         let session = try await PowerSyncUpstream.recording(
-            upstream: "http://127.0.0.1:\(served.port)", calls: all.filter { !$0.target.hasPrefix("/accord/") }, folder: folder)
+            upstream: "http://127.0.0.1:\(served.port)", calls: all.filter { !$0.target.hasPrefix("/accord/") }, folder: folder,
+            options: ["--profile", "powersync"])
         #expect(served.stop().status == 0)
         #expect(session.status == 0)
         let recording = folder.appendingPathComponent("session.jsonl").path
