@@ -114,7 +114,11 @@ extension PowerSyncClient {
     /// made again before the next id), then the stream from the positions held.
     private func reopen() async {
         if configuration.checkpointMode.allocatesRequests {
-            do throws(PowerSyncClientError) { try await reconcile() } catch {}
+            do throws(PowerSyncClientError) { try await reconcile() } catch {
+                // The iteration fails as the core's does when its reconcile fails: the waits fail with it.
+                guard !Task.isCancelled, case .reconnecting = following else { return }
+                return stopLive()
+            }
         }
         guard !Task.isCancelled, case .reconnecting = following else { return }
         do throws(PowerSyncClientError) {

@@ -89,6 +89,22 @@ extension PowerSyncClient {
     /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD, STORE).
     func reconcile() async throws(PowerSyncClientError) {
         guard configuration.checkpointMode.allocatesRequests else { return }
+        if let running = reconciling { return try await running.value.get() }
+        let task = Task { () async -> Result<Void, PowerSyncClientError> in
+            do throws(PowerSyncClientError) {
+                try await self.seed()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        reconciling = task
+        defer { reconciling = nil }
+        try await task.value.get()
+    }
+
+    /// The reconcile itself: post, then seed the counter with the answer.
+    private func seed() async throws(PowerSyncClientError) {
         let counter = try database.value(Self.counterKey) ?? 0
         let target = try database.value(Self.targetKey).flatMap { $0 > 0 && $0 != Self.pendingTarget ? $0 : nil } ?? 0
         let sent = max(counter, target, 1)

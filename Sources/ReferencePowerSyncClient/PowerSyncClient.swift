@@ -49,6 +49,9 @@ public actor PowerSyncClient {
     /// Whether the request counter was reconciled with the service since the client connected
     /// (attach, reconnect, local reset), in requests mode.
     var seeded = false
+    /// The reconcile in flight, which every id allocated meanwhile waits for (the core: "wait for
+    /// seeding to complete before creating checkpoint requests"), so two never race to seed.
+    var reconciling: Task<Result<Void, PowerSyncClientError>, Never>?
 
     /// Opens (or creates) the local database and connects.
     /// - Parameters:

@@ -196,4 +196,12 @@ struct PowerSyncRuleTests {
         #expect(try run("[\(stream(1, lines(after: "2")))]").isEmpty)
         #expect(try run("[\(stream(1, lines(after: "4")))]").map(\.ruleID).contains("PS-OP-ORDER"))
     }
+
+    @Test("an id a case's source side says is held counts for PS-REQUEST-ID; one Accord inferred from the answers does not")
+    func heldFromSource() throws {
+        var commit = SourceCommit(changes: [.checkpointRequest(userID: "ada", clientID: "c1", id: "42")])
+        #expect(PowerSyncEvent.held(in: commit).count == 1)
+        commit.inferred = true
+        #expect(PowerSyncEvent.held(in: commit).isEmpty)
+    }
 }

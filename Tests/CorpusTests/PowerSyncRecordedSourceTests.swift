@@ -163,4 +163,35 @@ struct PowerSyncInferredSourceTests {
         // The transcript loads: the during step follows its stream.
         _ = try PowerSyncTranscript(json: result.json, file: "t.json")
     }
+
+    @Test(
+        "a stream cut before its data: the ops the next stream delivers are committed where the first checkpoint needs them, not filled; a full checkpoint without a bucket revokes it"
+    )
+    func cutStreamAndRevoke() throws {
+        var first = Self.stream([
+            #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":3,"count":2},{"bucket":"b","checksum":0,"count":0}],"last_op_id":"2"}}"#
+        ])
+        first.user = "ada"
+        var second = Self.stream([
+            #"{"checkpoint":{"buckets":[{"bucket":"a","checksum":3,"count":2}],"last_op_id":"2"}}"#,
+            #"{"data":{"after":"0","bucket":"a","data":[{"checksum":1,"data":"{}","object_id":"x","object_type":"t","op":"PUT","op_id":"1"},{"checksum":2,"data":"{}","object_id":"y","object_type":"t","op":"PUT","op_id":"2"}],"has_more":false,"next_after":"2"}}"#,
+            #"{"checkpoint_complete":{"last_op_id":"2"}}"#,
+        ])
+        second.user = "ada"
+        let result = RecordingToPowerSyncTranscript.convert(
+            PowerSyncRecordedSourceTests.recording([first, second]), caseID: "powersync/001-x")
+        let steps = result.json["steps"]?.arrayValue ?? []
+        #expect(steps.map { $0["kind"]?.stringValue ?? "" } == ["source", "sync-stream", "source", "sync-stream"])
+        #expect(steps[0]["inferred"] == true)
+        #expect(
+            CanonicalJSON.compact(steps[0]["changes"] ?? .null)
+                == CanonicalJSON.compact([
+                    ["grant": ["bucket": "a", "user_id": "ada"]], ["grant": ["bucket": "b", "user_id": "ada"]],
+                    ["put": ["bucket": "a", "checksum": 1, "data": "{}", "object_id": "x", "object_type": "t"]],
+                    ["put": ["bucket": "a", "checksum": 2, "data": "{}", "object_id": "y", "object_type": "t"]],
+                ]))
+        #expect(
+            CanonicalJSON.compact(steps[2]["changes"] ?? .null) == CanonicalJSON.compact([["revoke": ["bucket": "b", "user_id": "ada"]]]))
+        _ = try PowerSyncTranscript(json: result.json, file: "t.json")
+    }
 }

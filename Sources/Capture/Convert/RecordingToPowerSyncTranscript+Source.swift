@@ -16,8 +16,6 @@ extension RecordingToPowerSyncTranscript {
         var lastOpID: Int64
         /// Grants and revokes of the user's buckets, and write checkpoints no exchange explains.
         var membership: [JSONValue] = []
-        /// The ops it delivers, by op id.
-        var ops: [(id: Int64, change: JSONValue)] = []
     }
 
     /// The source side of a recording that has none (no fixture calls: a live service whose
@@ -35,14 +33,39 @@ extension RecordingToPowerSyncTranscript {
     ///   - user: the recorded user.
     /// - Returns: the steps with the inferred source side, renumbered, and what could not be inferred.
     static func inferredSource(_ steps: [JSONValue], user: String) -> (steps: [JSONValue], notes: [String]) {
-        var out: [(step: JSONObject, duringOf: Int?, afterLine: Int)] = []
+        // First pass: every op any stream delivers, and every id any exchange answered, so that an
+        // op a later stream delivers is committed where its checkpoint needs it (a stream cut
+        // before its data) and a write checkpoint a later exchange answered is not stored twice.
+        var known: [Int64: JSONValue] = [:]
+        var answered: Set<Int64> = []
         var notes: [String] = []
+        for step in steps {
+            switch step["kind"]?.stringValue {
+            case "sync-stream":
+                for (index, json) in (step["lines"]?.arrayValue ?? []).enumerated() {
+                    guard case .data(let data)? = try? SyncLine(json: json) else { continue }
+                    let raw = json["data"]?["data"]?.arrayValue ?? []
+                    for (entry, op) in zip(raw, data.ops) where known[op.opID.value] == nil {
+                        if let change = change(op, raw: entry, bucket: data.bucket) {
+                            known[op.opID.value] = change
+                        } else {
+                            notes.append("NDJSON line \(index + 1): op \(op.opID) has no object to put or remove, left out")
+                        }
+                    }
+                }
+            case "checkpoint-request":
+                if let answer = try? CheckpointRequestAnswer(json: step["response"] ?? .null) { answered.insert(answer.id.value) }
+            case "write-checkpoint":
+                if let answer = try? WriteCheckpointAnswer(json: step["response"] ?? .null) {
+                    answered.insert(answer.writeCheckpoint.value)
+                }
+            default: continue
+            }
+        }
+        var out: [(step: JSONObject, duringOf: Int?, afterLine: Int)] = []
         var next: Int64 = 1
         var granted: Set<String> = []
-        var delivered: Set<Int64> = []
         var clients: Set<String> = []
-        // Every id an exchange of the recording answered: a stream acknowledging another was given it otherwise.
-        var answered: Set<Int64> = []
         var unseen = 0
         var commits = 0
         var earlier = 0
@@ -55,70 +78,52 @@ extension RecordingToPowerSyncTranscript {
                     let answer = try? CheckpointRequestAnswer(json: object["response"] ?? .null), !clients.contains(sent.clientID)
                 {
                     clients.insert(sent.clientID)
-                    answered.insert(answer.id.value)
                     if answer.id > sent.id {
                         let change: JSONValue = [
                             "checkpoint_request": [
                                 "client_id": .string(sent.clientID), "id": .string(answer.id.description), "user_id": .string(user),
                             ]
                         ]
-                        out.append((["kind": "source", "changes": [change]], nil, 0))
+                        out.append((["kind": "source", "inferred": true, "changes": [change]], nil, 0))
                         earlier += 1
                     }
-                }
-                if let answer = try? CheckpointRequestAnswer(json: object["response"] ?? .null) { answered.insert(answer.id.value) }
-                out.append((object, nil, 0))
-            case "write-checkpoint":
-                if let answer = try? WriteCheckpointAnswer(json: object["response"] ?? .null) {
-                    answered.insert(answer.writeCheckpoint.value)
                 }
                 out.append((object, nil, 0))
             case "sync-stream":
                 let streamIndex = out.count
                 out.append((object, nil, 0))
                 let client = (try? SyncStreamRequest(json: object["request"] ?? .null))?.clientID
-                var plan = streamCommits(
-                    object["lines"]?.arrayValue ?? [], user: user, client: client, granted: &granted, answered: &answered,
-                    delivered: delivered)
-                notes += plan.notes
-                for index in plan.commits.indices {
-                    var commit = plan.commits[index]
+                let plan = streamCommits(
+                    object["lines"]?.arrayValue ?? [], user: user, client: client, granted: &granted, answered: &answered)
+                var before = false
+                for commit in plan {
                     var changes = commit.membership
-                    for (id, change) in commit.ops.sorted(by: { $0.id < $1.id }) {
-                        if delivered.contains(id) { continue }
-                        if id < next {
-                            notes.append("op \(id) arrived after op \(next - 1) was numbered: not inferable, left out")
-                            continue
-                        }
-                        while next < id {
+                    // Every op id up to the checkpoint: the op a stream delivers, or one the user never saw.
+                    while next <= commit.lastOpID {
+                        if let change = known[next] {
+                            changes.append(change)
+                        } else {
                             changes.append(unseenOp(next))
                             unseen += 1
-                            next += 1
                         }
-                        changes.append(change)
-                        delivered.insert(id)
-                        next = id + 1
-                    }
-                    while next <= commit.lastOpID {
-                        changes.append(unseenOp(next))
-                        unseen += 1
                         next += 1
                     }
-                    commit.ops = []
-                    plan.commits[index] = commit
                     if changes.isEmpty { continue }
                     commits += 1
-                    let source: JSONObject = ["kind": "source", "changes": .array(changes)]
+                    let source: JSONObject = ["kind": "source", "inferred": true, "changes": .array(changes)]
                     if commit.afterLine == 0 {
                         out.insert((source, nil, 0), at: streamIndex)
+                        before = true
                     } else {
-                        out.append((source, streamIndex + (out[streamIndex].step["kind"] == "source" ? 1 : 0), commit.afterLine))
+                        out.append((source, streamIndex + (before ? 1 : 0), commit.afterLine))
                     }
                 }
             default:
                 out.append((object, nil, 0))
             }
         }
+        let beyond = known.keys.filter { $0 >= next }.count
+        if beyond > 0 { notes.append("\(beyond) op(s) arrived with no checkpoint covering them, left out") }
         if commits > 0 || earlier > 0 {
             notes.insert(
                 "no fixture calls: the source side is inferred from the streams, \(commits) commit(s)"
@@ -128,10 +133,11 @@ extension RecordingToPowerSyncTranscript {
         return (renumbered(out), notes)
     }
 
-    /// The commits one stream implies, in line order.
+    /// The commits one stream implies, in line order: each checkpoint's membership changes and
+    /// unexplained write checkpoint, and the op id it covers up to.
     private static func streamCommits(
-        _ lines: [JSONValue], user: String, client: String?, granted: inout Set<String>, answered: inout Set<Int64>, delivered: Set<Int64>
-    ) -> (commits: [Commit], notes: [String]) {
+        _ lines: [JSONValue], user: String, client: String?, granted: inout Set<String>, answered: inout Set<Int64>
+    ) -> [Commit] {
         // A write checkpoint no exchange answered was stored otherwise (by the app's backend, or a
         // custom write checkpoint): stored for the stream's own user and client.
         func stored(_ id: OpID?, into commit: inout Commit) {
@@ -144,15 +150,20 @@ extension RecordingToPowerSyncTranscript {
                 commit.membership.append(["write_checkpoint": ["id": .string(id.description), "user_id": .string(user)]])
             }
         }
+        func revoke(_ name: String, into commit: inout Commit) {
+            granted.remove(name)
+            commit.membership.append(["revoke": ["bucket": .string(name), "user_id": .string(user)]])
+        }
         var commits: [Commit] = []
-        var notes: [String] = []
-        var ops: [(id: Int64, change: JSONValue)] = []
         for (index, json) in lines.enumerated() {
             guard let line = try? SyncLine(json: json) else { continue }
             switch line {
             case .checkpoint(let checkpoint):
                 // The stream's first checkpoint is the state it connected to, whatever keepalives came first.
                 var commit = Commit(afterLine: commits.isEmpty ? 0 : index, lastOpID: checkpoint.lastOpID.value)
+                // A full checkpoint names every bucket the user has: the others were revoked.
+                let named = Set(checkpoint.buckets.map(\.bucket))
+                for name in granted.subtracting(named).sorted() { revoke(name, into: &commit) }
                 for bucket in checkpoint.buckets where !granted.contains(bucket.bucket) {
                     granted.insert(bucket.bucket)
                     commit.membership.append(grant(bucket, user: user))
@@ -165,33 +176,13 @@ extension RecordingToPowerSyncTranscript {
                     granted.insert(bucket.bucket)
                     commit.membership.append(grant(bucket, user: user))
                 }
-                for name in diff.removedBuckets where granted.contains(name) {
-                    granted.remove(name)
-                    commit.membership.append(["revoke": ["bucket": .string(name), "user_id": .string(user)]])
-                }
+                for name in diff.removedBuckets where granted.contains(name) { revoke(name, into: &commit) }
                 stored(diff.writeCheckpoint, into: &commit)
                 commits.append(commit)
-            case .data(let data):
-                let raw = json["data"]?["data"]?.arrayValue ?? []
-                for (entry, op) in zip(raw, data.ops) where !delivered.contains(op.opID.value) {
-                    guard let change = change(op, raw: entry, bucket: data.bucket) else {
-                        notes.append("NDJSON line \(index + 1): op \(op.opID) has no object to put or remove, left out")
-                        continue
-                    }
-                    ops.append((op.opID.value, change))
-                }
             default: continue
             }
         }
-        // Each op goes to the first checkpoint that covers it.
-        for (id, change) in ops {
-            guard let target = commits.firstIndex(where: { $0.lastOpID >= id }) ?? commits.indices.last else {
-                notes.append("op \(id) arrived with no checkpoint announcing it, left out")
-                continue
-            }
-            commits[target].ops.append((id, change))
-        }
-        return (commits, notes)
+        return commits
     }
 
     private static func grant(_ bucket: BucketChecksum, user: String) -> JSONValue {

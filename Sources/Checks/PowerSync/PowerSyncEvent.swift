@@ -82,11 +82,13 @@ public struct PowerSyncEvent: Sendable {
 }
 
 extension PowerSyncEvent {
-    /// The ids a source commit says the service holds.
+    /// The ids a source commit says the service holds; none for a commit inferred from the
+    /// answers it would then be judged against.
     /// - Parameter commit: the commit.
     /// - Returns: one `held` payload per `checkpoint_request` or `write_checkpoint` change.
     public static func held(in commit: SourceCommit) -> [Payload] {
-        commit.changes.compactMap { change in
+        if commit.inferred { return [] }
+        return commit.changes.compactMap { change in
             switch change {
             case .checkpointRequest(_, let client, let id): .held(clientID: client, id: id)
             case .writeCheckpoint(_, let id): .held(clientID: nil, id: id)

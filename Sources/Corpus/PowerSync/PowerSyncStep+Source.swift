@@ -19,7 +19,9 @@ extension PowerSyncStep {
             }
             let replicated = reader.has("replicated") ? try reader.bool("replicated") : true
             let during = try StreamMoment.read(&reader, at: pointer)
-            return .source(SourceCommit(changes: changes, replicated: replicated, during: during))
+            var commit = SourceCommit(changes: changes, replicated: replicated, during: during)
+            commit.inferred = reader.has("inferred") ? try reader.bool("inferred") : false
+            return .source(commit)
         case "replicate":
             return .replicate(during: try StreamMoment.read(&reader, at: pointer))
         default:

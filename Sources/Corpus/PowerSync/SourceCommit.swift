@@ -9,6 +9,10 @@ public struct SourceCommit: Sendable, Hashable {
     public var replicated: Bool
     /// The open stream it happens during, if any.
     public var during: StreamMoment?
+    /// Whether Accord inferred it from a recording's streams (`"inferred": true`) rather than a
+    /// fixture call or a case stating it: what it holds was read off the answers it explains, so
+    /// the rules take no held id from it.
+    public var inferred = false
 
     /// Makes a commit.
     /// - Parameters:
