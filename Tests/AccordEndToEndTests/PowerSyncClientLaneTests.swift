@@ -64,11 +64,15 @@ struct PowerSyncClientLaneTests {
     func referenceClientPasses() async throws {
         let (status, output, cases) = try await Self.report(["run", "--client", "accord driver --profile powersync", Self.folder])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("15 suites (15 passed, 0 failed, 0 skipped), 100 cases: 93 passed, 0 failed, 7 skipped"), "\(output)")
+        #expect(output.contains("26 suites (15 passed, 0 failed, 11 skipped), 111 cases: 93 passed, 0 failed, 18 skipped"), "\(output)")
         for testcase in cases {
             let suite = testcase["suite"]?.stringValue ?? ""
             let name = testcase["name"]?.stringValue ?? ""
-            if name.hasSuffix(" checkpoint-request") || name.hasSuffix(" write-checkpoint") {
+            // 016-026 are PowerSync's own output: its tests' streams name no client_id, so no client plays them.
+            if (16...26).contains(Int(suite.dropFirst("powersync/".count).prefix(3)) ?? 0) {
+                #expect(testcase["outcome"]?.stringValue == "skipped", "\(suite) \(name)")
+                #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable: ") == true, "\(suite) \(name)")
+            } else if name.hasSuffix(" checkpoint-request") || name.hasSuffix(" write-checkpoint") {
                 #expect(suite.hasPrefix("powersync/006") || suite.hasPrefix("powersync/007"), "\(suite) \(name)")
                 #expect(testcase["outcome"]?.stringValue == "skipped", "\(suite) \(name)")
                 #expect(testcase["reason"]?.stringValue?.hasPrefix("not applicable: ") == true, "\(suite) \(name)")
@@ -110,11 +114,14 @@ struct PowerSyncClientLaneTests {
             "run", "--client", "accord driver --profile powersync", "--kill-matrix", Self.folder,
         ])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("33 suites (31 passed, 0 failed, 2 skipped)"), "\(output)")
+        #expect(output.contains("44 suites (31 passed, 0 failed, 13 skipped)"), "\(output)")
         let kills = cases.filter { ($0["name"]?.stringValue ?? "").contains(" kill @ ") }
         #expect(kills.count == 31, "every planned seam was reached: \(kills.count)")
         // A stream completing a checkpoint and its diff (005, 006) cannot be resumed by golden steps after the first apply.
-        let skipped = cases.filter { $0["outcome"]?.stringValue == "skipped" && $0["name"]?.stringValue == "kill matrix" }
+        let skipped = cases.filter {
+            $0["outcome"]?.stringValue == "skipped" && $0["name"]?.stringValue == "kill matrix"
+                && !($0["suite"]?.stringValue ?? "").contains("-real-")
+        }
         #expect(
             skipped.compactMap { $0["suite"]?.stringValue }.sorted() == [
                 "powersync/005-diff-follows-its-checkpoint @ after-checkpoint-applied",

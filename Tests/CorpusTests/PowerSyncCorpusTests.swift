@@ -26,7 +26,7 @@ struct PowerSyncCorpusTests {
     func loads() throws {
         let files = try Self.files()
         let corpus = try PowerSyncCorpus(files: files)
-        #expect(corpus.cases.count == 15)
+        #expect(corpus.cases.count == 26)
         #expect(corpus.cases.first?.transcript.caseID == "powersync/001-initial-sync-completes")
         #expect(try CorpusProfile.of(folder: files) == .powerSync)
         let steps = corpus.cases[6].transcript.steps

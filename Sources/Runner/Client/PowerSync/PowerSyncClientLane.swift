@@ -74,12 +74,16 @@ struct PowerSyncClientLane: Sendable {
     /// Why the client lane cannot play one step, or nil: a `checkpoint-request` step that is not a
     /// reconcile, or a `write-checkpoint` step, is an exchange with a chosen id or query, which the
     /// app cannot make a client send (a client asks them on its own only after an upload or at
-    /// connect; docs/powersync.md, "The client lane").
+    /// connect; docs/powersync.md, "The client lane"); a stream request without `client_id` is
+    /// none a client sends.
     static func notApplicable(_ step: PowerSyncStep) -> String? {
         if step.reconcile { return nil }
         return switch step.action {
         case .checkpointRequest, .writeCheckpoint:
             "not applicable: step \(step.n) \(step.label) is an exchange the app cannot make a client send (a chosen id or query); the server lane and accord check judge it"
+        case .syncStream(let request, _) where request["client_id"] == nil:
+            // PowerSync's core always sends one (powersync-sqlite-core 60ebb70, streaming_sync.rs, StreamingSyncRequest.client_id).
+            "not applicable: step \(step.n)'s stream request names no client_id, which every PowerSync client sends; the server lane and accord check judge it"
         case .syncStream, .client, .source, .replicate: nil
         }
     }
