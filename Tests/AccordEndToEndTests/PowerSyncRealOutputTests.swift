@@ -122,6 +122,10 @@ struct PowerSyncRealOutputTests {
             edit: { lines in lines[0] = edited(lines[0], ["checkpoint", "write_checkpoint"]) { _ in "2" } },
             expected: "exchange 1 sync-stream NDJSON line 4 (line 2): PS-WRITE-CHECKPOINT"),
         Break(
+            name: "an expiry that is not a number", session: "011-expired-token", entry: 0,
+            edit: { lines in lines[0] = ["token_expires_in": "0"] },
+            expected: "exchange 1 sync-stream NDJSON line 1 (line 2): PS-SHAPE"),
+        Break(
             name: "a request answered lower than held", session: "012-one-counter-per-client", entry: 1,
             edit: { lines in lines = [["data": ["checkpoint_request_id": "41"]]] },
             expected: "exchange 2 checkpoint-request (line 3): PS-REQUEST-ID"),
