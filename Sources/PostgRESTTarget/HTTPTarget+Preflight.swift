@@ -14,6 +14,15 @@ extension HTTPTarget: TargetPreflight {
     /// JWT the runner mints (and the apikey, if one is sent) on `rpc/pull`.
     /// - Throws: `SetupProblem` saying what is wrong and how to fix it.
     public func preflight() async throws(SetupProblem) {
+        // What a Supabase user pastes: the REST mount, where Accord adds it itself.
+        let path = URLComponents(string: base)?.path ?? ""
+        let mount = String(PostgRESTSurface.rpcPrefix.dropLast("/rpc/".count))  // "/rest/v1"
+        if path.hasSuffix(mount) || path.hasSuffix(mount + "/") {
+            let root = String(base.dropLast(path.count))
+            throw SetupProblem(
+                "--server \(base) ends in \(path), which Accord adds itself (\(PostgRESTSurface.rpcPath("pull")), /accord/fixtures/…)",
+                fix: "pass the server's base URL, \(root)")
+        }
         let step: ClientResponse
         do {
             var body: [UInt8] = []
@@ -27,7 +36,10 @@ extension HTTPTarget: TargetPreflight {
         if step.status == 404 {
             throw SetupProblem(
                 "the fixture endpoint is off: POST \(base)/accord/fixtures/step answered HTTP 404",
-                fix: "start the server with its fixture endpoint on (accord serve --fixtures; docs/server-contract.md)")
+                fix: path.isEmpty || path == "/"
+                    ? "start the server with its fixture endpoint on (accord serve --fixtures; docs/server-contract.md)"
+                    : "pass the URL the server is mounted at (Accord adds /accord/fixtures/… and \(PostgRESTSurface.rpcPrefix)… to \(path)), or start it with its fixture endpoint on (accord serve --fixtures)"
+            )
         }
         let pull: ClientResponse
         do {

@@ -49,6 +49,43 @@ struct SetupErrorTests {
         Self.expectSetupLine(result, ["the fixture endpoint is off", "HTTP 404", "--fixtures"])
     }
 
+    @Test(
+        "a base URL with the REST mount (what a Supabase user pastes): named as such with the base URL to pass, not as the fixture endpoint being off"
+    )
+    func restMountInURL() async throws {
+        let served = try ServeEndToEndTests.Served(["--jwt-secret", "s", "--fixtures"])
+        defer { _ = served.stop() }
+        let result = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(served.port)/rest/v1/", "--jwt-secret", "s", AccordBinary.sharedCorpus,
+        ])
+        Self.expectSetupLine(
+            result, ["ends in /rest/v1, which Accord adds itself", "pass the server's base URL, http://127.0.0.1:\(served.port)"])
+        #expect(!result.stderr.contains("fixture endpoint is off"))
+    }
+
+    @Test("a URL whose path is not where the server is mounted: the 404 says so beside the fixture endpoint")
+    func otherPathInURL() async throws {
+        let served = try ServeEndToEndTests.Served(["--jwt-secret", "s", "--fixtures"])
+        defer { _ = served.stop() }
+        let result = try await AccordBinary.run([
+            "run", "--server", "http://127.0.0.1:\(served.port)/api", "--jwt-secret", "s", AccordBinary.sharedCorpus,
+        ])
+        Self.expectSetupLine(result, ["HTTP 404", "pass the URL the server is mounted at", "to /api"])
+    }
+
+    @Test(
+        "accord diff against a server without its fixture endpoint: one setup line and exit 78, as accord run says it, not an error per recording"
+    )
+    func diffFixturesOff() async throws {
+        let served = try ServeEndToEndTests.Served(["--jwt-secret", "s"])
+        defer { _ = served.stop() }
+        let recordings = try FileManager.default.contentsOfDirectory(atPath: AccordBinary.packageRoot + "/Recordings")
+            .filter { $0.hasSuffix(".jsonl") }.sorted().map { AccordBinary.packageRoot + "/Recordings/" + $0 }
+        let result = try await AccordBinary.run(
+            ["diff", "--server", "embedded", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "s"] + recordings)
+        Self.expectSetupLine(result, ["the fixture endpoint is off", "HTTP 404", "--fixtures"])
+    }
+
     @Test("a driver command that does not exist: not found, said once, not CL-DRIVER per case")
     func driverNotFound() async throws {
         let result = try await AccordBinary.run(["run", "--client", "accord-no-such-driver-here", AccordBinary.sharedCorpus])

@@ -63,6 +63,16 @@ public struct DiffRun: Sendable {
             recordings.append((file, try CaseSource.isPowerSync(file, maxLine: maxLine)))
         }
         let (nameA, nameB) = options.targetNames
+        // A target that cannot be tested as given is one setup line (exit 78), as in accord run,
+        // not an error per recording; the preflight each lane runs checks the targets it uses.
+        if recordings.contains(where: { !$0.powerSync }) {
+            try await ServerRun.preflight(makeA, name: nameA)
+            try await ServerRun.preflight(makeB, name: nameB)
+        }
+        if recordings.contains(where: \.powerSync), let (powerSyncA, powerSyncB) = powerSync {
+            try await ServerRun.preflight(powerSyncA, name: nameA)
+            try await ServerRun.preflight(powerSyncB, name: nameB)
+        }
         var reports = try ReportSession(
             options.run.reports, name: "accord diff \(nameA) \(nameB)",
             console: ReportSession.Console(color: options.run.console.color, quiet: true, allowEmpty: true), total: recordings.count)
