@@ -49,8 +49,38 @@ public struct ObjectReader {
     /// - Returns: the value.
     /// - Throws: `WireError` when the key is absent.
     public mutating func required(_ key: String) throws(WireError) -> JSONValue {
-        guard let value = optional(key) else { throw WireError(malformed, at: pointer, "missing required key \"\(key)\"") }
+        guard let value = optional(key) else {
+            // A key one or two edits away, not read yet, is the likelier mistake: name it, at its pointer.
+            if let index = object.members.indices.first(where: { !read[$0] && Self.isNear(object.members[$0].key, key) }) {
+                let found = object.members[index].key
+                throw WireError(
+                    malformed, at: pointer.appending(found), "unknown key \"\(found)\": did you mean \"\(key)\", which is required?")
+            }
+            throw WireError(malformed, at: pointer, "missing required key \"\(key)\"")
+        }
         return value
+    }
+
+    /// Whether `found` looks like a misspelling of `key`: an edit or two apart (a letter dropped,
+    /// added, changed, or two swapped), one for a key under five letters.
+    static func isNear(_ found: String, _ key: String) -> Bool {
+        let x = Array(found.utf8)
+        let y = Array(key.utf8)
+        let limit = y.count < 5 ? 1 : 2
+        if x == y || x.isEmpty || y.isEmpty || abs(x.count - y.count) > limit { return false }
+        // Optimal string alignment distance over the two short keys.
+        var beforeLast = [Int](repeating: 0, count: y.count + 1)
+        var last = Array(0...y.count)
+        for i in 1...x.count {
+            var row = [i] + [Int](repeating: 0, count: y.count)
+            for j in 1...y.count {
+                row[j] = min(last[j] + 1, row[j - 1] + 1, last[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { row[j] = min(row[j], beforeLast[j - 2] + 1) }
+            }
+            beforeLast = last
+            last = row
+        }
+        return last[y.count] <= limit
     }
 
     /// A required string member.
