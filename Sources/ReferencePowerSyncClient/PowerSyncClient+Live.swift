@@ -99,19 +99,13 @@ extension PowerSyncClient {
     /// Opens the live stream again from the positions held (after a reconnect, a local reset
     /// or the end of the last one); a store that cannot be read stops following.
     func restartLive() {
-        switch following {
-        case .reading(let reader, let stream):
-            reader.cancel()
-            stream.close()
-        case .reconnecting(let task): task.cancel()
-        case .idle, .suspended: break
-        }
+        _ = cancelLive()
         seeded = false
         following = .reconnecting(Task { await self.reopen() })
     }
 
-    /// A new sync iteration of the live stream: the reconcile (requests mode; one that fails is
-    /// made again before the next id), then the stream from the positions held.
+    /// A new sync iteration of the live stream: the reconcile (requests and custom mode; one that
+    /// fails stops following, as a failed iteration of the core), then the stream from the positions held.
     private func reopen() async {
         if configuration.checkpointMode.allocatesRequests {
             do throws(PowerSyncClientError) { try await reconcile() } catch {
@@ -131,14 +125,21 @@ extension PowerSyncClient {
 
     /// Stops reading the live stream; `resume` says whether `reconnect` opens it again.
     func stopFollowing(resume: Bool) {
+        guard cancelLive() else { return }
+        following = resume ? .suspended : .idle
+    }
+
+    /// Cancels what follows the live stream now, its reader and stream or a reconnect in progress;
+    /// false when nothing does.
+    private func cancelLive() -> Bool {
         switch following {
         case .reading(let reader, let stream):
             reader.cancel()
             stream.close()
         case .reconnecting(let task): task.cancel()
-        case .idle, .suspended: return
+        case .idle, .suspended: return false
         }
-        following = resume ? .suspended : .idle
+        return true
     }
 
     /// A checkpoint assembly starting from the buckets the store holds.

@@ -6,12 +6,12 @@ import Transport
 
 extension PowerSyncClient {
     /// Uploads the whole queue as one `POST /accord/upload`; after an accepted upload, asks for
-    /// the target every checkpoint applied from then on must reach: in requests mode its own
-    /// checkpoint request, in legacy mode `GET /write-checkpoint2.json?client_id=…` (as the SDKs'
+    /// the target every checkpoint applied from then on must reach: in requests and custom mode
+    /// its own checkpoint request, in legacy mode `GET /write-checkpoint2.json?client_id=…` (as the SDKs'
     /// `getWriteCheckpoint`). The target replaces the pending one only while no local write came
     /// meanwhile (the core's `target_checkpoint_request_id` update).
     /// - Returns: the entries uploaded (0 when the queue was empty) and the client's own request
-    ///   (requests mode).
+    ///   (requests and custom mode).
     /// - Throws: `PowerSyncClientError` (UPLOAD for an error status, REMOTE, DOWNLOAD, STORE).
     public func upload() async throws(PowerSyncClientError) -> (entries: Int, checkpointRequestID: String?) {
         let queue = try database.queue()
@@ -83,7 +83,8 @@ extension PowerSyncClient {
         return String(try await nextRequest())
     }
 
-    /// Reconciles the request counter with the service at connect (requests mode): posts
+    /// Reconciles the request counter with the service (or the app's backend) at connect, one
+    /// reconcile at a time (requests and custom mode): posts
     /// `max(last requested, the concrete target, 1)` and seeds the counter with the answer, as
     /// the core's `initial_checkpoint_request_id` and `seed_checkpoint_request_id`.
     /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD, STORE).

@@ -11,25 +11,22 @@ public enum UnreadNote {
     /// - Returns: e.g. "not read by Accord's model, skipped as PowerSync's core skips them:
     ///   /checkpoint/streams (NDJSON line 1); an unknown line kind, /sync_progress (line 4)".
     public static func note(for lines: [JSONValue]) -> String? {
-        var seen: [String: Int] = [:]
-        var order: [String] = []
-        var kinds: [String: Int] = [:]
-        var kindOrder: [String] = []
+        var members: [String] = []
+        var kinds: [String] = []
+        var seen: Set<String> = []
         for (index, line) in lines.enumerated() {
             for pointer in SyncLine.unread(in: line) {
                 let general = "/" + pointer.tokens.map { Int($0) == nil ? $0 : "*" }.joined(separator: "/")
+                guard seen.insert(general).inserted else { continue }
                 if pointer.tokens.count == 1 {
-                    if kinds[general] == nil { kindOrder.append(general) }
-                    kinds[general] = kinds[general] ?? index + 1
+                    kinds.append("an unknown line kind, \(general) (NDJSON line \(index + 1))")
                 } else {
-                    if seen[general] == nil { order.append(general) }
-                    seen[general] = seen[general] ?? index + 1
+                    members.append("\(general) (NDJSON line \(index + 1))")
                 }
             }
         }
-        if order.isEmpty && kindOrder.isEmpty { return nil }
-        var parts = order.map { "\($0) (NDJSON line \(seen[$0] ?? 0))" }
-        parts += kindOrder.map { "an unknown line kind, \($0) (NDJSON line \(kinds[$0] ?? 0))" }
+        let parts = members + kinds
+        if parts.isEmpty { return nil }
         return "not read by Accord's model, skipped as PowerSync's core skips them: " + parts.joined(separator: "; ")
     }
 }

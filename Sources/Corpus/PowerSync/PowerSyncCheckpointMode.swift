@@ -39,13 +39,6 @@ public enum PowerSyncCheckpointCall: Sendable, Hashable {
     /// `GET /write-checkpoint2.json?client_id=…` (legacy mode; the request is the query as an object).
     case writeCheckpoint(PowerSyncExchangePair)
 
-    /// The exchange.
-    public var exchange: PowerSyncExchangePair {
-        switch self {
-        case .checkpointRequest(let pair), .writeCheckpoint(let pair): pair
-        }
-    }
-
     /// The id the answer names: the answered checkpoint request id or write checkpoint.
     public var answeredID: String? {
         switch self {

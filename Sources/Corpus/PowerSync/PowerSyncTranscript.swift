@@ -82,27 +82,26 @@ public struct PowerSyncTranscript: Sendable, Hashable {
 
 extension PowerSyncTranscript {
     /// Checks that the client steps fit the checkpoint mode: in legacy mode an upload is followed
-    /// by a write checkpoint and the app's checkpoint request is refused; in requests mode an
-    /// upload is followed by a checkpoint request and the app's request is made.
+    /// by a write checkpoint and the app's checkpoint request is refused; in requests and custom
+    /// mode an upload is followed by a checkpoint request and the app's request is made.
     static func checkModes(_ steps: [PowerSyncStep], _ mode: PowerSyncCheckpointMode) throws(WireError) {
         for (index, step) in steps.enumerated() {
             guard case .client(let client) = step.action else { continue }
             let at = JSONPointer(tokens: ["steps"]).appending(index)
-            let mode: PowerSyncCheckpointMode = mode == .custom ? .requests : mode
-            switch (client, mode) {
-            case (.upload(_, _, .checkpointRequest?), .legacy):
+            switch (client, mode.allocatesRequests) {
+            case (.upload(_, _, .checkpointRequest?), false):
                 throw WireError(
                     .json, at: at.appending("checkpoint_request"),
                     "a legacy-mode client follows an upload with a write_checkpoint; set \"checkpoint_mode\": \"requests\" for a checkpoint_request"
                 )
-            case (.upload(_, _, .writeCheckpoint?), .requests):
+            case (.upload(_, _, .writeCheckpoint?), true):
                 throw WireError(
                     .json, at: at.appending("write_checkpoint"), "a requests-mode client follows an upload with a checkpoint_request")
-            case (.requestCheckpoint, .legacy):
+            case (.requestCheckpoint, false):
                 throw WireError(
                     .json, at: at.appending("request"),
                     "a legacy-mode client refuses the app's checkpoint request (expect_error); set \"checkpoint_mode\": \"requests\"")
-            case (.requestCheckpointRefused, .requests):
+            case (.requestCheckpointRefused, true):
                 throw WireError(.json, at: at.appending("expect_error"), "a requests-mode client makes the app's checkpoint request")
             default: continue
             }

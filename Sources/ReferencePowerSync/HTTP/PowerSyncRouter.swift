@@ -87,16 +87,14 @@ public struct PowerSyncRouter: Sendable {
         }
         let user: String
         let expiresAt: Double?
-        do throws(JWTError) {
-            guard let token = try Self.token(request.headers.values(for: "Authorization")) else {
-                _ = stream.respond(Self.failure(401, "AuthorizationError", "PSYNC_S2106", "Authentication required"))
-                return
-            }
-            let claims = try key.verify(token)
-            guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
+        switch caller(request) {
+        case .success((let subject, let expiry)?):
             user = subject
-            expiresAt = claims.expiresAt
-        } catch {
+            expiresAt = expiry
+        case .success(nil):
+            _ = stream.respond(Self.failure(401, "AuthorizationError", "PSYNC_S2106", "Authentication required"))
+            return
+        case .failure(let error):
             _ = stream.respond(Self.failure(401, "AuthorizationError", "PSYNC_S2101", "\(error)"))
             return
         }
@@ -113,14 +111,32 @@ public struct PowerSyncRouter: Sendable {
             }
             _ = stream.respond(Self.answer(answer))
         case .checkpointRequest(let checkpointRequest):
-            let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
-                do throws(PowerSyncServiceError) {
-                    return .success(try await service.checkpointRequest(checkpointRequest, userID: user).json)
-                } catch {
-                    return .failure(error)
-                }
+            _ = stream.respond(Self.answer(held(checkpointRequest, userID: user).map(\.json)))
+        }
+    }
+
+    /// The user a request's credential names and when it expires; nil when it carries none the
+    /// service would read.
+    private func caller(_ request: HTTPRequest) -> Result<(user: String, expiresAt: Double?)?, JWTError> {
+        do throws(JWTError) {
+            guard let token = try Self.token(request.headers.values(for: "Authorization")) else { return .success(nil) }
+            let claims = try key.verify(token)
+            guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
+            return .success((subject, claims.expiresAt))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A checkpoint request stored: the greater of its id and the one held for the user and client.
+    private func held(_ request: CheckpointRequest, userID: String) -> Result<CheckpointRequestAnswer, PowerSyncServiceError> {
+        let service = self.service
+        return Blocking.run { () async -> Result<CheckpointRequestAnswer, PowerSyncServiceError> in
+            do throws(PowerSyncServiceError) {
+                return .success(try await service.checkpointRequest(request, userID: userID))
+            } catch {
+                return .failure(error)
             }
-            _ = stream.respond(Self.answer(answer))
         }
     }
 
@@ -139,26 +155,11 @@ public struct PowerSyncRouter: Sendable {
         do throws(PowerSyncWireError) { checkpointRequest = try CheckpointRequest(json: body) } catch {
             return Self.json(400, Self.error(error.kind.protocolCode, "\(error.pointer): \(error.detail)"))
         }
-        let user: String
-        do throws(JWTError) {
-            guard let token = try Self.token(request.headers.values(for: "Authorization")) else {
-                return Self.json(401, Self.error("UNAUTHORIZED", "the app's credential is missing"))
-            }
-            let claims = try key.verify(token)
-            guard let subject = claims.subject, !subject.isEmpty else { throw .malformed("no sub claim") }
-            user = subject
-        } catch {
-            return Self.json(401, Self.error("UNAUTHORIZED", "\(error)"))
+        switch caller(request) {
+        case .success((let user, _)?): return Self.answer(held(checkpointRequest, userID: user).map(\.backendJSON))
+        case .success(nil): return Self.json(401, Self.error("UNAUTHORIZED", "the app's credential is missing"))
+        case .failure(let error): return Self.json(401, Self.error("UNAUTHORIZED", "\(error)"))
         }
-        let service = self.service
-        let answer = Blocking.run { () async -> Result<JSONValue, PowerSyncServiceError> in
-            do throws(PowerSyncServiceError) {
-                return .success(try await service.checkpointRequest(checkpointRequest, userID: user).backendJSON)
-            } catch {
-                return .failure(error)
-            }
-        }
-        return Self.answer(answer)
     }
 
     /// A request of one of the three routes, validated.

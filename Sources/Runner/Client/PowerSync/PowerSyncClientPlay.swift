@@ -133,14 +133,14 @@ struct PowerSyncClientPlay {
     /// - Returns: the step's findings, and the golden reconcile's.
     private mutating func play(_ step: PowerSyncStep, reconcile: PowerSyncStep?, restarted: Bool) async -> ([StepFailure], [Failure]) {
         var (body, expectations, extra) = Self.plan(step)
+        let path = PowerSyncSurface.Route.checkpointRequest.path
         if let reconcile, case .checkpointRequest(let request, let response) = reconcile.action {
-            var expected = Self.json("/sync/checkpoint-request", request, response)
+            var expected = Self.json(path, request, response)
             expected.atLeast = restarted
             expectations.insert(expected, at: 0)
         } else if restarted, transcript.checkpointMode.allocatesRequests, Self.reachesService(step) {
             var expected = Self.json(
-                "/sync/checkpoint-request", ["checkpoint_request_id": "1", "client_id": .string(transcript.clientID)],
-                ["data": ["checkpoint_request_id": "1"]])
+                path, ["checkpoint_request_id": "1", "client_id": .string(transcript.clientID)], ["data": ["checkpoint_request_id": "1"]])
             expected.atLeast = true
             expectations.insert(expected, at: 0)
         }
@@ -151,9 +151,10 @@ struct PowerSyncClientPlay {
         var reconciled: [Failure] = []
         if let reconcile {
             // The first request answered the reconcile; if none came, the reconcile is the first missing.
-            let first = received.isEmpty ? [] : [received.removeFirst()]
-            let unsent = received.isEmpty && first.isEmpty && !missing.isEmpty ? [missing.removeFirst()] : []
-            reconciled = judge.judgeRequests(reconcile, received: first, missing: unsent)
+            reconciled =
+                received.isEmpty
+                ? judge.judgeRequests(reconcile, received: [], missing: missing.isEmpty ? [] : [missing.removeFirst()])
+                : judge.judgeRequests(reconcile, received: [received.removeFirst()], missing: [])
         }
         if case .broken(let why) = answer {
             let failure = Failure(.powerSyncExchange, message: "\(ObligationID.powerSyncExchange): step \(step.n) \(step.label): \(why)")
@@ -167,7 +168,7 @@ struct PowerSyncClientPlay {
     /// A checkpoint request as a client in custom mode sends it: to the app's backend, with the
     /// backend's credential, answered without the service's envelope.
     static func toBackend(_ expected: PowerSyncMock.Expectation) -> PowerSyncMock.Expectation {
-        guard expected.path == "/sync/checkpoint-request" else { return expected }
+        guard expected.path == PowerSyncSurface.Route.checkpointRequest.path else { return expected }
         var backend = expected
         backend.path = PowerSyncSurface.checkpointBackendPath
         backend.token = PowerSyncClientLane.backendToken
