@@ -60,7 +60,7 @@ let package = Package(
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "KizunaWire"], swiftSettings: strict),
         .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Corpus", dependencies: ["KizunaWire", "PowerSyncWire"], swiftSettings: strict),
+        .target(name: "Corpus", dependencies: ["KizunaWire", "PowerSyncWire", "COpenSSL"], swiftSettings: strict),
         .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "PowerSyncWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus"], swiftSettings: strict),
         .target(name: "AccordDriver", dependencies: ["KizunaWire", "Corpus"], swiftSettings: strict),

@@ -136,6 +136,7 @@ extension DriverResult {
                 "protocol": .string(hello.protocolVersion), "version": .string(hello.version),
             ]
             if hello.profile != .kizunaSync { object["profile"] = .string(hello.profile.rawValue) }
+            if let parts = hello.parts { object["parts"] = .array(parts.map { .string($0) }) }
             return .object(object)
         case .opened, .closed:
             return .object(JSONObject())
@@ -205,6 +206,21 @@ extension DriverResult {
                     throw WireError(.malformedRequest, at: at.appending("profile"), "expected kizunasync or powersync, found \"\(text)\"")
                 }
                 hello.profile = profile
+            }
+            if let declared = reader.optional("parts") {
+                guard case .array(let elements) = declared else {
+                    throw WireError(.malformedRequest, at: at.appending("parts"), "expected an array of strings")
+                }
+                var parts: [String] = []
+                for (index, element) in elements.enumerated() {
+                    guard case .string(let text) = element, DriverPart.all.contains(text) else {
+                        throw WireError(
+                            .malformedRequest, at: at.appending("parts").appending(index),
+                            "expected one of \(DriverPart.all.joined(separator: ", "))")
+                    }
+                    parts.append(text)
+                }
+                hello.parts = parts
             }
             self = .hello(hello)
         case .open: self = .opened

@@ -13,6 +13,20 @@ public enum DriverCapability {
     public static let killSafe = "kill-safe"
 }
 
+/// The parts of the protocol a driver may declare in `hello`'s `parts` (§5.1): the ops it plays
+/// and the transport faults it takes. A driver that declares no `parts` plays them all.
+public enum DriverPart {
+    /// Local writes (`write`).
+    public static let write = "write"
+    /// Pushes of the outbox (`push`).
+    public static let push = "push"
+    /// Pulls (`pull`).
+    public static let pull = "pull"
+    /// Every part, in the order a reason names them; faults are named by their kind
+    /// (`drop-ack`, `transport-error`).
+    public static let all = [write, push, pull, "drop-ack", "transport-error"]
+}
+
 /// The hello answer: who the driver is and what it can do.
 public struct HelloResult: Sendable, Hashable {
     /// The engine's name, e.g. "accord-reference-client".
@@ -26,6 +40,9 @@ public struct HelloResult: Sendable, Hashable {
     /// The sync protocol the driver's engine speaks (§11): KizunaSync unless it says
     /// `"profile": "powersync"`; a KizunaSync driver's hello carries no `profile`.
     public var profile: CorpusProfile = .kizunaSync
+    /// The parts of the protocol the driver plays (`DriverPart`); nil when it declares none,
+    /// which means every part.
+    public var parts: [String]?
 
     /// Makes a hello answer.
     /// - Parameters:

@@ -114,6 +114,20 @@ struct RoundTripTests {
                     .utf8),
             answering: .hello)
         #expect(answer.result == .hello(HelloResult(name: "toy", version: "0.1.0", capabilities: ["transforms", "atomic"])))
+        let partial = try DriverResponse(
+            line: Array(
+                #"{"id":1,"result":{"capabilities":[],"name":"pull-only-python-fixture","parts":["pull","transport-error"],"protocol":"accord-driver/1","version":"1"}}"#
+                    .utf8),
+            answering: .hello)
+        guard case .hello(let declared)? = partial.result else {
+            Issue.record("a hello with parts decodes")
+            return
+        }
+        #expect(declared.parts == ["pull", "transport-error"])
+        #expect(
+            partial.line == Array(
+                #"{"id":1,"result":{"capabilities":[],"name":"pull-only-python-fixture","parts":["pull","transport-error"],"protocol":"accord-driver/1","version":"1"}}"#
+                    .utf8) + [0x0A])
         let error = try DriverResponse(
             line: Array(#"{"error":{"code":"SOFT_DELETE_VIOLATION","message":"delete refused on notes"},"id":5}"#.utf8), answering: .write)
         #expect(error.failure?.code == "SOFT_DELETE_VIOLATION")
@@ -132,6 +146,14 @@ struct RoundTripTests {
             (#"{"id":1,"result":{"cursor":"4","outcome":"signal","pages":1}}"#, .pull, "/result/signal"),
             (#"{"error":{"code":"lower","message":"m"},"id":1}"#, .push, "/error/code"),
             (#"{"id":"1","result":{}}"#, .open, "/id"),
+            (
+                #"{"id":1,"result":{"capabilities":[],"name":"t","parts":["pull","sync"],"protocol":"accord-driver/1","version":"1"}}"#,
+                .hello, "/result/parts/1"
+            ),
+            (
+                #"{"id":1,"result":{"capabilities":[],"name":"t","parts":"pull","protocol":"accord-driver/1","version":"1"}}"#, .hello,
+                "/result/parts"
+            ),
         ]
         for (line, op, pointer) in cases {
             #expect(throws: DriverError.self, "\(line)") { try DriverResponse(line: Array(line.utf8), answering: op) }

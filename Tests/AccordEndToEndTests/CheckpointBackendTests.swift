@@ -26,7 +26,7 @@ struct CheckpointBackendTests {
         ])
         #expect(served.stop().status == 0)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("26 suites (8 passed, 0 failed, 18 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("26 cases (8 passed, 0 failed, 18 skipped)"), "\(result.stdout)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let cases = (json["suites"]?.arrayValue ?? []).flatMap { $0["cases"]?.arrayValue ?? [] }
         for testcase in cases where (testcase["name"]?.stringValue ?? "").hasSuffix(" sync-stream") {

@@ -16,13 +16,43 @@ struct ClientRunTests {
         let junit = folder.appendingPathComponent("client.xml")
         let result = try await AccordBinary.run(["run", "--client", Self.driver, AccordBinary.sharedCorpus, "--junit", junit.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("41 suites (39 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("41 cases (39 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
         let xml = [UInt8](try Data(contentsOf: junit))
         let schema = [UInt8](try Data(contentsOf: URL(fileURLWithPath: AccordBinary.packageRoot + "/../shared/junit/junit-10.xsd")))
         try JUnitSchema.validate(xml: xml, schema: schema)
         let text = String(decoding: xml, as: UTF8.self)
         #expect(text.contains("<property name=\"lane\" value=\"client\"/>"))
         #expect(text.contains("soft-block probe"))
+    }
+
+    @Test("a pull-only driver runs the whole shared corpus: its pull cases pass, the rest are not applicable with the reason, 0 failures")
+    func pullOnlyDriver() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("client.xml")
+        let driver = "python3 '\(AccordBinary.packageRoot)/Tests/Fixtures/pull-only-driver.py'"
+        let result = try await AccordBinary.run(["run", "--client", driver, AccordBinary.sharedCorpus, "--junit", junit.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("41 cases (12 passed, 0 failed, 29 skipped)"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                "SKIP conflict/001-different-columns-merge: not applicable: the driver plays pull, transport-error (hello's parts); this case also needs write (step 4), push (step 6)"
+            ), "\(result.stdout)")
+        let cases = try JUnitCases(Data(contentsOf: junit)).cases
+        let byCase = Dictionary(grouping: cases) { $0.classname }
+        let passed = Set(byCase.filter { $0.value.contains { $0.failures.isEmpty && $0.skipped == nil && $0.errored == nil } }.keys)
+        #expect(
+            passed == [
+                "kizuna.client.fencing.001-late-commit-delivered", "kizuna.client.fencing.002-overlap-redelivery-idempotent",
+                "kizuna.client.lifecycle.001-checkpoint-expired-rehydrate", "kizuna.client.lifecycle.002-reset-required",
+                "kizuna.client.lifecycle.005-bootstrap-after-reap-pages-to-completion", "kizuna.client.pull.001-bootstrap-empty",
+                "kizuna.client.pull.002-keyset-pagination", "kizuna.client.pull.003-tombstone-leads-continuation-page",
+                "kizuna.client.pull.004-exact-fit-closes-checkpoint", "kizuna.client.pull.006-integer-key-pull-only",
+                "kizuna.client.tombstones.001-delete-propagates", "kizuna.client.wakeup.001-missed-wakeup-poll-converges",
+            ], "every case that only pulls passes: \(passed.sorted())")
+        for (classname, steps) in byCase where !passed.contains(classname) {
+            #expect(steps.allSatisfy { $0.skipped != nil }, "\(classname) is skipped, not failed")
+        }
     }
 
     @Test("'accord driver' resolves to this binary")

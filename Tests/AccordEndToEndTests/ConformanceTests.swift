@@ -38,7 +38,7 @@ struct ConformanceTests {
     func checkPasses() async throws {
         let result = try await AccordBinary.run(["check", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("8 suites (8 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 cases (8 passed, 0 failed"), "\(result.stdout)")
     }
 
     @Test("in the client lane, the reference client passes every case one client can play; another client's steps are the server lane's")
@@ -46,7 +46,7 @@ struct ConformanceTests {
         let result = try await AccordBinary.run(["run", "--client", "'\(AccordBinary.path)' driver", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // push/903 plays its own client; the other user's replay of its id is left to the server lane.
-        #expect(result.stdout.contains("8 suites (7 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 cases (7 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
     }
 
     @Test("lifecycle/900 is played in the client lane, not skipped: the signal page soft-blocks and applies no row")
@@ -55,7 +55,7 @@ struct ConformanceTests {
             "run", "--client", "'\(AccordBinary.path)' driver", Self.folder, "--filter", "lifecycle/900*",
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 case (1 passed, 0 failed, 0 skipped)"), "\(result.stdout)")
         #expect(!result.stdout.contains("not applicable"), "\(result.stdout)")
     }
 
@@ -63,7 +63,7 @@ struct ConformanceTests {
     func embeddedPasses() async throws {
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("8 suites (8 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 cases (8 passed, 0 failed"), "\(result.stdout)")
         #expect(result.stdout.contains(" 0 failed, "), "\(result.stdout)")
         #expect(!result.stdout.contains("FAIL "), "\(result.stdout)")
     }
@@ -77,7 +77,7 @@ struct ConformanceTests {
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.contains("FAIL push/904-mixed-rejections-with-applied › step 9 push: AC-GOLDEN"), "\(result.stdout)")
-        #expect(result.stdout.contains("8 suites (7 passed, 1 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("8 cases (7 passed, 1 failed"), "\(result.stdout)")
     }
 
     @Test("a wrong status on a 22023 error reply fails the run at that step")

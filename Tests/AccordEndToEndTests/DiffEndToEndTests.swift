@@ -11,7 +11,7 @@ struct DiffEndToEndTests {
         let json = folder.appendingPathComponent("diff.json").path
         let result = try await AccordBinary.run(["diff", "--server", "embedded", "--server", "embedded", recording, "--json", json])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("4 cases: 4 passed"), "\(result.stdout)")
+        #expect(result.stdout.contains("4 steps: 4 passed"), "\(result.stdout)")
         #expect(try String(contentsOfFile: json, encoding: .utf8).contains("identical canonical bytes"))
     }
 

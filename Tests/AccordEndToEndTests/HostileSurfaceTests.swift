@@ -78,7 +78,7 @@ struct HostileSurfaceTests {
         let elapsed = ContinuousClock.now - started
         #expect(elapsed < .seconds(20), "the run took \(elapsed)")
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("2 suites (0 passed, 2 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("2 cases (0 passed, 2 failed"), "\(result.stdout)")
         #expect(result.stdout.contains("the driver left 1 process running outside its process group (killed)"), "\(result.stdout)")
         let left = try await Self.shell(["pgrep", "-f", tag])
         #expect(left.stdout.isEmpty, "orphans: \(left.stdout)")

@@ -89,7 +89,7 @@ struct PowerSyncCheckTests {
         let result = try await AccordBinary.run(["check", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         // A client step's checkpoint request (request-checkpoint, an accepted upload's own) and a client's reconcile are exchanges, judged offline.
-        #expect(result.stdout.contains("26 suites (26 passed, 0 failed, 0 skipped), 155 cases: 73 passed, 0 failed, 82 skipped"))
+        #expect(result.stdout.contains("26 cases (26 passed, 0 failed, 0 skipped), 155 steps: 73 passed, 0 failed, 82 skipped"))
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let suites = try #require(json["suites"]?.arrayValue)
         #expect(suites.count == 26)
@@ -133,7 +133,7 @@ struct PowerSyncCheckTests {
         let report = folder.appendingPathComponent("report.json")
         let result = try await AccordBinary.run(["run", "--server", "embedded", Self.folder, "--json", report.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("26 suites (26 passed, 0 failed, 0 skipped), 75 cases: 73 passed, 0 failed, 2 skipped"))
+        #expect(result.stdout.contains("26 cases (26 passed, 0 failed, 0 skipped), 75 steps: 73 passed, 0 failed, 2 skipped"))
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         let suites = json["suites"]?.arrayValue ?? []
         #expect(suites.count == 26)
@@ -185,7 +185,7 @@ struct PowerSyncCheckTests {
         try Data(CanonicalJSON.render(.object(object))).write(to: file)
         let result = try await AccordBinary.run(["run", "--server", "embedded", file.path])
         #expect(result.status == 78, "nothing was checked: \(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("1 suite (0 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 case (0 passed, 0 failed, 1 skipped)"), "\(result.stdout)")
         #expect(result.stderr.contains("not applicable: a client-side case with no source steps"), "\(result.stderr)")
     }
 
@@ -236,7 +236,7 @@ struct PowerSyncCheckTests {
             "run", "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "e2e-secret", Self.folder,
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("26 suites (26 passed, 0 failed, 0 skipped), 75 cases: 73 passed"), "\(result.stdout)")
+        #expect(result.stdout.contains("26 cases (26 passed, 0 failed, 0 skipped), 75 steps: 73 passed"), "\(result.stdout)")
         let stopped = served.stop()
         #expect(stopped.status == 0)
         #expect(stopped.rest.contains("accord serve: stopped"))

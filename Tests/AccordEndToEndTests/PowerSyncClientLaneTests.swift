@@ -64,7 +64,7 @@ struct PowerSyncClientLaneTests {
     func referenceClientPasses() async throws {
         let (status, output, cases) = try await Self.report(["run", "--client", "accord driver --profile powersync", Self.folder])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("26 suites (15 passed, 0 failed, 11 skipped), 111 cases: 93 passed, 0 failed, 18 skipped"), "\(output)")
+        #expect(output.contains("26 cases (15 passed, 0 failed, 11 skipped), 111 steps: 93 passed, 0 failed, 18 skipped"), "\(output)")
         for testcase in cases {
             let suite = testcase["suite"]?.stringValue ?? ""
             let name = testcase["name"]?.stringValue ?? ""
@@ -114,7 +114,7 @@ struct PowerSyncClientLaneTests {
             "run", "--client", "accord driver --profile powersync", "--kill-matrix", Self.folder,
         ])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("44 suites (31 passed, 0 failed, 13 skipped)"), "\(output)")
+        #expect(output.contains("44 cases (31 passed, 0 failed, 13 skipped)"), "\(output)")
         let kills = cases.filter { ($0["name"]?.stringValue ?? "").contains(" kill @ ") }
         #expect(kills.count == 31, "every planned seam was reached: \(kills.count)")
         // A stream completing a checkpoint and its diff (005, 006) cannot be resumed by golden steps after the first apply.

@@ -57,7 +57,7 @@ struct PowerSyncDiffTests {
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
-            result.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 2 cases: 2 passed, 0 failed, 0 skipped"), "\(result.stdout)")
+            result.stdout.contains("1 case (1 passed, 0 failed, 0 skipped), 2 steps: 2 passed, 0 failed, 0 skipped"), "\(result.stdout)")
         let report = try String(contentsOfFile: json, encoding: .utf8)
         #expect(report.contains("step 2 sync-stream") && report.contains("step 3 checkpoint-request"), "\(report)")
     }
@@ -81,7 +81,7 @@ struct PowerSyncDiffTests {
             "diff", "--server", "embedded", "--server", url, "--jwt-secret", "diff-secret", try Self.write(folder), "--junit", junit,
         ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("2 cases: 0 passed, 2 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("2 steps: 0 passed, 2 failed"), "\(result.stdout)")
         let expected = [
             "step 2 sync-stream NDJSON line 1 (embedded), line 2 (\(url)): lines differ at /checkpoint/buckets/0/checksum",
             "step 2 sync-stream NDJSON line 2 (embedded), line 3 (\(url)): lines differ at /data/data/0/checksum",

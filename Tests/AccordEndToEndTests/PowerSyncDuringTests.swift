@@ -83,7 +83,7 @@ struct PowerSyncDuringTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         let replay = try await AccordBinary.run(["run", "--server", "embedded", recording])
         #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
-        #expect(replay.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped)"), "\(replay.stdout)")
+        #expect(replay.stdout.contains("1 case (1 passed, 0 failed, 0 skipped)"), "\(replay.stdout)")
         #expect(replay.stdout.contains("0 failed, 0 skipped, 0 errors"), "\(replay.stdout)")
     }
 
@@ -101,8 +101,8 @@ struct PowerSyncDuringTests {
         let check = try await AccordBinary.run(["check", path.path, "--json", folder.appendingPathComponent("r.json").path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(
-            check.stdout.contains("1 cases: 0 passed, 0 failed, 1 skipped")
-                || check.stdout.contains("1 case: 0 passed, 0 failed, 1 skipped"))
+            check.stdout.contains("1 steps: 0 passed, 0 failed, 1 skipped")
+                || check.stdout.contains("1 step: 0 passed, 0 failed, 1 skipped"))
         let report = try String(contentsOfFile: folder.appendingPathComponent("r.json").path, encoding: .utf8)
         #expect(report.contains("the recording's header says powersync"), "\(report)")
     }

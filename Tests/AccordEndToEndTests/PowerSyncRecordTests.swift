@@ -92,7 +92,7 @@ struct PowerSyncRecordTests {
         let report = folder.appendingPathComponent("report.json")
         let check = try await AccordBinary.run(["check", recording.path, "--json", report.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 11 cases: 11 passed, 0 failed"), "\(check.stdout)")
+        #expect(check.stdout.contains("1 case (1 passed, 0 failed, 0 skipped), 11 steps: 11 passed, 0 failed"), "\(check.stdout)")
         let json = try JSONParser.parse([UInt8](try Data(contentsOf: report)))
         #expect(json["suites"]?.arrayValue?.first?["properties"]?["profile"]?.stringValue == "powersync")
 
@@ -111,7 +111,7 @@ struct PowerSyncRecordTests {
         #expect(converted["user_id"] == "user-ada" && converted["client_id"] == "client-ada-phone", "the Token JWT's sub, unverified")
         let again = try await AccordBinary.run(["check", transcript.path])
         #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
-        #expect(again.stdout.contains("15 cases: 11 passed, 0 failed, 4 skipped"), "\(again.stdout)")
+        #expect(again.stdout.contains("15 steps: 11 passed, 0 failed, 4 skipped"), "\(again.stdout)")
     }
 
     @Test("a stream cut mid-line keeps its whole lines, marks the cut, and the whole lines are still checked")
@@ -136,7 +136,7 @@ struct PowerSyncRecordTests {
         let recording = folder.appendingPathComponent("session.jsonl")
         let check = try await AccordBinary.run(["check", recording.path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("1 cases: 1 passed") || check.stdout.contains("1 case: 1 passed"), "\(check.stdout)")
+        #expect(check.stdout.contains("1 steps: 1 passed") || check.stdout.contains("1 step: 1 passed"), "\(check.stdout)")
     }
 
     @Test("a stream still open when accord record is stopped (SIGINT) is recorded with its whole lines and checked")
@@ -157,7 +157,7 @@ struct PowerSyncRecordTests {
         #expect(lines.dropFirst(golden.count).allSatisfy { $0 == ["token_expires_in": 3600] })
         let check = try await AccordBinary.run(["check", folder.appendingPathComponent("session.jsonl").path])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("1 case: 1 passed"), "\(check.stdout)")
+        #expect(check.stdout.contains("1 step: 1 passed"), "\(check.stdout)")
     }
 
     /// A recording of a transcript's steps, one exchange a step, as `accord record` writes it.

@@ -76,11 +76,11 @@ struct PowerSyncSessionReplayTests {
 
         let check = try await AccordBinary.run(["check", recording])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("6 cases: 4 passed, 0 failed, 2 skipped"), "\(check.stdout)")
+        #expect(check.stdout.contains("6 steps: 4 passed, 0 failed, 2 skipped"), "\(check.stdout)")
 
         let embedded = try await AccordBinary.run(["run", "--server", "embedded", recording])
         #expect(embedded.status == 0, "\(embedded.stdout)\(embedded.stderr)")
-        #expect(embedded.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 4 cases: 4 passed, 0 failed"), "\(embedded.stdout)")
+        #expect(embedded.stdout.contains("1 case (1 passed, 0 failed, 0 skipped), 4 steps: 4 passed, 0 failed"), "\(embedded.stdout)")
 
         let again = try ServeEndToEndTests.Served(["--profile", "powersync", "--jwt-secret", Self.secret, "--fixtures"])
         let overHTTP = try await AccordBinary.run([
@@ -88,11 +88,11 @@ struct PowerSyncSessionReplayTests {
         ])
         #expect(again.stop().status == 0)
         #expect(overHTTP.status == 0, "\(overHTTP.stdout)\(overHTTP.stderr)")
-        #expect(overHTTP.stdout.contains("4 cases: 4 passed, 0 failed"), "\(overHTTP.stdout)")
+        #expect(overHTTP.stdout.contains("4 steps: 4 passed, 0 failed"), "\(overHTTP.stdout)")
 
         let client = try await AccordBinary.run(["run", "--client", "\(AccordBinary.path) driver --profile powersync", recording])
         #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
-        #expect(client.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 4 cases: 4 passed, 0 failed"), "\(client.stdout)")
+        #expect(client.stdout.contains("1 case (1 passed, 0 failed, 0 skipped), 4 steps: 4 passed, 0 failed"), "\(client.stdout)")
 
         // Under the kill matrix the recorded checkpoint request is the client's own, so the
         // session reaches all three seams of the reference client.
@@ -100,7 +100,7 @@ struct PowerSyncSessionReplayTests {
             "run", "--client", "\(AccordBinary.path) driver --profile powersync", "--kill-matrix", recording,
         ])
         #expect(killed.status == 0, "\(killed.stdout)\(killed.stderr)")
-        #expect(killed.stdout.contains("3 suites (3 passed, 0 failed, 0 skipped), 15 cases: 15 passed, 0 failed"), "\(killed.stdout)")
+        #expect(killed.stdout.contains("3 cases (3 passed, 0 failed, 0 skipped), 15 steps: 15 passed, 0 failed"), "\(killed.stdout)")
 
         // A stale complete, by hand: the recorded answer says 3 where the service says 4.
         let broken = folder.appendingPathComponent("broken.jsonl").path

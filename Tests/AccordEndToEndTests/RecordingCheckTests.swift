@@ -43,7 +43,7 @@ struct RecordingCheckTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try await AccordBinary.run(["check", file.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("1 suite (1 passed, 0 failed, 0 skipped), 7 cases: 7 passed, 0 failed"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 case (1 passed, 0 failed, 0 skipped), 7 steps: 7 passed, 0 failed"), "\(result.stdout)")
     }
 
     @Test("a dropped verdict in a recording fails I-5 at that exchange, naming its line")

@@ -27,13 +27,13 @@ struct ReplayEndToEndTests {
         let junit = folder.appendingPathComponent("server.xml").path
         let server = try await AccordBinary.run(["run", "--server", "embedded", recording, "--junit", junit])
         #expect(server.status == 0, "\(server.stdout)\(server.stderr)")
-        #expect(server.stdout.contains("4 cases: 4 passed"), "\(server.stdout)")
+        #expect(server.stdout.contains("4 steps: 4 passed"), "\(server.stdout)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("exchange 4 push (client …0001)"))
         #expect(xml.contains("exchange 10 pull (client …0001)"))
         let client = try await AccordBinary.run(["run", "--client", "accord driver", recording])
         #expect(client.status == 0, "\(client.stdout)\(client.stderr)")
-        #expect(client.stdout.contains("7 cases: 7 passed"), "\(client.stdout)")
+        #expect(client.stdout.contains("7 steps: 7 passed"), "\(client.stdout)")
         let check = try await AccordBinary.run(["check", recording])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }

@@ -63,7 +63,7 @@ struct ServeEndToEndTests {
             "--scenarios", AccordBinary.packageRoot + "/../shared/corpus-scenarios.json",
         ])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains("41 suites (39 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
+        #expect(result.stdout.contains("41 cases (39 passed, 0 failed, 2 skipped)"), "\(result.stdout)")
         let stopped = served.stop()
         #expect(stopped.status == 0)
         #expect(stopped.rest.contains("accord serve: stopped"))

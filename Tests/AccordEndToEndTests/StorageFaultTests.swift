@@ -60,7 +60,7 @@ struct StorageFaultTests {
             "run", "--client", "python3 '\(script)'", "--storage-faults", AccordBinary.sharedCorpus, "--filter", "pull/*",
         ])
         #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
-        #expect(passing.stdout.contains("28 suites (28 passed, 0 failed, 0 skipped)"), "\(passing.stdout)")
+        #expect(passing.stdout.contains("28 cases (28 passed, 0 failed, 0 skipped)"), "\(passing.stdout)")
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let swallowing = folder.appendingPathComponent("swallowing-driver.py")

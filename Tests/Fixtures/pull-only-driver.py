@@ -2,10 +2,15 @@
 """A tiny accord-driver/1 driver in Python with its own sqlite3 store (a test fixture).
 
 It shows that the storage-fault matrix needs nothing of a driver but the protocol: libfiu fails
-the pwrite/fsync calls of Python's own sqlite3 module. It speaks hello, open, pull, state and
-close (docs/driver-protocol.md); `write` and `push` are refused with DRIVER_UNSUPPORTED, so it
-plays the pull-only cases of the corpus. Pages with has_more:true are staged in a table of the
-store; the closing page commits staged and final rows and the cursor in one transaction.
+the pwrite/fsync calls of Python's own sqlite3 module, and that a driver doing part of the
+protocol runs the whole corpus: its hello declares `parts` pull and transport-error
+(docs/driver-protocol.md §5.1), so the client lane reports every case that writes, pushes or
+drops an ack not applicable. It speaks hello, open, pull, state and close; `write` is refused
+with DRIVER_UNSUPPORTED, and `push` of its always-empty outbox sends nothing. Pages with
+has_more:true are staged in a table of the store; the closing page commits staged and final rows
+and the cursor in one transaction; a pull that fails drops what was staged, so the next one
+restarts from the committed cursor. CHECKPOINT_EXPIRED keeps the cursor and makes the next
+transfer a rehydration from "0" that replaces the rows; RESET_REQUIRED latches a soft block.
 A store failure answers STORE, as spec/engine-errors.json names it.
 """
 import json
@@ -33,13 +38,16 @@ class Store:
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("CREATE TABLE IF NOT EXISTS rows (tbl TEXT, pk TEXT, row TEXT, PRIMARY KEY (tbl, pk))")
         self.db.execute("CREATE TABLE IF NOT EXISTS staging (ord INTEGER PRIMARY KEY, tbl TEXT, pk TEXT, row TEXT)")
-        self.db.execute("CREATE TABLE IF NOT EXISTS sync_state (id INTEGER PRIMARY KEY, cursor TEXT, staging_cursor TEXT)")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS sync_state (id INTEGER PRIMARY KEY, cursor TEXT, staging_cursor TEXT,"
+            " rehydrate INTEGER NOT NULL DEFAULT 0, blocked INTEGER NOT NULL DEFAULT 0)")
         self.db.execute(
             "INSERT OR IGNORE INTO sync_state (id, cursor, staging_cursor) VALUES (1, ?, NULL)",
             (request.get("checkpoint", "0"),))
+        self.events = []
 
     def sync_state(self):
-        return self.db.execute("SELECT cursor, staging_cursor FROM sync_state WHERE id = 1").fetchone()
+        return self.db.execute("SELECT cursor, staging_cursor, rehydrate, blocked FROM sync_state WHERE id = 1").fetchone()
 
     def transaction(self, body):
         try:
@@ -72,14 +80,37 @@ class Store:
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise Refusal("REMOTE", f"pull: {error}")
 
+    def drop_staging(self):
+        def drop():
+            self.db.execute("DELETE FROM staging")
+            self.db.execute("UPDATE sync_state SET staging_cursor = NULL WHERE id = 1")
+        self.transaction(drop)
+
     def pull(self, max_pages):
         pages = 0
         while True:
-            cursor, staging = self.sync_state()
-            page = self.fetch(staging or cursor)
+            cursor, staging, rehydrate, blocked = self.sync_state()
+            if blocked:
+                return {"cursor": cursor, "outcome": "blocked", "pages": pages}
+            try:
+                page = self.fetch(staging or ("0" if rehydrate else cursor))
+            except Refusal:
+                self.drop_staging()
+                raise
             pages += 1
+            signal = (page.get("signal") or {}).get("type")
+            if signal in ("CHECKPOINT_EXPIRED", "RESET_REQUIRED"):
+                column = "rehydrate" if signal == "CHECKPOINT_EXPIRED" else "blocked"
+
+                def latch():
+                    self.db.execute("DELETE FROM staging")
+                    self.db.execute(f"UPDATE sync_state SET staging_cursor = NULL, {column} = 1 WHERE id = 1")
+                self.transaction(latch)
+                self.events.append({"code": signal})
+                return {"cursor": cursor, "outcome": "signal", "pages": pages, "signal": signal}
             if page.get("signal") is not None:
-                raise Refusal("UNKNOWN_SIGNAL", "this fixture handles no signal")
+                self.drop_staging()
+                raise Refusal("UNKNOWN_SIGNAL", f"unknown signal {page['signal']!r}")
             changes = [(r["table"], r["pk"], json.dumps(r["row"])) for r in page["rows"]]
             changes += [(t["table"], t["pk"], None) for t in page["tombstones"]]
             if page["has_more"]:
@@ -93,15 +124,22 @@ class Store:
 
             def commit():
                 staged = self.db.execute("SELECT tbl, pk, row FROM staging ORDER BY ord").fetchall()
+                if rehydrate:
+                    self.db.execute("DELETE FROM rows")
                 for table, pk, row in staged + changes:
                     if row is None:
                         self.db.execute("DELETE FROM rows WHERE tbl = ? AND pk = ?", (table, pk))
                     else:
                         self.db.execute("INSERT OR REPLACE INTO rows (tbl, pk, row) VALUES (?, ?, ?)", (table, pk, row))
                 self.db.execute("DELETE FROM staging")
-                self.db.execute("UPDATE sync_state SET cursor = ?, staging_cursor = NULL WHERE id = 1", (page["cursor"],))
+                self.db.execute(
+                    "UPDATE sync_state SET cursor = ?, staging_cursor = NULL, rehydrate = 0 WHERE id = 1", (page["cursor"],))
             self.transaction(commit)
             return {"cursor": page["cursor"], "outcome": "closed", "pages": pages}
+
+    def push(self):
+        blocked = self.sync_state()[3]
+        return {"mutations": 0, "outcome": "blocked" if blocked else "nothing"}
 
     def state(self, tables):
         names = tables if tables is not None else list(self.open_request["server"]["tables"])
@@ -113,7 +151,7 @@ class Store:
             cursor = self.sync_state()[0]
         except sqlite3.Error as error:
             raise Refusal("STORE", f"the store failed: {error}")
-        return {"cursor": cursor, "events": [], "journal": [], "outbox_depth": 0, "rows": rows}
+        return {"cursor": cursor, "events": self.events, "journal": [], "outbox_depth": 0, "rows": rows}
 
 
 def handle(request, session):
@@ -122,7 +160,8 @@ def handle(request, session):
         raise Refusal("DRIVER_UNKNOWN_OP", f"unknown op {op!r}", "/op")
     if op == "hello":
         session["hello"] = True
-        return {"capabilities": [], "name": "pull-only-python-fixture", "protocol": "accord-driver/1", "version": "1"}
+        return {"capabilities": [], "name": "pull-only-python-fixture", "parts": ["pull", "transport-error"],
+                "protocol": "accord-driver/1", "version": "1"}
     if op == "close":
         if session.get("store"):
             session["store"].db.close()
@@ -143,8 +182,10 @@ def handle(request, session):
     store = session.get("store")
     if store is None:
         raise Refusal("DRIVER_SEQUENCE", "no store is open", "")
-    if op in ("write", "push"):
-        raise Refusal("DRIVER_UNSUPPORTED", f"this fixture does not {op}", "")
+    if op == "write":
+        raise Refusal("DRIVER_UNSUPPORTED", "this fixture does not write", "")
+    if op == "push":
+        return store.push()
     if op == "pull":
         return store.pull(request.get("max_pages"))
     return store.state(request.get("tables"))

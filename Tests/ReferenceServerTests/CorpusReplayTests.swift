@@ -38,15 +38,17 @@ struct CorpusReplayTests {
 
 @Suite("The replay oracle bites")
 struct ReplayOracleTests {
+    /// Doctored below what the server answers: a golden above every change the case made would
+    /// read as a case that needs setup (`ScenarioNeeds`), not applicable rather than failed.
     @Test("a doctored golden cursor is reported at /cursor")
     func doctoredCursor() async throws {
-        var loaded = try SharedFiles.loaded("transcripts/pull/001-bootstrap-empty.json")
-        guard case .rpc(var exchange) = loaded.transcript.steps[0].action else {
-            Issue.record("pull/001 step 1 is not an rpc")
+        var loaded = try SharedFiles.loaded("transcripts/push/001-insert-applied.json")
+        guard case .rpc(var exchange) = loaded.transcript.steps[4].action, exchange.rpc == .pull else {
+            Issue.record("push/001 step 5 is not a pull")
             return
         }
-        exchange.response = exchange.response.replacing(at: JSONPointer(tokens: ["cursor"]), with: "1")
-        loaded.transcript.steps[0].action = .rpc(exchange)
+        exchange.response = exchange.response.replacing(at: JSONPointer(tokens: ["cursor"]), with: "0")
+        loaded.transcript.steps[4].action = .rpc(exchange)
         let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: try ReferenceServer(), properties: [])
         let failures = CorpusReplayTests.failures(of: suite)
         #expect(failures.count == 1)

@@ -60,7 +60,8 @@ struct CaseIdentityTests {
         #expect(summary.leftToOtherLanes == ["client": 7, "server": 0])
         #expect(
             summary.render(color: false)
-                == "accord: 4 suites (1 passed, 0 failed, 3 skipped), 1 case: 1 passed, 0 failed, 0 skipped, 0 errors; 7 steps left to the client lane; 1 case blocked on open decisions"
+                == "SKIP b: nothing for this lane: 3 steps left to the client lane\nSKIP c: blocked on open decisions (D-x)\nSKIP d: no step to check\n"
+                + "accord: 4 cases (1 passed, 0 failed, 3 skipped), 1 step: 1 passed, 0 failed, 0 skipped, 0 errors; 7 steps left to the client lane; 1 case blocked on open decisions"
         )
     }
 }

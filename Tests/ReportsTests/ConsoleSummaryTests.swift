@@ -26,7 +26,7 @@ struct ConsoleSummaryTests {
         summary.add(SuiteResult(name: "b", cases: [CaseResult(name: "1", classname: "kizuna.x", outcome: .passed)]))
         #expect(
             summary.render(color: false)
-                == "accord: 2 suites (2 passed, 0 failed, 0 skipped), 3 cases: 2 passed, 0 failed, 1 skipped, 0 errors")
+                == "accord: 2 cases (2 passed, 0 failed, 0 skipped), 3 steps: 2 passed, 0 failed, 1 skipped, 0 errors")
         #expect(summary.isPassing)
         #expect(summary.suites == 2)
         #expect(summary.tally.tests == 3)
@@ -41,8 +41,24 @@ struct ConsoleSummaryTests {
         summary.add(SuiteResult(name: "push/001", cases: [CaseResult(name: "step 1 push", classname: "kizuna.push", outcome: .passed)]))
         #expect(
             summary.render(color: false)
-                == "accord: 2 suites (1 passed, 0 failed, 1 skipped), 2 cases: 1 passed, 0 failed, 1 skipped, 0 errors")
+                == "SKIP wakeup/002: blocked on D-x\naccord: 2 cases (1 passed, 0 failed, 1 skipped), 2 steps: 1 passed, 0 failed, 1 skipped, 0 errors",
+            "a skipped case is named with its first reason")
         #expect(summary.skippedSuites == 1 && summary.passedSuites == 1)
+    }
+
+    @Test("skipped cases are named, the first few, then counted")
+    func skippedNamed() {
+        var summary = ConsoleSummary()
+        for index in 0..<7 {
+            summary.add(
+                SuiteResult(
+                    name: "c\(index)",
+                    cases: [CaseResult(name: "setup", classname: "kizuna.x", outcome: .skipped("not applicable: why \(index)"))]))
+        }
+        #expect(
+            summary.skippedLines(maxSuites: 2) == [
+                "SKIP c0: not applicable: why 0", "SKIP c1: not applicable: why 1", "… and 5 more skipped cases",
+            ])
     }
 
     @Test("singular counts read naturally")
@@ -51,7 +67,7 @@ struct ConsoleSummaryTests {
         summary.add(SuiteResult(name: "a", cases: [CaseResult(name: "1", classname: "kizuna.x", outcome: .errored("boom"))]))
         #expect(
             summary.render(color: false)
-                == "ERROR a › 1: boom\naccord: 1 suite (0 passed, 1 failed, 0 skipped), 1 case: 0 passed, 0 failed, 0 skipped, 1 error")
+                == "ERROR a › 1: boom\naccord: 1 case (0 passed, 1 failed, 0 skipped), 1 step: 0 passed, 0 failed, 0 skipped, 1 error")
         #expect(!summary.isPassing)
     }
 
@@ -73,7 +89,7 @@ struct ConsoleSummaryTests {
                 "FAIL push/002-rls-denied-not-a-wedge › step 1 push: I-5 verdict 1 missing",
                 "FAIL pull/001 › step 3 pull",
                 "ERROR pull/001 › step 4 pull: connection reset",
-                "accord: 2 suites (0 passed, 2 failed, 0 skipped), 4 cases: 0 passed, 3 failed, 0 skipped, 1 error",
+                "accord: 2 cases (0 passed, 2 failed, 0 skipped), 4 steps: 0 passed, 3 failed, 0 skipped, 1 error",
             ])
     }
 
@@ -85,14 +101,14 @@ struct ConsoleSummaryTests {
         #expect(lines.count == 5)
         #expect(lines[2] == "FAIL s › step 2 push: I-5 verdict 2 missing")
         #expect(lines[3] == "… and 7 more failures")
-        #expect(lines[4] == "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors")
+        #expect(lines[4] == "accord: 1 case (0 passed, 1 failed, 0 skipped), 10 steps: 0 passed, 10 failed, 0 skipped, 0 errors")
 
         let fewer = summary.render(color: false, maxFailures: 1).split(separator: "\n").map(String.init)
         #expect(
             fewer == [
                 "FAIL s › step 0 push: I-5 verdict 0 missing",
                 "… and 9 more failures",
-                "accord: 1 suite (0 passed, 1 failed, 0 skipped), 10 cases: 0 passed, 10 failed, 0 skipped, 0 errors",
+                "accord: 1 case (0 passed, 1 failed, 0 skipped), 10 steps: 0 passed, 10 failed, 0 skipped, 0 errors",
             ])
     }
 
@@ -107,7 +123,7 @@ struct ConsoleSummaryTests {
 
         var clean = ConsoleSummary()
         clean.add(SuiteResult(name: "ok"))
-        #expect(clean.render(color: true).hasPrefix("\u{1B}[1;32maccord: 1 suite"))
+        #expect(clean.verdict(color: true).hasPrefix("\u{1B}[1;32maccord: 1 case"))
     }
 
     @Test("control characters from targets cannot break lines or drive the terminal")

@@ -86,7 +86,7 @@ struct HTMLReportWriterTests {
             html.contains("<section class=\"suite\" data-status=\"passed\" data-rules=\"\" data-name=\"pull/001-ok\"><details><summary>"))
         #expect(html.contains("<section class=\"suite\" data-status=\"failed\" data-rules=\"I-5\" data-name=\"push/&lt;script&gt;"))
         #expect(html.contains("&#39;q&#39; &lt;img src=x onerror=alert(1)&gt;\"><details open><summary>"))
-        #expect(html.contains("<b>FAILED</b> 3 suites (2 failing)"))
+        #expect(html.contains("<b>FAILED</b> 3 cases (2 failing)"))
     }
 
     @Test("a failure shows its rule's statement from the catalog and expected beside actual")

@@ -18,7 +18,7 @@ struct CheckRunTests {
         let (passed, text) = try run(CheckRun.Options(paths: [RunnerFixtures.sharedCorpus]))
         #expect(passed)
         let last = try #require(text.split(separator: "\n").last)
-        #expect(last.hasPrefix("accord: 41 suites (40 passed, 0 failed, 1 skipped)"), "\(text)")
+        #expect(last.hasPrefix("accord: 41 cases (40 passed, 0 failed, 1 skipped)"), "\(text)")
         #expect(!text.contains("FAIL"), "\(text)")
     }
 
@@ -39,7 +39,7 @@ struct CheckRunTests {
             let (passed, text) = try run(CheckRun.Options(paths: [RunnerFixtures.sharedCorpus], jsonPath: report, filter: "push/*"))
             #expect(passed)
             let last = try #require(text.split(separator: "\n").last)
-            #expect(last.hasPrefix("accord: \(pushIDs.count) suites (\(pushIDs.count) passed, 0 failed, 0 skipped)"), "\(text)")
+            #expect(last.hasPrefix("accord: \(pushIDs.count) cases (\(pushIDs.count) passed, 0 failed, 0 skipped)"), "\(text)")
             let json = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: report))))
             let names = (json["suites"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }
             #expect(names == pushIDs)
@@ -51,7 +51,7 @@ struct CheckRunTests {
         let transcript = RunnerFixtures.transcriptPath("pull/001-bootstrap-empty")
         let (passed, text) = try run(CheckRun.Options(paths: [transcript], filter: "pull/*"))
         #expect(passed)
-        #expect(text.split(separator: "\n").last?.hasPrefix("accord: 1 suite (1 passed, 0 failed, 0 skipped)") == true, "\(text)")
+        #expect(text.split(separator: "\n").last?.hasPrefix("accord: 1 case (1 passed, 0 failed, 0 skipped)") == true, "\(text)")
         let error = try requireRunError { _ = try run(CheckRun.Options(paths: [transcript], filter: "push/*")) }
         #expect(error.description.contains("--filter 'push/*' matches no"), "\(error)")
     }
@@ -128,7 +128,7 @@ struct CheckRunTests {
             let json = folder + "/report.json"
             let (passed, text) = try run(CheckRun.Options(paths: [RunnerFixtures.sharedCorpus], junitPath: junit, jsonPath: json))
             #expect(passed)
-            #expect(text.split(separator: "\n").last?.hasPrefix("accord: 41 suites (40 passed, 0 failed, 1 skipped)") == true)
+            #expect(text.split(separator: "\n").last?.hasPrefix("accord: 41 cases (40 passed, 0 failed, 1 skipped)") == true)
             #expect(listing(folder) == ["report.json", "report.xml"])
             #expect(!listing(folder).contains { $0.hasSuffix(".partial") })
             let xml = String(decoding: try Data(contentsOf: URL(fileURLWithPath: junit)), as: UTF8.self)

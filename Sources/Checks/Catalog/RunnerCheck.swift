@@ -25,9 +25,9 @@ public struct RunnerCheck: Sendable, Hashable {
                 "The map from golden server-made values (seqs, cursor parts, deleted_at) to live ones stays a bijection that keeps order per kind, with \"0\" fixed and, on a server that declares dense numbering, a constant distance from the seed's base.",
             source: "Accord decision: the server lane follows the conversation (docs/architecture.md)",
             checkedBy: "server lane (corpus steps and recorded exchanges), accord diff",
-            passing: "accord run --server embedded ../shared/kizunasync-protocol --scenarios ../shared/corpus-scenarios.json",
+            passing: "accord run --server embedded ../shared/kizunasync-protocol",
             violating:
-                "the same run without --scenarios: the cases that start from a later seq see a server whose numbering falls behind the golden one"
+                "the same run with --scenarios giving lifecycle/005 a first seq of 1 and none of its history: the server's numbering falls behind the golden one (Tests/AccordEndToEndTests/LiveOutputTests.swift)"
         ),
         RunnerCheck(
             id: "AC-DIFF", title: "two servers answer alike",
@@ -44,7 +44,7 @@ public struct RunnerCheck: Sendable, Hashable {
                 "In the server lane each live answer reaches the required tier against its golden answer (pass: equal canonical bytes; bound: equal once server-made values are bound), with the golden HTTP status and PostgREST code.",
             source: "DESIGN.md (server lane: tiers pass, bound, diverged); docs/replay.md for recordings",
             checkedBy: "server lane (corpus steps and recorded exchanges)",
-            passing: "accord run --server embedded ../shared/kizunasync-protocol --scenarios ../shared/corpus-scenarios.json",
+            passing: "accord run --server embedded ../shared/kizunasync-protocol",
             violating: "accord selftest: each server mutant (e.g. a cursor one ahead of its rows) diverges from a golden answer"),
         RunnerCheck(
             id: "AC-KNOWN-FAILING", title: "expectations hold",

@@ -4,9 +4,11 @@
 /// the rest are counted. Failure lines look like
 /// `FAIL push/002-rls-denied-not-a-wedge › step 7 push: I-5 … (+1 more: AC-GOLDEN)` (one per failed
 /// case, its root cause first, see `CaseFailure`) and
-/// `ERROR <suite> › <case>: <reason>` (one per errored case); the verdict looks like
-/// `accord: 41 suites (40 passed, 0 failed, 1 skipped), 612 cases: 598 passed, 0 failed, 14 skipped, 0 errors; 759 steps left to the client lane`
-/// (the steps suites count in their `left_to_<lane>_lane` properties: checked by the other lane, not here).
+/// `ERROR <suite> › <case>: <reason>` (one per errored case); skipped cases are named as
+/// `SKIP <suite>: <reason>` (the first few, with the first reason each); the verdict looks like
+/// `accord: 41 cases (40 passed, 0 failed, 1 skipped), 612 steps: 598 passed, 0 failed, 14 skipped, 0 errors; 759 steps left to the client lane`
+/// (a case is a suite: a corpus case or a recording; a step is one of its test cases. The steps
+/// suites count in their `left_to_<lane>_lane` properties are checked by the other lane, not here).
 public struct ConsoleSummary: Sendable {
     /// How many failure lines `init()` keeps.
     public static let defaultFailureLimit = 10
@@ -30,6 +32,7 @@ public struct ConsoleSummary: Sendable {
     private let failureLimit: Int
     private var kept: [Line] = []
     private var unkept = 0
+    private var skippedKept: [Line] = []
 
     private struct Line: Sendable {
         var isError: Bool
@@ -70,6 +73,9 @@ public struct ConsoleSummary: Sendable {
             failedSuites += 1
         } else if suiteTally.passed == 0 {
             skippedSuites += 1
+            if skippedKept.count < failureLimit {
+                skippedKept.append(Line(isError: false, text: "\(suite.name): \(Self.skipReason(suite))"))
+            }
         } else {
             passedSuites += 1
         }
@@ -93,7 +99,7 @@ public struct ConsoleSummary: Sendable {
     ///   - maxFailures: the most failure lines to show.
     /// - Returns: the text, lines separated by LF, without a trailing newline.
     public func render(color: Bool, maxFailures: Int = 10) -> String {
-        (failureLines(color: color, maxFailures: maxFailures) + [verdict(color: color)]).joined(separator: "\n")
+        (failureLines(color: color, maxFailures: maxFailures) + skippedLines() + [verdict(color: color)]).joined(separator: "\n")
     }
 
     /// The kept failure lines (at most `maxFailures`) and, when some are not shown, a count of the rest:
@@ -117,13 +123,25 @@ public struct ConsoleSummary: Sendable {
         return lines
     }
 
+    /// The skipped cases (suites), one line each with the first reason, at most `maxSuites`, and a
+    /// count of the rest: what a run prints before its verdict, so a case that did not run is named.
+    /// - Parameter maxSuites: the most suites to name.
+    /// - Returns: the lines, without line ends.
+    public func skippedLines(maxSuites: Int = 5) -> [String] {
+        let shown = skippedKept.prefix(max(0, maxSuites))
+        var lines = shown.map { "SKIP \(Self.printable($0.text))" }
+        let more = skippedSuites - shown.count
+        if more > 0 { lines.append("… and \(more) more skipped \(more == 1 ? "case" : "cases")") }
+        return lines
+    }
+
     /// The one-line verdict over every suite added.
     /// - Parameter color: whether to use ANSI colours.
     /// - Returns: the line, without a line end.
     public func verdict(color: Bool) -> String {
         let verdict =
-            "accord: \(Self.count(suites, "suite", "suites")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
-            + "\(Self.count(tally.tests, "case", "cases")): "
+            "accord: \(Self.count(suites, "case", "cases")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
+            + "\(Self.count(tally.tests, "step", "steps")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
             + Self.count(tally.errors, "error", "errors")
             + leftToOtherLanes.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
@@ -147,6 +165,21 @@ public struct ConsoleSummary: Sendable {
         let rules = others.filter { seen.insert($0).inserted }
         let more = others.isEmpty ? "" : " (+\(others.count) more: \(rules.joined(separator: ", ")))"
         return "\(suite) › \(failure.message)\(more)"
+    }
+
+    /// Why a suite checked nothing: its first skip reason, its open decisions, or the lane its
+    /// steps were left to.
+    private static func skipReason(_ suite: SuiteResult) -> String {
+        if let reason = suite.cases.lazy.compactMap({ if case .skipped(let why) = $0.outcome { why } else { nil } }).first { return reason }
+        if let decisions = suite.properties.first(where: { $0.name == SuiteResult.blockedProperty }) {
+            return "blocked on open decisions (\(decisions.value))"
+        }
+        let left = suite.leftToOtherLanes.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if !left.isEmpty {
+            return "nothing for this lane: "
+                + left.map { "\(count($0.value, "step", "steps")) left to the \($0.key) lane" }.joined(separator: ", ")
+        }
+        return "no step to check"
     }
 
     private mutating func keep(_ line: Line) {

@@ -59,14 +59,14 @@ struct HTMLSummary {
         let (style, word) =
             total.failures + total.errors > 0 ? ("bad", "FAILED") : (total.passed == 0 ? ("empty", "NOTHING CHECKED") : ("good", "PASSED"))
         var out = "<section id=\"summary\" class=\"summary\"><h2>Summary</h2>\n<p class=\"verdict \(style)\"><b>\(word)</b> "
-        out += "\(suites) suites (\(failedSuites) failing), \(total.tests) cases: \(total.passed) passed, "
+        out += "\(suites) cases (\(failedSuites) failing), \(total.tests) steps: \(total.passed) passed, "
         out += "\(total.failures) failed, \(total.skipped) skipped, \(total.errors) errors</p>\n"
         out += "<div class=\"tables\">" + table("Lane", lanes) + table("Area", areas) + ruleTable() + "</div></section>\n"
         return out
     }
 
     private func table(_ heading: String, _ rows: [String: Row]) -> String {
-        var out = "<table class=\"counts\"><thead><tr><th>\(heading)</th><th>suites</th><th>failing</th><th>passed</th>"
+        var out = "<table class=\"counts\"><thead><tr><th>\(heading)</th><th>cases</th><th>failing</th><th>passed</th>"
         out += "<th>failed</th><th>skipped</th><th>errors</th></tr></thead><tbody>\n"
         for key in rows.keys.sorted() {
             guard let row = rows[key] else { continue }

@@ -14,6 +14,8 @@ struct ClientCasePlan: Sendable {
     var pullLimit: Int?
     /// The driver capabilities the case uses.
     var needs: Set<String> = []
+    /// The parts of the protocol the case plays (`DriverPart`), each with the first step that does.
+    var parts: [String: Int] = [:]
     /// Why the case cannot run in the client lane, if it cannot.
     var inapplicable: String?
 
@@ -26,6 +28,7 @@ struct ClientCasePlan: Sendable {
                 // Another client's exchange is the server lane's: the mock answers this client alone.
                 continue
             case .rpc(let exchange):
+                if parts[exchange.rpc.rawValue] == nil { parts[exchange.rpc.rawValue] = step.n }
                 if exchange.rpc == .push { request = exchange.request }
                 if exchange.rpc == .pull, inapplicable == nil,
                     let foreign = Self.foreignBucket(exchange.request, user: transcript.context.userID)
@@ -37,8 +40,12 @@ struct ClientCasePlan: Sendable {
                     checkpoint = exchange.request["cursor"]?.stringValue
                     pullLimit = exchange.request["limit"]?.numberValue?.intValue
                 }
-            case .fault(let fault) where fault.target == .push:
-                request = fault.request
+            case .fault(let fault):
+                if parts[fault.fault.rawValue] == nil { parts[fault.fault.rawValue] = step.n }
+                if parts[fault.target.rawValue] == nil { parts[fault.target.rawValue] = step.n }
+                if fault.target == .push { request = fault.request }
+            case .local:
+                if parts[DriverPart.write] == nil { parts[DriverPart.write] = step.n }
             default:
                 break
             }
@@ -64,6 +71,14 @@ struct ClientCasePlan: Sendable {
         if transcript.context.server.tables.contains(where: { $0.softDeleteColumn != nil }) {
             needs.insert(DriverCapability.softDelete)
         }
+    }
+
+    /// What the case plays that a driver declaring `declared` does not, e.g.
+    /// `write (step 1), push (step 3)`; nil when it plays nothing more.
+    func missingParts(_ declared: [String]) -> String? {
+        let missing = DriverPart.all.filter { parts[$0] != nil && !declared.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        return missing.map { "\($0) (step \(parts[$0] ?? 0))" }.joined(separator: ", ")
     }
 
     /// A bucket value of a pull request other than the case user's, if any.

@@ -33,6 +33,17 @@ extension ClientCasePlay {
     }
 
     /// Records a broken driver at a step and stops the case.
+    /// Stops the case as unsupported when the driver refused the step's op with
+    /// DRIVER_UNSUPPORTED (a part it does not play): the step and the rest are skipped, not failed.
+    /// - Returns: whether it did.
+    mutating func refusedAsUnsupported(_ answer: DriverSession.Answer, name: String) -> Bool {
+        guard case .failure(let failure) = answer, failure.code == "DRIVER_UNSUPPORTED" else { return false }
+        let reason = "unsupported: the driver refused \(name) with DRIVER_UNSUPPORTED: \(failure.message)"
+        cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
+        progress = .stopped(reason)
+        return true
+    }
+
     mutating func stop(_ name: String, _ reason: String) {
         cases.append(fail(name, .driver, "\(name): \(ObligationID.driver) \(reason)"))
         progress = .stopped("the driver failed at \(name)")

@@ -29,6 +29,7 @@ extension ClientCasePlay {
         guard let request = plan.writes[step.n] else { return }
         guard let expected = local.expectError else {
             let answer = await session.call(.write(request))
+            if refusedAsUnsupported(answer, name: name) { return }
             switch answer {
             case .result(.written(let result)):
                 if let depth, result.outboxDepth != depth + 1 {
@@ -92,6 +93,7 @@ extension ClientCasePlay {
             stop(name, reason)
             return
         }
+        if exchange.expectError == nil, refusedAsUnsupported(answer, name: name) { return }
         var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: mock.take())
         if let expected = exchange.expectError {
             failures += await refusal(step, answer: answer, expected: expected, before: before, name: name)
@@ -138,6 +140,7 @@ extension ClientCasePlay {
             stop(name, reason)
             return
         }
+        if refusedAsUnsupported(answer, name: name) { return }
         let received = mock.take()
         var failures = requestFailures(step, rpc: fault.target, golden: fault.request, received: received)
         if case .failure(let failure) = answer, failure.code == "REMOTE" {

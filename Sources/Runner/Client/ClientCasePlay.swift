@@ -62,6 +62,15 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
         switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello(let hello)):
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
+            let parts = hello.parts.flatMap(plan.missingParts)
+            if let parts, let declared = hello.parts {
+                progress = .stopped(
+                    "not applicable: the driver plays \(declared.isEmpty ? "no part" : declared.joined(separator: ", ")) (hello's parts); this case also needs \(parts)"
+                )
+                cases.append(CaseResult(name: "hello", classname: classname, outcome: .skipped(stopped ?? "")))
+                _ = await session.finish(timeout: .seconds(5))
+                return
+            }
             if !missing.isEmpty {
                 progress = .stopped("unsupported: the driver lacks the capabilities \(missing.joined(separator: ", "))")
                 cases.append(CaseResult(name: "hello", classname: classname, outcome: .skipped(stopped ?? "")))

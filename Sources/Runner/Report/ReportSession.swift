@@ -106,7 +106,12 @@ struct ReportSession {
         if let error { throw error }
         try fanout.finish()
         let summary = fanout.summary
-        output(console.quiet ? summary.render(color: console.color) : summary.verdict(color: console.color))
+        if console.quiet {
+            output(summary.render(color: console.color))
+        } else {
+            for line in summary.skippedLines() { output(line) }
+            output(summary.verdict(color: console.color))
+        }
         let tally = summary.tally
         if tally.passed + tally.failures + tally.errors == 0 && !console.allowEmpty {
             let why =

@@ -40,7 +40,7 @@ public struct SelfTest: Sendable {
         public init(corpus: String, extraPaths: [String]) {
             self.corpus = corpus
             self.extraPaths = extraPaths
-            self.scenarios = Scenarios()
+            self.scenarios = .builtIn
             self.jobs = 4
             self.requestTimeout = .seconds(10)
         }

@@ -40,8 +40,15 @@ public struct ServerLane: Sendable {
     ///   steps, transport faults and postconditions, which are not test cases here) and the
     ///   target's capabilities.
     public func run(_ loaded: LoadedTranscript, on target: any ServerTarget, properties: [SuiteResult.Property]) async -> SuiteResult {
-        var play = CasePlay(loaded: loaded, scenario: scenarios.scenario(for: loaded.transcript.caseID), requiredTier: requiredTier)
-        await play.run(on: target)
+        var play: CasePlay
+        switch scenarios.setup(for: loaded) {
+        case .ready(let scenario):
+            play = CasePlay(loaded: loaded, scenario: scenario, requiredTier: requiredTier)
+            await play.run(on: target)
+        case .missing(let reason):
+            play = CasePlay(loaded: loaded, scenario: .none, requiredTier: requiredTier)
+            play.notApplicable(reason)
+        }
         var all = properties
         all.append(SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"))
         all.append(SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)"))
@@ -167,6 +174,23 @@ struct CasePlay {
         guard capabilities?.seqs == .atCommit, let first = scenario.held.map(\.step).min(), step.n > first else { return nil }
         return
             "the target stamps seqs at commit, so the transaction held at step \(first) leaves no hole below later commits, and this answer depends on that hole"
+    }
+
+    /// Reports the whole case not applicable: one `setup` case with the reason, and every
+    /// server step not run because of it.
+    mutating func notApplicable(_ reason: String) {
+        cases.append(CaseResult(name: "setup", classname: classname, outcome: .skipped("not applicable: \(reason)")))
+        for step in transcript.steps {
+            if step.isServerChecked {
+                cases.append(
+                    CaseResult(
+                        name: "step \(step.n) \(step.label)", classname: classname,
+                        outcome: .skipped("not run: the case's setup is missing")))
+            } else {
+                leftToClientLane += 1
+            }
+        }
+        leftToClientLane += transcript.postconditions.count
     }
 
     mutating func stop(_ error: TargetError, name: String) {

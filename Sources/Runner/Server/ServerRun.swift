@@ -17,7 +17,7 @@ public struct ServerRun: Sendable {
         /// The target's name for reports ("embedded" or a URL).
         public var targetName: String
         /// Per-case setup.
-        public var scenarios = Scenarios()
+        public var scenarios = Scenarios.builtIn
         /// The tier a step must reach to pass.
         public var requiredTier = ResponseTier.bound
 

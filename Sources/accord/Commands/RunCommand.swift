@@ -73,7 +73,10 @@ enum RunCommand: Command {
                 apikeyHelp: "The apikey header to send to a URL target.")
             + [
                 OptionSpec(
-                    .scenarios, value: "file", help: "Per-case setup (first seq, history, held transactions); repeatable.", repeatable: true
+                    .scenarios, value: "file",
+                    help:
+                        "Per-case setup (first seq, history, held transactions) over Accord's built-in setup for upstream's corpus; repeatable.",
+                    repeatable: true
                 ),
                 OptionSpec(.knownFailing, value: "file", help: "Case ids that must fail; a listed case that passes fails the run."),
                 OptionSpec(
@@ -115,16 +118,7 @@ enum RunCommand: Command {
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
         options.run = try runOptions(arguments)
         if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
-        for path in arguments.values(.scenarios) {
-            do throws(CorpusError) {
-                let bytes = try FileBytes.read(path)
-                let json: JSONValue
-                do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
-                options.scenarios.cases.merge(try Scenarios(json: json, file: path).cases) { _, later in later }
-            } catch {
-                throw RunError.input(error)
-            }
-        }
+        options.scenarios = try ScenarioFiles.load(arguments.values(.scenarios))
         if let known = try knownFailing(arguments) { options.run.selection.knownFailing = known }
         let factory = try await TargetChoice.factory(
             for: server, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),

@@ -32,7 +32,9 @@ enum SelftestCommand: Command {
         ],
         options: [
             OptionSpec(.corpus, value: "folder", help: "The shared corpus (default: ../shared/kizunasync-protocol)."),
-            OptionSpec(.scenarios, value: "file", help: "Server-lane setup (default: ../shared/corpus-scenarios.json)."),
+            OptionSpec(
+                .scenarios, value: "file", help: "Server-lane setup over Accord's built-in setup for upstream's corpus; repeatable.",
+                repeatable: true),
             OptionSpec(.filter, value: "glob", help: "Play only the mutants whose name matches <glob>."),
             SharedOptions.jobs,
             OptionSpec(.junit, value: "file", help: "Write a JUnit XML report, one suite per mutant, to <file>."),
@@ -54,7 +56,7 @@ enum SelftestCommand: Command {
         let corpus = arguments.value(.corpus) ?? "../shared/kizunasync-protocol"
         var options = SelfTest.Options(corpus: corpus, extraPaths: arguments.positionals.isEmpty ? defaultInputs : arguments.positionals)
         options.jobs = try SharedOptions.jobs(arguments)
-        options.scenarios = try scenarios(arguments.value(.scenarios) ?? "../shared/corpus-scenarios.json")
+        options.scenarios = try ScenarioFiles.load(arguments.values(.scenarios))
         let own = DriverCommandLine.resolve("accord driver")
         options.powerSyncPaths = ["Conformance/powersync"]
         options.powerSyncClientCommand = { name in own + " --profile powersync" + (name.map { " --fault " + $0 } ?? "") }
@@ -85,16 +87,5 @@ enum SelftestCommand: Command {
     private static var defaultInputs: [String] {
         let recordings = (try? FileManager.default.contentsOfDirectory(atPath: "Recordings")) ?? []
         return ["Conformance", "Conformance/powersync"] + recordings.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Recordings/" + $0 }
-    }
-
-    private static func scenarios(_ path: String) throws(RunError) -> Scenarios {
-        do throws(CorpusError) {
-            let bytes = try FileBytes.read(path)
-            let json: JSONValue
-            do { json = try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
-            return try Scenarios(json: json, file: path)
-        } catch {
-            throw RunError.input(error)
-        }
     }
 }
