@@ -109,7 +109,7 @@ public struct CorpusError: Error, CustomStringConvertible, Sendable, Hashable {
         if let line { text += ":\(line)" }
         var location: [String] = []
         if let step { location.append("step \(step)") }
-        if let pointer { location.append(pointer.description.isEmpty ? "/" : pointer.description) }
+        if let pointer { location.append(pointer.readable) }
         text += ": "
         if !location.isEmpty { text += location.joined(separator: " ") + ": " }
         return text + detail

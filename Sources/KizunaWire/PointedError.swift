@@ -34,6 +34,6 @@ public struct PointedError<ErrorKind: PointedErrorKind>: Error, CustomStringConv
 
     /// "UNKNOWN_SIGNAL at /signal/type: …" (the pointer "/" for the message itself).
     public var description: String {
-        "\(protocolCode) at \(pointer.description.isEmpty ? "/" : pointer.description): \(detail)"
+        "\(protocolCode) at \(pointer.readable): \(detail)"
     }
 }

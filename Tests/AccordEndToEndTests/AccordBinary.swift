@@ -35,8 +35,15 @@ enum AccordBinary {
     /// Waits without holding a concurrency-pool thread, so in-process servers of other tests
     /// keep being served while the binary runs.
     static func run(_ arguments: [String], cwd: String? = nil, environment: [String: String] = [:]) async throws -> Result {
+        try await runProgram(path, arguments, cwd: cwd, environment: environment)
+    }
+
+    /// Runs another program (e.g. Debian's chromium) the same way.
+    static func runProgram(_ program: String, _ arguments: [String], cwd: String? = nil, environment: [String: String] = [:]) async throws
+        -> Result
+    {
         let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }

@@ -75,6 +75,9 @@ struct ServeEndToEndTests {
     func serveUsage() async throws {
         #expect(try await AccordBinary.run(["serve", "--listen", "0.0.0.0:0", "--jwt-secret", "s", "--fixtures"]).status == 64)
         #expect(try await AccordBinary.run(["serve", "--listen", "127.0.0.1:0"]).status == 64)
+        let unknown = try await AccordBinary.run(["serve", "--listen", "127.0.0.1:0", "--jwt-secret", "s", "--fault", "nope"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown fault 'nope' (known: cursor-plus-one, "), "\(unknown.stderr)")
     }
 
     static let abusePeer = #"""

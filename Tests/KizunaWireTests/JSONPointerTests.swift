@@ -32,6 +32,16 @@ struct JSONPointerTests {
         #expect(JSONPointer(tokens: ["a/b~c"]).description == "/a~1b~0c")
     }
 
+    @Test("a pointer in prose names an escaped key as written, so ~1 never stands alone")
+    func readable() {
+        let pointer = JSONPointer(tokens: ["cases", "fencing/001-late-commit-delivered", "next_seq"])
+        #expect(pointer.description == "/cases/fencing~1001-late-commit-delivered/next_seq")
+        #expect(pointer.readable == "/cases/fencing~1001-late-commit-delivered/next_seq (the key \"fencing/001-late-commit-delivered\")")
+        #expect(JSONPointer(tokens: ["steps", "3", "request"]).readable == "/steps/3/request")
+        #expect(JSONPointer.root.readable == "/")
+        #expect(JSONPointer(tokens: ["a~b", "c/d"]).readable == "/a~0b/c~1d (the keys \"a~b\", \"c/d\")")
+    }
+
     @Test("round-trips awkward tokens through text")
     func roundTrips() throws {
         let tokens = ["", "a", "~", "/", "~0", "~1", "//", "é", "0", "with space"]

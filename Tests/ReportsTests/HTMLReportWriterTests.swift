@@ -135,10 +135,10 @@ struct HTMLReportWriterTests {
         let diff = ExpectedActualDiff(body: "I-5 two findings\nexpected: {\"a\":1,\"b\":2}\nactual: {\"a\":1,\"b\":3}")
         #expect(diff.notes == ["I-5 two findings"])
         let html = diff.render()
-        #expect(html.contains("<span class=\"del\">  &quot;b&quot;: 2\n</span>"))
-        #expect(html.contains("<span class=\"ins\">  &quot;b&quot;: 3\n</span>"))
+        #expect(html.contains("<span class=\"missing\">  &quot;b&quot;: 2\n</span>"))
+        #expect(html.contains("<span class=\"unexpected\">  &quot;b&quot;: 3\n</span>"))
         #expect(html.contains("\n  &quot;a&quot;: 1,\n"))
-        #expect(!html.contains("<span class=\"del\">  &quot;a&quot;"))
+        #expect(!html.contains("<span class=\"missing\">  &quot;a&quot;"))
     }
 
     @Test("a refused sink fails the write and the writer refuses further use")

@@ -28,7 +28,9 @@ public struct PushAnswerRule: TraceRule {
                 }
             let side = violation.pointer.tokens.first == "batch" && violation.kind == .verdictBijection ? "request" : "response"
             findings.append(
-                Finding(rule, at: location, pointer: JSONPointer(tokens: [side]).appending(violation.pointer), violation.detail))
+                Finding(
+                    rule, at: location, pointer: JSONPointer(tokens: [side]).appending(violation.pointer), violation.detail,
+                    expected: violation.expected, actual: violation.actual))
         }
     }
 }

@@ -37,7 +37,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
     /// "step 7 push: I-5 verdict 1 answers …, expected … (at /response/verdicts/1/mutation_id)".
     public var description: String {
-        let at = pointer.tokens.isEmpty ? "" : " (at \(pointer))"
+        let at = pointer.tokens.isEmpty ? "" : " (at \(pointer.readable))"
         return "\(location?.description ?? "file"): \(ruleID) \(message)\(at)"
     }
 }

@@ -54,6 +54,18 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Comparab
             .joined()
     }
 
+    /// The pointer as a message shows it to a person: the RFC 6901 text ("/" for the root), then,
+    /// when a key had to be escaped (a case id such as `fencing/001-…` holds a `/`), that key as
+    /// written, so `~1` never stands alone in prose:
+    /// `/cases/fencing~1001-late-commit-delivered/next_seq (the key "fencing/001-late-commit-delivered")`.
+    public var readable: String {
+        let text = tokens.isEmpty ? "/" : description
+        let escaped = tokens.filter { $0.contains("/") || $0.contains("~") }
+        guard !escaped.isEmpty else { return text }
+        let keys = escaped.map { "\"\($0)\"" }.joined(separator: ", ")
+        return text + " (the key\(escaped.count == 1 ? "" : "s") \(keys))"
+    }
+
     /// Orders pointers by their text.
     /// - Parameters:
     ///   - lhs: the first value.

@@ -6,6 +6,10 @@ public struct PushAnswerViolation: Sendable, Hashable {
     public let pointer: JSONPointer
     /// What is wrong.
     public let detail: String
+    /// What the request asks for there (for a verdict count, the mutation ids sent), if one value.
+    public var expected: JSONValue?
+    /// What the response holds there (for a verdict count, the mutation ids answered).
+    public var actual: JSONValue?
 
     /// The violation as a typed error.
     public var error: WireError { WireError(kind, at: pointer, detail) }
@@ -33,17 +37,23 @@ extension PushResponse {
         switch self {
         case .verdicts(let verdicts):
             if verdicts.count != ids.count {
-                found.append(
-                    PushAnswerViolation(
-                        kind: .verdictBijection, pointer: JSONPointer(tokens: ["verdicts"]),
-                        detail: "expected \(ids.count) verdicts, one per mutation, got \(verdicts.count)"))
+                var violation = PushAnswerViolation(
+                    kind: .verdictBijection, pointer: JSONPointer(tokens: ["verdicts"]),
+                    detail:
+                        "expected \(ids.count) \(ids.count == 1 ? "verdict" : "verdicts"), one per mutation, got \(verdicts.count): mutations sent "
+                        + "[\(ids.joined(separator: ", "))], verdicts for [\(verdicts.map(\.mutationID).joined(separator: ", "))]")
+                violation.expected = .array(ids.map { .string($0) })
+                violation.actual = .array(verdicts.map { .string($0.mutationID) })
+                found.append(violation)
             }
             for (position, id) in ids.enumerated() {
                 if position < verdicts.count && verdicts[position].mutationID != id {
-                    found.append(
-                        PushAnswerViolation(
-                            kind: .verdictBijection, pointer: JSONPointer(tokens: ["verdicts", String(position), "mutation_id"]),
-                            detail: "verdict \(position) answers \(verdicts[position].mutationID), expected \(id) (request order)"))
+                    var violation = PushAnswerViolation(
+                        kind: .verdictBijection, pointer: JSONPointer(tokens: ["verdicts", String(position), "mutation_id"]),
+                        detail: "verdict \(position) answers \(verdicts[position].mutationID), expected \(id) (request order)")
+                    violation.expected = .string(id)
+                    violation.actual = .string(verdicts[position].mutationID)
+                    found.append(violation)
                 }
             }
         case .aborted(let abort):

@@ -63,12 +63,16 @@ struct ExpectedActualDiff {
         let right = actual.map(Self.pretty) ?? []
         let (keptLeft, keptRight) = Self.common(left, right)
         out += "<table class=\"diff\"><thead><tr><th>expected</th><th>actual</th></tr></thead><tbody><tr>"
-        out += "<td>" + Self.column(left, kept: keptLeft, mark: "del") + "</td>"
-        out += "<td>" + Self.column(right, kept: keptRight, mark: "ins") + "</td>"
+        out += "<td>" + Self.column(left, kept: keptLeft, mark: "missing", empty: "(nothing expected here)") + "</td>"
+        out += "<td>" + Self.column(right, kept: keptRight, mark: "unexpected", empty: "(nothing)") + "</td>"
         return out + "</tr></tbody></table>\n"
     }
 
-    private static func column(_ lines: [String], kept: Set<Int>, mark: String) -> String {
+    /// One side: the lines the other side lacks marked, `missing` on the expected side (what the
+    /// target should have sent), `unexpected` on the actual side (what it sent instead, never
+    /// styled as good); a side with no value says so.
+    private static func column(_ lines: [String], kept: Set<Int>, mark: String, empty: String) -> String {
+        if lines.isEmpty { return "<pre class=\"muted\">" + HTMLText.escape(empty) + "</pre>" }
         var out = "<pre>"
         for (index, line) in lines.enumerated() {
             let text = HTMLText.escape(line)

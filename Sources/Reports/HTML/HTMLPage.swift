@@ -54,7 +54,8 @@ enum HTMLPage {
         .failure .rule{font-weight:bold;color:#c62828}.statement{margin:2px 0;color:#37474f}.source{color:#6b7382;font-size:12px}
         pre{margin:4px 0;white-space:pre-wrap;word-break:break-all;font:12px/1.35 ui-monospace,Menlo,Consolas,monospace}
         table.diff{width:100%;table-layout:fixed}table.diff td{background:#fbfbfc;width:50%}
-        .del{background:#ffd7d5;display:block}.ins{background:#d4f5d9;display:block}
+        .missing{background:#dde8fb;display:block}.unexpected{background:#ffd7d5;display:block}
+        .suite[data-status=failed]{order:1}.suite[data-status=errored]{order:2}.suite[data-status=skipped]{order:3}.suite[data-status=passed]{order:4}
         svg.sequence{font:11px ui-monospace,Menlo,Consolas,monospace;background:#fcfcfd}
         svg .lifeline{stroke:#90a4ae;stroke-dasharray:4 3}svg rect.head{fill:#e3e8ee;stroke:#90a4ae}
         svg rect.head.server{fill:#e8eaf6}svg text{fill:#263238}svg text.head{text-anchor:middle;font-weight:bold}
@@ -84,7 +85,7 @@ enum HTMLPage {
         var ok=on[s.getAttribute('data-status')]===1&&(rule===''||rules.indexOf(' '+rule+' ')>=0);
         if(wanted!==''){ok=s.getAttribute('data-name')===wanted;}
         s.hidden=!ok;if(ok){shown+=1;if(rule!==''||wanted!==''){s.querySelector('details').open=true;}}});
-        document.getElementById('shown').textContent=shown+' of '+suites.length+' suites shown';
+        document.getElementById('shown').textContent=shown+' of '+suites.length+' cases shown';
         }
         boxes.forEach(function(b){b.addEventListener('change',apply);});
         select.addEventListener('change',apply);

@@ -1,5 +1,34 @@
+import KizunaWire
+
 /// One test case: a step, a postcondition, or a file-level check.
 public struct CaseResult: Sendable, Hashable {
+    /// What the system under test actually sent or answered at the case's step, for the
+    /// sequence picture to draw in place of the golden exchange.
+    public struct Observed: Sendable, Hashable {
+        /// The request the client under test sent (client lane); nil when none was read.
+        public var request: JSONValue?
+        /// The answer's HTTP status and body the server under test gave (server lane).
+        public var answer: (status: Int, body: JSONValue)?
+
+        /// Makes an observation.
+        public init(request: JSONValue? = nil, answer: (status: Int, body: JSONValue)? = nil) {
+            self.request = request
+            self.answer = answer
+        }
+
+        /// Compares the request, status and body.
+        public static func == (lhs: Observed, rhs: Observed) -> Bool {
+            lhs.request == rhs.request && lhs.answer?.status == rhs.answer?.status && lhs.answer?.body == rhs.answer?.body
+        }
+
+        /// Hashes the request, status and body.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(request)
+            hasher.combine(answer?.status)
+            hasher.combine(answer?.body)
+        }
+    }
+
     /// The unique name within its suite, e.g. "step 07 push".
     public var name: String
     /// The JUnit classname, `kizuna.<area>`.
@@ -13,6 +42,9 @@ public struct CaseResult: Sendable, Hashable {
     /// The transcript step or recorded exchange number this case reports on, when it reports on
     /// one; the HTML report colours that step of the suite's sequence picture.
     public var step: Int?
+    /// What the system under test sent or answered at that step; the lane's timeline drawing
+    /// (`SuiteResult.drawing`) folds it into the picture and clears it, so no writer sees it raw.
+    public var observed: Observed?
 
     /// Makes a case result.
     /// - Parameters:

@@ -94,7 +94,8 @@ extension ClientCasePlay {
             return
         }
         if exchange.expectError == nil, refusedAsUnsupported(answer, name: name) { return }
-        var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: mock.take())
+        let received = mock.take()
+        var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: received)
         if let expected = exchange.expectError {
             failures += await refusal(step, answer: answer, expected: expected, before: before, name: name)
         } else if !exchange.isAnswer {
@@ -122,7 +123,9 @@ extension ClientCasePlay {
             await refreshSnapshot(keys: keys, name: name)
         }
         if exchange.response["signal"]?["type"] == .string("RESET_REQUIRED") { judge.softBlocked = true }
-        cases.append(CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures)))
+        var result = CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures))
+        if let sent = received.first(where: { $0.rpc == exchange.rpc })?.body { result.observed = CaseResult.Observed(request: sent) }
+        cases.append(result)
         let requestRules: Set<String> = [ObligationID.request.rawValue, ObligationID.resend.rawValue, ObligationID.atomicRun.rawValue]
         if failures.contains(where: { requestRules.contains($0.ruleID) }) {
             progress = .stopped("step \(step.n) sent another request than the golden one")

@@ -133,9 +133,10 @@ public enum KillMatrixRun {
             var suite = await lane.run(
                 loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, wrapper: KillPlay(kill))
             suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
-            suite = suite.drawing(
-                SequenceTimeline(transcript: loaded.transcript).killing(
-                    at: point.rawValue, step: target, beforeAnswer: point == .afterPushSent))
+            suite = suite.drawing {
+                SequenceTimeline(transcript: loaded.transcript, observed: $0).killing(
+                    at: point.rawValue, step: target, beforeAnswer: point == .afterPushSent)
+            }
             suite.time = RunClock.seconds(since: started)
             return suite
         }

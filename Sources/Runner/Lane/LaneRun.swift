@@ -107,7 +107,7 @@ struct LaneRun: Sendable {
             let started = ContinuousClock.now
             var suite: SuiteResult
             switch runnable[index] {
-            case .transcript(let loaded): suite = await play(loaded, properties).drawing(SequenceTimeline(transcript: loaded.transcript))
+            case .transcript(let loaded): suite = await play(loaded, properties).drawing(transcript: loaded.transcript)
             case .recording(let source):
                 suite = await replay(source, properties)
             case .powerSync(let loaded):

@@ -5,9 +5,13 @@ import Reports
 extension SequenceTimeline {
     /// The sequence picture of a transcript: the case's client (and each other caller) and the
     /// server as lifelines; per step a request and its answer, a local write, a server change,
-    /// a fault, or a state check; the postconditions last.
-    /// - Parameter transcript: the case.
-    public init(transcript: Transcript) {
+    /// a fault, or a state check; the postconditions last. Where `observed` holds what the system
+    /// under test sent or answered at a step, the arrow draws that, with the golden beside it
+    /// where they differ.
+    /// - Parameters:
+    ///   - transcript: the case.
+    ///   - observed: what was sent or answered, by step number.
+    public init(transcript: Transcript, observed: [Int: CaseResult.Observed] = [:]) {
         let context = transcript.context
         let own = Self.clientName(user: context.userID, client: context.clientID, own: true)
         var names = [own]
@@ -24,8 +28,18 @@ extension SequenceTimeline {
             case .rpc(let exchange):
                 let client =
                     exchange.caller.flatMap { names.firstIndex(of: Self.clientName(user: $0.user, client: $0.client, own: false)) } ?? 0
-                append(Self.request(exchange.rpc, exchange.request, from: client, to: server, step: n))
-                append(Self.answer(exchange.rpc, exchange.response, status: exchange.status, from: server, to: client, step: n))
+                let golden = (
+                    request: Self.request(exchange.rpc, exchange.request, from: client, to: server, step: n),
+                    answer: Self.answer(exchange.rpc, exchange.response, status: exchange.status, from: server, to: client, step: n)
+                )
+                let seen = observed[n]
+                append(
+                    Self.live(
+                        seen?.request.map { Self.request(exchange.rpc, $0, from: client, to: server, step: n) }, beside: golden.request))
+                append(
+                    Self.live(
+                        seen?.answer.map { Self.answer(exchange.rpc, $0.body, status: $0.status, from: server, to: client, step: n) },
+                        beside: golden.answer))
             case .server(let change):
                 let label = "\(change.op) \(change.table) \(Self.short(change.pk))"
                 let detail = change.columns.map { CanonicalJSON.compact(.object($0)) } ?? ""
@@ -80,6 +94,18 @@ extension SequenceTimeline {
         return timeline
     }
 
+    /// The mark of what was actually sent or answered, with the golden beside it where it
+    /// differs: its label gains "(golden: …)" and its detail the golden body; the golden mark when
+    /// nothing was observed.
+    static func live(_ observed: SequenceEvent?, beside golden: SequenceEvent) -> SequenceEvent {
+        guard var event = observed else { return golden }
+        if event.detail != golden.detail {
+            if event.label != golden.label { event.label += " (golden: \(golden.label))" }
+            event.detail = "live: \(event.detail)\ngolden: \(golden.detail)"
+        }
+        return event
+    }
+
     /// A key as labels show it: a long key (a UUID) cut to its last four characters.
     static func short(_ key: String) -> String { key.count > 12 ? "…" + String(key.suffix(4)) : key }
 
@@ -94,7 +120,7 @@ extension SequenceTimeline {
         case .push:
             let batch = body["batch"]
             let atomic = batch?["atomic"] == .bool(true) ? ", atomic" : ""
-            label = "push: \(batch?["mutations"]?.arrayValue?.count ?? 0) mutations\(atomic)"
+            label = "push: \(count(batch?["mutations"]?.arrayValue?.count ?? 0, "mutation"))\(atomic)"
         case .pull: label = "pull from " + (body["cursor"].map(CanonicalJSON.compact) ?? "?")
         }
         return SequenceEvent(kind: .request, from: from, to: to, label: label, detail: CanonicalJSON.compact(body), step: step)
@@ -107,10 +133,12 @@ extension SequenceTimeline {
         } else if status == 200 {
             switch rpc {
             case .push:
-                parts.append(body["batch"] == nil ? "\(body["verdicts"]?.arrayValue?.count ?? 0) verdicts" : "batch aborted")
+                parts.append(body["batch"] == nil ? count(body["verdicts"]?.arrayValue?.count ?? 0, "verdict") : "batch aborted")
             case .pull:
-                parts.append("\(body["rows"]?.arrayValue?.count ?? 0) rows")
-                if let tombstones = body["tombstones"]?.arrayValue, !tombstones.isEmpty { parts.append("\(tombstones.count) tombstones") }
+                parts.append(count(body["rows"]?.arrayValue?.count ?? 0, "row"))
+                if let tombstones = body["tombstones"]?.arrayValue, !tombstones.isEmpty {
+                    parts.append(count(tombstones.count, "tombstone"))
+                }
                 if body["has_more"] == .bool(true) { parts.append("has_more") }
             }
         } else if let code = body["code"]?.stringValue {
@@ -119,4 +147,7 @@ extension SequenceTimeline {
         return SequenceEvent(
             kind: .answer, from: from, to: to, label: parts.joined(separator: " · "), detail: CanonicalJSON.compact(body), step: step)
     }
+
+    /// "1 verdict", "2 verdicts".
+    static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 }

@@ -1,3 +1,4 @@
+import Corpus
 import Reports
 
 extension SuiteResult {
@@ -12,6 +13,28 @@ extension SuiteResult {
         for index in suite.cases.indices where suite.cases[index].step == nil {
             suite.cases[index].step = Self.stepNumber(in: suite.cases[index].name)
         }
+        return suite
+    }
+
+    /// The suite with the sequence picture of its transcript, drawing at each step what its
+    /// cases observed the system under test send or answer (`CaseResult.observed`), which is then
+    /// cleared: the picture holds it, and passes the run's redactor with the suite.
+    /// - Parameter transcript: the case's transcript.
+    /// - Returns: the suite.
+    func drawing(transcript: Transcript) -> SuiteResult {
+        drawing { SequenceTimeline(transcript: transcript, observed: $0) }
+    }
+
+    /// The suite with the picture `timeline` draws from its cases' observations, by step; each
+    /// observation is cleared once drawn.
+    func drawing(_ timeline: ([Int: CaseResult.Observed]) -> SequenceTimeline) -> SuiteResult {
+        var observed: [Int: CaseResult.Observed] = [:]
+        for result in cases {
+            guard let seen = result.observed, let step = result.step ?? Self.stepNumber(in: result.name) else { continue }
+            if observed[step] == nil { observed[step] = seen }
+        }
+        var suite = drawing(timeline(observed))
+        for index in suite.cases.indices { suite.cases[index].observed = nil }
         return suite
     }
 

@@ -27,7 +27,9 @@ extension CasePlay {
                 let (sent, substitutions) = bindings.translate(exchange.request)
                 let reply = try await call(exchange.rpc, sent, as: caller, on: target)
                 let judgement = judge(step, exchange: exchange, sent: sent, substitutions: substitutions, reply: reply)
-                cases.append(CaseResult(name: name, classname: classname, outcome: judgement.outcome, note: judgement.note))
+                var result = CaseResult(name: name, classname: classname, outcome: judgement.outcome, note: judgement.note)
+                result.observed = CaseResult.Observed(request: sent, answer: (reply.status, reply.body))
+                cases.append(result)
             case .fault(let fault) where fault.fault == .dropAck:
                 guard let request = fault.request else { return }
                 let (sent, _) = bindings.translate(request)

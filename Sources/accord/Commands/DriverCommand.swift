@@ -40,32 +40,18 @@ enum DriverCommand: Command {
         signal(SIGPIPE, SIG_IGN)
         switch CorpusProfile(rawValue: profile) {
         case .powerSync?:
-            let faults = try faultSet(arguments.values(.fault), as: PowerSyncClientFault.self)
+            let faults = try SeededFaults.parse(arguments.values(.fault), as: PowerSyncClientFault.self, command: spec.name)
             let ending = await DriverLoop.run(
                 powerSync: ReferencePowerSyncDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
             return ending == .outputFailed ? ExitCode.failure : ExitCode.success
         case .kizunaSync?:
-            let faults = try faultSet(arguments.values(.fault), as: ClientFault.self)
+            let faults = try SeededFaults.parse(arguments.values(.fault), as: ClientFault.self, command: spec.name)
             let ending = await DriverLoop.run(
                 engine: ReferenceClientDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
             return ending == .outputFailed ? ExitCode.failure : ExitCode.success
         case nil:
             throw UsageError("--profile takes kizunasync or powersync, found '\(profile)'", command: spec.name)
         }
-    }
-
-    private static func faultSet<Fault: RawRepresentable & CaseIterable & Hashable>(_ names: [String], as: Fault.Type) throws(UsageError)
-        -> Set<Fault>
-    where Fault.RawValue == String {
-        var faults: Set<Fault> = []
-        for name in names {
-            guard let fault = Fault(rawValue: name) else {
-                let known = Fault.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("unknown fault '\(name)' (known: \(known))", command: spec.name)
-            }
-            faults.insert(fault)
-        }
-        return faults
     }
 }
 

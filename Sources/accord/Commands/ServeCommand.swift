@@ -19,7 +19,10 @@ enum ServeCommand: Command {
             or SIGTERM. --profile powersync serves the embedded PowerSync-shaped service instead
             (POST /sync/stream as NDJSON, GET /write-checkpoint2.json, POST /sync/checkpoint-request; the
             JWT's sub names the user; --fixtures opens /accord/powersync/..., docs/powersync.md).
-            """,
+            --fault seeds one of the self-test's server faults (repeatable), to see what Accord reports
+            for a broken server:
+
+            """ + ServerFault.allCases.map { HelpText.row($0.rawValue, "breaks \($0.rule)") }.joined(separator: "\n"),
         arguments: [],
         options: [
             OptionSpec(.listen, value: "host:port", help: "The address to bind (default 127.0.0.1:54321; port 0 picks one)."),
@@ -28,6 +31,7 @@ enum ServeCommand: Command {
             OptionSpec(flag: .fixtures, help: "Open the fixture endpoint (loopback only)."),
             OptionSpec(.domain, value: "file", help: "Tables to serve, in the fixtures/domain.json shape (default: the corpus domain)."),
             OptionSpec(.profile, value: "profile", help: "The protocol to serve: 'kizunasync' (default) or 'powersync'."),
+            OptionSpec(.fault, value: "name", help: "Seed the named server fault (repeatable; listed above).", repeatable: true),
         ])
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -45,6 +49,7 @@ enum ServeCommand: Command {
         }
         if try arguments.value(.profile, as: .profile) == .powerSync {
             if arguments.has(.domain) { throw RunError.usage("--domain applies to --profile kizunasync only") }
+            if arguments.has(.fault) { throw RunError.usage("--fault applies to --profile kizunasync only") }
             return try await powerSync(arguments, endpoint: endpoint, key: JWTKey(secret: secret), fixtures: fixtures, console: console)
         }
         var domain = ReferenceDomain.corpus
@@ -55,8 +60,9 @@ enum ServeCommand: Command {
                 throw RunError.usage("\(path): not a domain file: \(error)")
             }
         }
+        let faults = try SeededFaults.parse(arguments.values(.fault), as: ServerFault.self, command: spec.name)
         let server: ReferenceServer
-        do { server = try ReferenceServer(path: arguments.value(.db), domain: domain) } catch {
+        do { server = try ReferenceServer(path: arguments.value(.db), domain: domain, faults: faults) } catch {
             throw RunError.unavailable("the reference server did not start: \(error)")
         }
         return try await serveUntilInterrupt(endpoint: endpoint, profile: "", fixtures: fixtures, console: console) { configuration in
