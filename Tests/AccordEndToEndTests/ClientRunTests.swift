@@ -55,6 +55,23 @@ struct ClientRunTests {
         }
     }
 
+    @Test("a driver that declares no parts and refuses writes with LOCAL_UNSUPPORTED: those cases are unsupported, not failed")
+    func undeclaredPartialDriver() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("client.xml")
+        let driver = "python3 '\(AccordBinary.packageRoot)/Tests/Fixtures/pull-only-driver.py' --undeclared"
+        let result = try await AccordBinary.run(["run", "--client", driver, AccordBinary.sharedCorpus, "--junit", junit.path, "--quiet"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("0 failed, 18 skipped), 245 steps: 102 passed, 0 failed, 143 skipped, 0 errors"), "\(result.stdout)")
+        let cases = try JUnitCases(Data(contentsOf: junit)).cases
+        let refused = try #require(
+            cases.first { $0.classname == "kizuna.client.conflict.001-different-columns-merge" && $0.name == "step 4 local" })
+        #expect(
+            refused.skipped
+                == "unsupported: the driver refused step 4 local with LOCAL_UNSUPPORTED: this engine's local subset takes no writes")
+    }
+
     @Test("'accord driver' resolves to this binary")
     func accordWordResolves() async throws {
         let result = try await AccordBinary.run(["run", "--client", "accord driver", AccordBinary.sharedCorpus, "--filter", "push/001*"])

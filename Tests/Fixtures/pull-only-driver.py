@@ -12,6 +12,10 @@ and the cursor in one transaction; a pull that fails drops what was staged, so t
 restarts from the committed cursor. CHECKPOINT_EXPIRED keeps the cursor and makes the next
 transfer a rehydration from "0" that replaces the rows; RESET_REQUIRED latches a soft block.
 A store failure answers STORE, as spec/engine-errors.json names it.
+
+With --undeclared it stands for a driver written before `parts`: its hello declares none, and a
+write is refused as an engine does, LOCAL_UNSUPPORTED; the runner then skips the rest of each
+writing case as unsupported instead of failing it.
 """
 import json
 import signal
@@ -22,6 +26,7 @@ import urllib.request
 
 signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 OPS = {"hello", "open", "write", "push", "pull", "state", "close"}
+UNDECLARED = "--undeclared" in sys.argv[1:]
 
 
 class Refusal(Exception):
@@ -160,8 +165,10 @@ def handle(request, session):
         raise Refusal("DRIVER_UNKNOWN_OP", f"unknown op {op!r}", "/op")
     if op == "hello":
         session["hello"] = True
-        return {"capabilities": [], "name": "pull-only-python-fixture", "parts": ["pull", "transport-error"],
-                "protocol": "accord-driver/1", "version": "1"}
+        hello = {"capabilities": [], "name": "pull-only-python-fixture", "protocol": "accord-driver/1", "version": "1"}
+        if not UNDECLARED:
+            hello["parts"] = ["pull", "transport-error"]
+        return hello
     if op == "close":
         if session.get("store"):
             session["store"].db.close()
@@ -183,6 +190,8 @@ def handle(request, session):
     if store is None:
         raise Refusal("DRIVER_SEQUENCE", "no store is open", "")
     if op == "write":
+        if UNDECLARED:
+            raise Refusal("LOCAL_UNSUPPORTED", "this engine's local subset takes no writes")
         raise Refusal("DRIVER_UNSUPPORTED", "this fixture does not write", "")
     if op == "push":
         return store.push()

@@ -34,11 +34,13 @@ extension ClientCasePlay {
 
     /// Records a broken driver at a step and stops the case.
     /// Stops the case as unsupported when the driver refused the step's op with
-    /// DRIVER_UNSUPPORTED (a part it does not play): the step and the rest are skipped, not failed.
+    /// DRIVER_UNSUPPORTED (a part it does not play) or its engine with LOCAL_UNSUPPORTED (a
+    /// construct its local subset cannot answer, spec/engine-errors.json) where the golden expects
+    /// no error: the step and the rest are skipped with the reason, not failed.
     /// - Returns: whether it did.
     mutating func refusedAsUnsupported(_ answer: DriverSession.Answer, name: String) -> Bool {
-        guard case .failure(let failure) = answer, failure.code == "DRIVER_UNSUPPORTED" else { return false }
-        let reason = "unsupported: the driver refused \(name) with DRIVER_UNSUPPORTED: \(failure.message)"
+        guard case .failure(let failure) = answer, ["DRIVER_UNSUPPORTED", "LOCAL_UNSUPPORTED"].contains(failure.code) else { return false }
+        let reason = "unsupported: the driver refused \(name) with \(failure.code): \(failure.message)"
         cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
         progress = .stopped(reason)
         return true
