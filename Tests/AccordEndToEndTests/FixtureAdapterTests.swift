@@ -25,7 +25,8 @@ struct FixtureAdapterTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("accord: 1 case (1 passed, 0 failed, 0 skipped)"), "\(result.stdout)")
         #expect(
-            result.stdout.contains("accord: 41 cases (39 passed, 0 failed, 2 skipped), 162 steps: 162 passed, 0 failed, 0 skipped, 0 errors"),
+            result.stdout.contains(
+                "accord: 41 cases (39 passed, 0 failed, 2 skipped), 162 steps: 162 passed, 0 failed, 0 skipped, 0 errors"),
             "the same line as the embedded reference server gives: \(result.stdout)")
         #expect(result.stdout.contains("3. capabilities: {\"clock\":\"logical\",\"seqs\":\"at-write\",\"numbering\":\"dense\"}"))
         #expect(result.stdout.contains("5. the whole corpus passed"), "\(result.stdout)")
