@@ -86,6 +86,13 @@ struct SetupErrorTests {
         Self.expectSetupLine(result, ["the fixture endpoint is off", "HTTP 404", "--fixtures"])
     }
 
+    @Test("accord selftest without the upstream corpus: one setup line naming the folder and how to give it, exit 78")
+    func selftestWithoutCorpus() async throws {
+        let result = try await AccordBinary.run(["selftest", "--corpus", "/nonexistent/protocol"])
+        Self.expectSetupLine(
+            result, ["selftest plays the upstream corpus, and /nonexistent/protocol holds no cases/manifest.json", "pass --corpus FOLDER"])
+    }
+
     @Test("a driver command that does not exist: not found, said once, not CL-DRIVER per case")
     func driverNotFound() async throws {
         let result = try await AccordBinary.run(["run", "--client", "accord-no-such-driver-here", AccordBinary.sharedCorpus])

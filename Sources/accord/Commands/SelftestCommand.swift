@@ -54,6 +54,12 @@ enum SelftestCommand: Command {
             throw RunError.usage("--filter '\(filter)' matches no mutant\nSee 'accord help selftest'.")
         }
         let corpus = arguments.value(.corpus) ?? "../shared/kizunasync-protocol"
+        if !FileManager.default.fileExists(atPath: corpus + "/cases/manifest.json") {
+            throw RunError.setup(
+                "selftest plays the upstream corpus, and \(corpus) holds no cases/manifest.json",
+                fix: "pass --corpus FOLDER (a KizunaSync checkout's packages/protocol)"
+                    + (arguments.has(.corpus) ? "" : ", or link it at ../shared/kizunasync-protocol"))
+        }
         var options = SelfTest.Options(corpus: corpus, extraPaths: arguments.positionals.isEmpty ? defaultInputs : arguments.positionals)
         options.jobs = try SharedOptions.jobs(arguments)
         options.scenarios = try ScenarioFiles.load(arguments.values(.scenarios))
