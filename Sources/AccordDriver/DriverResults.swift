@@ -18,13 +18,13 @@ public enum DriverCapability {
 public enum DriverPart {
     /// Local writes (`write`).
     public static let write = "write"
-    /// Pushes of the outbox (`push`).
-    public static let push = "push"
-    /// Pulls (`pull`).
-    public static let pull = "pull"
-    /// Every part, in the order a reason names them; faults are named by their kind
-    /// (`drop-ack`, `transport-error`).
-    public static let all = [write, push, pull, "drop-ack", "transport-error"]
+    /// Pushes of the outbox (`push`), named as the transcript's RPC.
+    public static let push = RPCKind.push.rawValue
+    /// Pulls (`pull`), named as the transcript's RPC.
+    public static let pull = RPCKind.pull.rawValue
+    /// Every part, in the order a reason names them; faults are named by the transcript's fault
+    /// kinds (`drop-ack`, `transport-error`), so a new kind is a part at once.
+    public static let all = [write, push, pull] + TransportFault.Kind.allCases.map(\.rawValue)
 }
 
 /// The hello answer: who the driver is and what it can do.

@@ -84,10 +84,14 @@ struct HTMLChromiumTests {
         #expect(!failures.isEmpty)
         for failure in failures {
             #expect(failure["expected"]?.stringValue?.contains("00000000-0000-4000-8000-f1") == true, "expected: the mutations sent")
-            #expect(failure["actual"]?.stringValue?.isEmpty == false, "actual: the verdicts got")
+            let actual = failure["actual"]?.stringValue ?? ""
+            #expect(actual.hasPrefix("["), "actual: the verdicts got, a list even when empty: \(actual)")
             let background = failure["actualBackground"]?.stringValue ?? ""
             #expect(
                 background.isEmpty || background == "rgb(255, 215, 213)", "what the server sent is marked red, never green: \(background)")
         }
+        #expect(
+            failures.contains { $0["actualBackground"]?.stringValue == "rgb(255, 215, 213)" },
+            "at least one I-5 marks what the server sent instead, in red")
     }
 }

@@ -61,6 +61,42 @@ struct BuiltInScenariosTests {
         #expect(fencing.numbering?.step == 3)
     }
 
+    @Test("what the golden needs is bounded from above: a drop-ack's applied push counts, a refused pull from the future shows nothing")
+    func needsAreAnUpperBound() throws {
+        let original = try SharedCorpus.value("transcripts/push/001-insert-applied.json")
+        let push = try #require(original.value(at: JSONPointer(tokens: ["steps", "2", "request"])))
+        // The push's answer lost: the server applied it (seq 1), and the pull at step 5 delivers it.
+        let dropped = original.replacing(
+            at: JSONPointer(tokens: ["steps", "2"]),
+            with: .object(["kind": "fault", "n": 3, "fault": "drop-ack", "target": "push", "request": push]))
+        let droppedCase = try loadTranscript(dropped)
+        #expect(ScenarioNeeds(droppedCase.transcript).numbering == nil, "the applied push stamped the seq the pull delivers")
+
+        // A pull from a cursor no seq reached, refused with 400: a case about refusing it, not one that needs history.
+        var steps = original["steps"]?.arrayValue ?? []
+        steps.append(
+            .object([
+                "kind": "rpc", "n": 7, "rpc": "pull", "status": 400,
+                "request": .object([
+                    "buckets": original.value(at: JSONPointer(tokens: ["steps", "4", "request", "buckets"])) ?? .null,
+                    "client_id": "00000000-0000-4000-8000-c10000000001", "cursor": "99", "schema_version": 1,
+                ]),
+                "response": .object(["code": "22023", "details": .null, "hint": .null, "message": "cursor from the future"]),
+            ]))
+        let refused = try loadTranscript(original.replacing(at: JSONPointer(tokens: ["steps"]), with: .array(steps)))
+        #expect(ScenarioNeeds(refused.transcript).numbering == nil)
+
+        // The same pull as a 2xx answer is a need: a golden numbered above anything the case stamped.
+        steps[steps.count - 1] = steps[steps.count - 1].replacing(at: JSONPointer(tokens: ["status"]), with: nil)
+            .replacing(
+                at: JSONPointer(tokens: ["response"]),
+                with: .object(["cursor": "99", "has_more": false, "rows": .array([]), "signal": .null, "tombstones": .array([])]))
+        let needing = try loadTranscript(original.replacing(at: JSONPointer(tokens: ["steps"]), with: .array(steps)))
+        #expect(
+            ScenarioNeeds(needing.transcript).numbering?.description
+                == "step 7 pulls from a cursor above the 2 seqs the case could have stamped before it: \"99\"")
+    }
+
     @Test("every case of the shared corpus is ready with the built-in setup")
     func everyCaseReady() throws {
         for path in SharedCorpus.transcriptPaths {

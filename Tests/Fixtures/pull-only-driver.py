@@ -5,17 +5,18 @@ It shows that the storage-fault matrix needs nothing of a driver but the protoco
 the pwrite/fsync calls of Python's own sqlite3 module, and that a driver doing part of the
 protocol runs the whole corpus: its hello declares `parts` pull and transport-error
 (docs/driver-protocol.md §5.1), so the client lane reports every case that writes, pushes or
-drops an ack not applicable. It speaks hello, open, pull, state and close; `write` is refused
-with DRIVER_UNSUPPORTED, and `push` of its always-empty outbox sends nothing. Pages with
+drops an ack not applicable. It speaks hello, open, pull, state and close; `write` and `push`
+are refused with DRIVER_UNSUPPORTED (after RESET_REQUIRED the runner probes only the pull). Pages with
 has_more:true are staged in a table of the store; the closing page commits staged and final rows
 and the cursor in one transaction; a pull that fails drops what was staged, so the next one
 restarts from the committed cursor. CHECKPOINT_EXPIRED keeps the cursor and makes the next
 transfer a rehydration from "0" that replaces the rows; RESET_REQUIRED latches a soft block.
 A store failure answers STORE, as spec/engine-errors.json names it.
 
-With --undeclared it stands for a driver written before `parts`: its hello declares none, and a
-write is refused as an engine does, LOCAL_UNSUPPORTED; the runner then skips the rest of each
-writing case as unsupported instead of failing it.
+With --undeclared it stands for a driver written before `parts`: its hello declares none, a
+write is refused as an engine does, LOCAL_UNSUPPORTED, and a push of its always-empty outbox
+sends nothing; the runner then skips the rest of each writing case as unsupported, counting the
+case as skipped, instead of failing it.
 """
 import json
 import signal
@@ -27,6 +28,8 @@ import urllib.request
 signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 OPS = {"hello", "open", "write", "push", "pull", "state", "close"}
 UNDECLARED = "--undeclared" in sys.argv[1:]
+# --claims-write: the hello declares writes and pushes the fixture still refuses (a broken driver).
+CLAIMS_WRITE = "--claims-write" in sys.argv[1:]
 
 
 class Refusal(Exception):
@@ -167,7 +170,7 @@ def handle(request, session):
         session["hello"] = True
         hello = {"capabilities": [], "name": "pull-only-python-fixture", "protocol": "accord-driver/1", "version": "1"}
         if not UNDECLARED:
-            hello["parts"] = ["pull", "transport-error"]
+            hello["parts"] = ["pull", "transport-error"] + (["write", "push"] if CLAIMS_WRITE else [])
         return hello
     if op == "close":
         if session.get("store"):
@@ -194,6 +197,8 @@ def handle(request, session):
             raise Refusal("LOCAL_UNSUPPORTED", "this engine's local subset takes no writes")
         raise Refusal("DRIVER_UNSUPPORTED", "this fixture does not write", "")
     if op == "push":
+        if not UNDECLARED:
+            raise Refusal("DRIVER_UNSUPPORTED", "this fixture does not push", "")
         return store.push()
     if op == "pull":
         return store.pull(request.get("max_pages"))

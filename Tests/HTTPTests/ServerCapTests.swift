@@ -24,7 +24,9 @@ struct ServerCapTests {
                 close(fd)
                 throw POSIXError(.ECONNREFUSED)
             }
-            var timeout = timeval(tv_sec: 5, tv_usec: 0)
+            // Long enough for a run whose other tests (chromium, driver processes) keep both cores
+            // busy: a slow answer is not a wrong one, and a wrong one still fails, just later.
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }
 
@@ -34,7 +36,7 @@ struct ServerCapTests {
             _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
 
-        /// Reads until the peer closes or 5 s pass without a byte, on a thread of its own.
+        /// Reads until the peer closes or 60 s pass without a byte, on a thread of its own.
         func readAll() async -> String {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
@@ -50,7 +52,7 @@ struct ServerCapTests {
             }
         }
 
-        /// One receive (up to 4 KiB, or 5 s without a byte), on a thread of its own: a blocking
+        /// One receive (up to 4 KiB, or 60 s without a byte), on a thread of its own: a blocking
         /// read on the concurrency pool would starve the server's handler tasks.
         func readOnce() async -> Int {
             await withCheckedContinuation { continuation in
@@ -70,16 +72,16 @@ struct ServerCapTests {
 
     private static func waitUntil(_ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 
     private static func start(maxConnections: Int) throws -> HTTPServer {
         // A streaming handler answers on the connection's thread, not on the concurrency pool,
-        // which other tests may keep busy; a long read timeout keeps the requests held in
-        // progress from timing out meanwhile.
+        // which other tests may keep busy; a read timeout longer than any wait here keeps the
+        // connections held idle or in progress from timing out meanwhile, however slow the run.
         try HTTPServer.start(
-            HTTPServerConfiguration(readTimeout: .seconds(60), maxConnections: maxConnections, gracePeriod: .milliseconds(200))
+            HTTPServerConfiguration(readTimeout: .seconds(600), maxConnections: maxConnections, gracePeriod: .milliseconds(200))
         ) { request, stream in
             stream.respond(.text(status: 200, "served \(request.path)"))
         }

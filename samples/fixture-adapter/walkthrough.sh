@@ -5,13 +5,17 @@
 #   ACCORD     the accord binary               (default: accord, from the Debian package)
 #   CORPUS     the upstream corpus folder      (default: kizunasync/packages/protocol)
 #   SERVER     how your server starts; it gets --db FILE --jwt-secret S --listen 127.0.0.1:0 and
-#              prints "listening on http://127.0.0.1:PORT"
-#              (default: the small SQLite server Accord's tests use, Tests/Fixtures/sqlite-sync-server.py)
+#              prints "listening on http://127.0.0.1:PORT" (default, in an Accord checkout: the
+#              small SQLite server Accord's tests use, Tests/Fixtures/sqlite-sync-server.py)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ACCORD="${ACCORD:-accord}"
 CORPUS="${CORPUS:-kizunasync/packages/protocol}"
-SERVER="${SERVER:-python3 $here/../../Tests/Fixtures/sqlite-sync-server.py}"
+if [ -z "${SERVER:-}" ]; then
+  sample="$here/../../Tests/Fixtures/sqlite-sync-server.py"
+  [ -f "$sample" ] || { echo "walkthrough: set SERVER to the command that starts your server (see the top of $0)" >&2; exit 78; }
+  SERVER="python3 $sample"
+fi
 work="$(mktemp -d)"
 secret="walkthrough-$$"
 pids=()

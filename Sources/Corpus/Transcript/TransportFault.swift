@@ -3,7 +3,7 @@ import KizunaWire
 /// A transport fault the harness injects.
 public struct TransportFault: Sendable, Hashable {
     /// The two fault kinds.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The server applied the request; the answer was lost.
         case dropAck = "drop-ack"
         /// The request never reached the server.

@@ -71,7 +71,7 @@ public struct ConsoleSummary: Sendable {
         leftToOtherLanes.merge(suite.leftToOtherLanes, uniquingKeysWith: +)
         if suiteTally.failures + suiteTally.errors > 0 {
             failedSuites += 1
-        } else if suiteTally.passed == 0 {
+        } else if suiteTally.passed == 0 || suite.unsupported != nil {
             skippedSuites += 1
             if skippedKept.count < failureLimit {
                 skippedKept.append(Line(isError: false, text: "\(suite.name): \(Self.skipReason(suite))"))
@@ -118,7 +118,7 @@ public struct ConsoleSummary: Sendable {
         }
         let more = kept.count + unkept - shown.count
         if more > 0 {
-            lines.append("… and \(more) more \(more == 1 ? "failure" : "failures")")
+            lines.append("… and " + Quantity.of(more, "more failure"))
         }
         return lines
     }
@@ -131,7 +131,7 @@ public struct ConsoleSummary: Sendable {
         let shown = skippedKept.prefix(max(0, maxSuites))
         var lines = shown.map { "SKIP \(Self.printable($0.text))" }
         let more = skippedSuites - shown.count
-        if more > 0 { lines.append("… and \(more) more skipped \(more == 1 ? "case" : "cases")") }
+        if more > 0 { lines.append("… and " + Quantity.of(more, "more skipped case")) }
         return lines
     }
 
@@ -140,15 +140,15 @@ public struct ConsoleSummary: Sendable {
     /// - Returns: the line, without a line end.
     public func verdict(color: Bool) -> String {
         let verdict =
-            "accord: \(Self.count(suites, "case", "cases")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
-            + "\(Self.count(tally.tests, "step", "steps")): "
+            "accord: \(Quantity.of(suites, "case")) (\(passedSuites) passed, \(failedSuites) failed, \(skippedSuites) skipped), "
+            + "\(Quantity.of(tally.tests, "step")): "
             + "\(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
-            + Self.count(tally.errors, "error", "errors")
+            + Quantity.of(tally.errors, "error")
             + leftToOtherLanes.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
-                "; \(Self.count($0.value, "step", "steps")) left to the \($0.key) lane"
+                "; \(Quantity.of($0.value, "step")) left to the \($0.key) lane"
             }
             .joined()
-            + (blocked > 0 ? "; \(Self.count(blocked, "case", "cases")) blocked on open decisions" : "")
+            + (blocked > 0 ? "; \(Quantity.of(blocked, "case")) blocked on open decisions" : "")
         return color ? "\(isPassing ? Style.green : Style.red)\(verdict)\(Style.reset)" : verdict
     }
 
@@ -170,6 +170,7 @@ public struct ConsoleSummary: Sendable {
     /// Why a suite checked nothing: its first skip reason, its open decisions, or the lane its
     /// steps were left to.
     private static func skipReason(_ suite: SuiteResult) -> String {
+        if let unsupported = suite.unsupported { return unsupported }
         if let reason = suite.cases.lazy.compactMap({ if case .skipped(let why) = $0.outcome { why } else { nil } }).first { return reason }
         if let decisions = suite.properties.first(where: { $0.name == SuiteResult.blockedProperty }) {
             return "blocked on open decisions (\(decisions.value))"
@@ -177,7 +178,7 @@ public struct ConsoleSummary: Sendable {
         let left = suite.leftToOtherLanes.filter { $0.value > 0 }.sorted { $0.key < $1.key }
         if !left.isEmpty {
             return "nothing for this lane: "
-                + left.map { "\(count($0.value, "step", "steps")) left to the \($0.key) lane" }.joined(separator: ", ")
+                + left.map { "\(Quantity.of($0.value, "step")) left to the \($0.key) lane" }.joined(separator: ", ")
         }
         return "no step to check"
     }
@@ -191,10 +192,6 @@ public struct ConsoleSummary: Sendable {
         static let magenta = "\u{1B}[1;35m"
         static let green = "\u{1B}[1;32m"
         static let reset = "\u{1B}[0m"
-    }
-
-    private static func count(_ value: Int, _ one: String, _ many: String) -> String {
-        "\(value) \(value == 1 ? one : many)"
     }
 
     /// Replaces control characters (C0, DEL, C1) with `\uXXXX`, so that text from a target can

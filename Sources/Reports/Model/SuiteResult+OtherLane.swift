@@ -10,6 +10,13 @@ extension SuiteResult {
     /// The property a live lane's suite of a blocked manifest entry names its decisions in; such a
     /// suite holds no test case, since no lane can check the entry yet.
     public static let blockedProperty = "blocked_on"
+    /// The property a suite carries when the system under test refused part of it as unsupported
+    /// (a driver's DRIVER_UNSUPPORTED or LOCAL_UNSUPPORTED): its value is the reason. Such a suite
+    /// counts as skipped, whatever steps passed before the refusal.
+    public static let unsupportedProperty = "unsupported"
+
+    /// Why the system under test refused part of the suite, when it did.
+    public var unsupported: String? { properties.first { $0.name == Self.unsupportedProperty }?.value }
 
     /// The steps this suite left to other lanes, by lane, from its `left_to_<lane>_lane` properties.
     public var leftToOtherLanes: [String: Int] {

@@ -18,7 +18,7 @@ public struct BindingOrigin: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "step 3 pull at /cursor".
-    public var description: String { pointer.map { "\(label) at \($0.tokens.isEmpty ? "/" : $0.description)" } ?? label }
+    public var description: String { pointer.map { "\(label) at \($0.readable)" } ?? label }
 
     /// The protocol's own fixed point: the bootstrap cursor "0" means the same on every server.
     static let bootstrap = BindingOrigin("the bootstrap cursor")

@@ -40,7 +40,8 @@ extension ClientCasePlay {
                 Failure(
                     .softBlock, message: "\(name): \(ObligationID.softBlock) RESET_REQUIRED was raised \(raised) times, not once"))
         }
-        for op in [DriverOp.push, .pull] {
+        // A driver that declared its parts is probed only with the ops it plays.
+        for op in [DriverOp.push, .pull] where declaredParts?.contains(op.rawValue) ?? true {
             mock.expect(nil)
             let answer = await session.call(op == .push ? .push : .pull(PullOptions(maxPages: 1)))
             if case .broken(let reason) = answer {

@@ -33,16 +33,21 @@ extension ClientCasePlay {
     }
 
     /// Records a broken driver at a step and stops the case.
-    /// Stops the case as unsupported when the driver refused the step's op with
-    /// DRIVER_UNSUPPORTED (a part it does not play) or its engine with LOCAL_UNSUPPORTED (a
-    /// construct its local subset cannot answer, spec/engine-errors.json) where the golden expects
-    /// no error: the step and the rest are skipped with the reason, not failed.
+    /// Stops the case as unsupported when a driver that declared no `parts` refused the step's
+    /// op with DRIVER_UNSUPPORTED (a part it does not play) or its engine with LOCAL_UNSUPPORTED
+    /// (a construct its local subset cannot answer, spec/engine-errors.json), where the golden
+    /// expects no error and no request reached the mock: the step and the rest are skipped with
+    /// the reason, and the suite counts as skipped (`SuiteResult.unsupported`), not passed. A
+    /// driver that declared its parts gets no such pass: a refusal of a part it declared fails.
     /// - Returns: whether it did.
-    mutating func refusedAsUnsupported(_ answer: DriverSession.Answer, name: String) -> Bool {
-        guard case .failure(let failure) = answer, ["DRIVER_UNSUPPORTED", "LOCAL_UNSUPPORTED"].contains(failure.code) else { return false }
+    mutating func refusedAsUnsupported(_ answer: DriverSession.Answer, name: String, received: [PostgRESTMock.Received] = []) -> Bool {
+        guard declaredParts == nil, received.isEmpty, case .failure(let failure) = answer,
+            failure.code == DriverErrorKind.unsupported.protocolCode || failure.code == EngineErrorCode.localUnsupported.rawValue
+        else { return false }
         let reason = "unsupported: the driver refused \(name) with \(failure.code): \(failure.message)"
         cases.append(CaseResult(name: name, classname: classname, outcome: .skipped(reason)))
         progress = .stopped(reason)
+        unsupported = reason
         return true
     }
 

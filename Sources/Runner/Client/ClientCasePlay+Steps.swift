@@ -93,8 +93,8 @@ extension ClientCasePlay {
             stop(name, reason)
             return
         }
-        if exchange.expectError == nil, refusedAsUnsupported(answer, name: name) { return }
         let received = mock.take()
+        if exchange.expectError == nil, refusedAsUnsupported(answer, name: name, received: received) { return }
         var failures = requestFailures(step, rpc: exchange.rpc, golden: exchange.request, received: received)
         if let expected = exchange.expectError {
             failures += await refusal(step, answer: answer, expected: expected, before: before, name: name)
@@ -143,8 +143,8 @@ extension ClientCasePlay {
             stop(name, reason)
             return
         }
-        if refusedAsUnsupported(answer, name: name) { return }
         let received = mock.take()
+        if refusedAsUnsupported(answer, name: name, received: received) { return }
         var failures = requestFailures(step, rpc: fault.target, golden: fault.request, received: received)
         if case .failure(let failure) = answer, failure.code == "REMOTE" {
         } else {

@@ -20,6 +20,10 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
     var cases: [CaseResult] = []
     /// Whether the play goes on, or why the steps after are not run.
     var progress = Progress.playing
+    /// The parts of the protocol the driver's hello declared; nil when it declared none.
+    var declaredParts: [String]?
+    /// Why the driver refused part of the case as unsupported, when it did (`refusedAsUnsupported`).
+    var unsupported: String?
     /// The outbox depth the driver last reported, when known.
     var depth: Int?
     /// What the golden pages say the client has committed, and the rest the judge keeps.
@@ -61,6 +65,7 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
     mutating func run(store: String, jwt: String, apikey: String) async {
         switch await session.call(.hello(protocolVersion: DriverRequest.protocolVersion), timeout: timeout) {
         case .result(.hello(let hello)):
+            declaredParts = hello.parts
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
             let parts = hello.parts.flatMap(plan.missingParts)
             if let parts, let declared = hello.parts {

@@ -26,7 +26,7 @@ extension ClientJudge {
                 Failure(
                     .resend,
                     message:
-                        "step \(step.n) \(step.label): \(ObligationID.resend) the request after the lost answer at step \(resend.step) is not the same bytes, first at \(at.tokens.isEmpty ? "/" : at.description)",
+                        "step \(step.n) \(step.label): \(ObligationID.resend) the request after the lost answer at step \(resend.step) is not the same bytes, first at \(at.readable)",
                     body:
                         "expected: \(CanonicalJSON.compact(dropped.value(at: at) ?? .null))\nactual: \(CanonicalJSON.compact(body.value(at: at) ?? .null))"
                 ))

@@ -66,7 +66,11 @@ public struct ClientLane: Sendable {
         await play.run(store: folder.appendingPathComponent("store").path, jwt: jwt, apikey: Self.apikey)
         mock.release()
         await mock.stop()
-        return suite(play.cases)
+        var result = suite(play.cases)
+        if let reason = play.unsupported {
+            result.properties.append(SuiteResult.Property(name: SuiteResult.unsupportedProperty, value: reason))
+        }
+        return result
     }
 }
 

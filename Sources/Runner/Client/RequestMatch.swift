@@ -49,17 +49,14 @@ struct RequestMatch: Sendable {
         if let hlcProblem { return hlcProblem }
         let goldenShape = normalize(golden).0
         guard let at = actualShape.firstDifference(from: goldenShape) else { return nil }
-        let expected = CanonicalJSON.compact(goldenShape.value(at: at) ?? .null)
-        let actual = CanonicalJSON.compact(actualShape.value(at: at) ?? .null)
+        let expected = goldenShape.value(at: at)
+        let actual = actualShape.value(at: at)
         return Mismatch(
             pointer: at,
             message:
-                "the body differs from the golden request at \(at.tokens.isEmpty ? "/" : at.description): expected \(Self.clip(expected)), sent \(Self.clip(actual))",
-            expected: expected, actual: actual)
+                "the body differs from the golden request at \(at.readable): expected \(ExchangeJudge.shown(expected)), sent \(ExchangeJudge.shown(actual))",
+            expected: CanonicalJSON.compact(expected ?? .null), actual: CanonicalJSON.compact(actual ?? .null))
     }
-
-    /// A value as a one-line message shows it: at most 120 characters, the rest cut with "…".
-    static func clip(_ text: String) -> String { text.count > 120 ? String(text.prefix(120)) + "…" : text }
 
     private func headerProblem(_ headers: HTTPHeaders) -> Mismatch? {
         typealias H = PostgRESTSurface.Header

@@ -98,12 +98,14 @@ extension SequenceTimeline {
     /// differs: its label gains "(golden: …)" and its detail the golden body; the golden mark when
     /// nothing was observed.
     static func live(_ observed: SequenceEvent?, beside golden: SequenceEvent) -> SequenceEvent {
-        guard var event = observed else { return golden }
-        if event.detail != golden.detail {
-            if event.label != golden.label { event.label += " (golden: \(golden.label))" }
-            event.detail = "live: \(event.detail)\ngolden: \(golden.detail)"
-        }
-        return event
+        guard let event = observed, event.detail != golden.detail else { return observed ?? golden }
+        let label = event.label == golden.label ? event.label : "\(event.label) (golden: \(golden.label))"
+        // Each body gets half of what a mark keeps, so the golden one is never cut off by the live one.
+        let half = (SequenceEvent.detailLimit - 20) / 2
+        let clip = { (text: String) in text.count > half ? String(text.prefix(half)) + "…" : text }
+        return SequenceEvent(
+            kind: event.kind, from: event.from, to: event.to, label: label,
+            detail: "live: \(clip(event.detail))\ngolden: \(clip(golden.detail))", step: event.step)
     }
 
     /// A key as labels show it: a long key (a UUID) cut to its last four characters.
@@ -120,7 +122,7 @@ extension SequenceTimeline {
         case .push:
             let batch = body["batch"]
             let atomic = batch?["atomic"] == .bool(true) ? ", atomic" : ""
-            label = "push: \(count(batch?["mutations"]?.arrayValue?.count ?? 0, "mutation"))\(atomic)"
+            label = "push: \(Quantity.of(batch?["mutations"]?.arrayValue?.count ?? 0, "mutation"))\(atomic)"
         case .pull: label = "pull from " + (body["cursor"].map(CanonicalJSON.compact) ?? "?")
         }
         return SequenceEvent(kind: .request, from: from, to: to, label: label, detail: CanonicalJSON.compact(body), step: step)
@@ -133,11 +135,11 @@ extension SequenceTimeline {
         } else if status == 200 {
             switch rpc {
             case .push:
-                parts.append(body["batch"] == nil ? count(body["verdicts"]?.arrayValue?.count ?? 0, "verdict") : "batch aborted")
+                parts.append(body["batch"] == nil ? Quantity.of(body["verdicts"]?.arrayValue?.count ?? 0, "verdict") : "batch aborted")
             case .pull:
-                parts.append(count(body["rows"]?.arrayValue?.count ?? 0, "row"))
+                parts.append(Quantity.of(body["rows"]?.arrayValue?.count ?? 0, "row"))
                 if let tombstones = body["tombstones"]?.arrayValue, !tombstones.isEmpty {
-                    parts.append(count(tombstones.count, "tombstone"))
+                    parts.append(Quantity.of(tombstones.count, "tombstone"))
                 }
                 if body["has_more"] == .bool(true) { parts.append("has_more") }
             }
@@ -147,7 +149,4 @@ extension SequenceTimeline {
         return SequenceEvent(
             kind: .answer, from: from, to: to, label: parts.joined(separator: " · "), detail: CanonicalJSON.compact(body), step: step)
     }
-
-    /// "1 verdict", "2 verdicts".
-    static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 }

@@ -17,6 +17,8 @@ extension SuiteResult {
             result.name = redactor.prose(result.name)
             result.classname = redactor.prose(result.classname)
             result.note = result.note.map(redactor.prose)
+            // Drawn into the timeline already (`drawing(transcript:)`); no writer reads it raw.
+            result.observed = nil
             switch result.outcome {
             case .passed: break
             case .failed(let failures):

@@ -1,4 +1,5 @@
 import Corpus
+import Reports
 import Runner
 
 enum ScenariosCommand: Command {
@@ -52,10 +53,8 @@ enum ScenariosCommand: Command {
     private static func describe(_ scenario: Scenarios.Scenario) -> String {
         var parts: [String] = []
         if let seq = scenario.nextSeq { parts.append("first seq \(seq)") }
-        if !scenario.history.isEmpty { parts.append("\(scenario.history.count) history changes") }
-        if !scenario.held.isEmpty {
-            parts.append("\(scenario.held.count) held \(scenario.held.count == 1 ? "transaction" : "transactions")")
-        }
+        if !scenario.history.isEmpty { parts.append(Quantity.of(scenario.history.count, "history change")) }
+        if !scenario.held.isEmpty { parts.append(Quantity.of(scenario.held.count, "held transaction")) }
         return parts.joined(separator: ", ")
     }
 }

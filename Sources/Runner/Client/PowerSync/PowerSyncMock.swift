@@ -134,7 +134,7 @@ final class PowerSyncMock: Sendable {
         let actual = Self.meaning(body, path: expected.path)
         let golden = Self.meaning(expected.golden, path: expected.path)
         guard let at = actual.firstDifference(from: golden) else { return nil }
-        return "the body differs from the golden request at \(at.tokens.isEmpty ? "/" : at.description): expected "
+        return "the body differs from the golden request at \(at.readable): expected "
             + "\(CanonicalJSON.compact(golden.value(at: at) ?? .null)), found \(CanonicalJSON.compact(actual.value(at: at) ?? .null))"
     }
 
