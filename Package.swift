@@ -99,7 +99,7 @@ let package = Package(
                 "Runner", "ReferenceServer", "ReferencePowerSync", "PowerSyncHTTP", "ServerContract", "HTTP", "Serve", "ReferenceClient",
                 "ReferenceDriver", "ReferencePowerSyncClient",
                 "AccordDriver",
-                "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Corpus", "Capture", "KizunaWire", "AccordVersion",
+                "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Reports", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),
         .target(
