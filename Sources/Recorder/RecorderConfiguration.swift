@@ -38,6 +38,8 @@ public struct RecorderConfiguration: Sendable {
     public var bufferBudget: Int
     /// How long a client request may take to arrive (then 408).
     public var readTimeout: Duration
+    /// How long a kept-alive client connection may sit idle between requests (then it is closed).
+    public var idleTimeout: Duration
     /// The longest nothing may move to or from the upstream (request bytes sent, header or body
     /// bytes received) while an exchange waits for it, before the exchange is ended: 504 for the
     /// client when no head had come, a cut answer after; nil waits for ever. Time the proxy
@@ -95,6 +97,7 @@ public struct RecorderConfiguration: Sendable {
         requestBodyLimit = 32 * 1024 * 1024
         bufferBudget = 256 * 1024 * 1024
         readTimeout = .seconds(10)
+        idleTimeout = .seconds(60)
         upstreamTimeout = .seconds(60)
         gracePeriod = .seconds(5)
         durability = .written

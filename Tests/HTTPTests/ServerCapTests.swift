@@ -78,10 +78,12 @@ struct ServerCapTests {
 
     private static func start(maxConnections: Int) throws -> HTTPServer {
         // A streaming handler answers on the connection's thread, not on the concurrency pool,
-        // which other tests may keep busy; a read timeout longer than any wait here keeps the
-        // connections held idle or in progress from timing out meanwhile, however slow the run.
+        // which other tests may keep busy; read and idle timeouts longer than any wait here keep
+        // the connections held idle or in progress from timing out meanwhile, however slow the
+        // run (a starved run can take over a minute here, past the default idle 60 s).
         try HTTPServer.start(
-            HTTPServerConfiguration(readTimeout: .seconds(600), maxConnections: maxConnections, gracePeriod: .milliseconds(200))
+            HTTPServerConfiguration(
+                readTimeout: .seconds(600), idleTimeout: .seconds(600), maxConnections: maxConnections, gracePeriod: .milliseconds(200))
         ) { request, stream in
             stream.respond(.text(status: 200, "served \(request.path)"))
         }

@@ -31,7 +31,9 @@ struct ProxyBoundsTests {
     @Test("with 128 idle connections open (the cap), a new client is served and one of the oldest idle ones closed")
     func idleConnectionsGiveWay() async throws {
         let cap = 128
-        let harness = try RecorderHarness(maxConnections: cap)
+        // Idle and read timeouts longer than any wait here: on a busy machine this test can take
+        // over a minute, and an idle connection timed out is not one that gave way.
+        let harness = try RecorderHarness(readTimeout: .seconds(600), idleTimeout: .seconds(600), maxConnections: cap)
         #expect(harness.proxy.configuration.maxConnections == cap)
         var idle: [RawSocket] = []
         for _ in 0..<cap { idle.append(try RawSocket(port: harness.port)) }

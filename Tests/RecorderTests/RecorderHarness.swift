@@ -107,6 +107,7 @@ struct RecorderHarness {
 
     init(
         upstreamURL: String? = nil, policy: RedactionPolicy = RedactionPolicy(), readTimeout: Duration = .seconds(10),
+        idleTimeout: Duration = .seconds(60),
         durability: RecordingWriter.Durability = .queued, maxConnections: Int? = nil, upstreamTimeout: Duration? = .seconds(60),
         upstreamCAFile: String? = nil, eventLoops: Int? = nil, bufferBudget: Int? = nil, recordedLineLimit: Int? = nil
     ) throws {
@@ -115,6 +116,7 @@ struct RecorderHarness {
         var configuration = try RecorderConfiguration(
             upstream: upstreamURL ?? "http://127.0.0.1:\(upstream.port)", output: file, redaction: policy, tool: "accord test")
         configuration.readTimeout = readTimeout
+        configuration.idleTimeout = idleTimeout
         configuration.durability = durability
         if let eventLoops { configuration.eventLoops = eventLoops }
         configuration.gracePeriod = .milliseconds(500)
@@ -141,9 +143,12 @@ struct RecorderHarness {
     /// Waits (up to 10 s) until `condition` holds: what the proxy does in its own time (notice a
     /// client gone, close an idle socket) is awaited, not given a fixed delay that a loaded
     /// machine outlasts.
+    /// Waits until `condition` holds or 60 s pass: long enough for a run whose other tests
+    /// (chromium, driver processes, whole-corpus runs) keep both cores busy; a condition that
+    /// never holds still fails the expectation after it.
     static func waitUntil(_ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
+        let deadline = clock.now + .seconds(60)
         while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 

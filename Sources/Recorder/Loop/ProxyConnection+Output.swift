@@ -37,7 +37,7 @@ extension ProxyConnection {
             writeDeadline = nil
             // Idle time counts from when the last answer was out.
             if case .reading(var reading) = phase {
-                reading.idleDeadline = loop.clock.now + Self.idleTimeout
+                reading.idleDeadline = loop.clock.now + loop.proxy.configuration.idleTimeout
                 phase = .reading(reading)
             }
         }

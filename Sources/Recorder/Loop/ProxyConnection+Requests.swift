@@ -147,7 +147,7 @@ extension ProxyConnection {
             let now = loop.clock.now
             phase = .reading(
                 Reading(
-                    requestDeadline: now + loop.proxy.configuration.readTimeout, idleDeadline: now + Self.idleTimeout,
+                    requestDeadline: now + loop.proxy.configuration.readTimeout, idleDeadline: now + loop.proxy.configuration.idleTimeout,
                     inputClosed: inputClosed))
             process()
             if case .reading(let reading) = phase, reading.inputClosed { phase = .closing }
@@ -165,7 +165,7 @@ extension ProxyConnection {
         let response = HTTPResponse.plain(error).serialized(keepAlive: false, date: HTTPDate.now())
         response.withUnsafeBytes { output.append($0) }
         var idleSince = loop.clock.now
-        if case .reading(let reading) = phase { idleSince = reading.idleDeadline - Self.idleTimeout }
+        if case .reading(let reading) = phase { idleSince = reading.idleDeadline - loop.proxy.configuration.idleTimeout }
         machine.end()
         // The drain's second starts once the refusal is out (`flush`); until then the write
         // timeout governs, so an answer still queued ahead of it is not cut.

@@ -88,7 +88,6 @@ final class ProxyConnection {
     /// Output above this pauses the upstream transfer; below `resumeMark` it goes on.
     static let pauseMark = 1 << 20
     static let resumeMark = 256 * 1024
-    static let idleTimeout = Duration.seconds(60)
     static let writeTimeout = Duration.seconds(30)
 
     init(fd: Int32, peer: HTTPEndpoint, loop: ProxyLoop) {
@@ -99,7 +98,8 @@ final class ProxyConnection {
         machine = HTTPConnectionMachine(
             limits: HTTPLimits(body: loop.proxy.configuration.requestBodyLimit), listener: loop.proxy.endpoint, peer: peer)
         let now = loop.clock.now
-        phase = .reading(Reading(requestDeadline: now + loop.proxy.configuration.readTimeout, idleDeadline: now + Self.idleTimeout))
+        phase = .reading(
+            Reading(requestDeadline: now + loop.proxy.configuration.readTimeout, idleDeadline: now + loop.proxy.configuration.idleTimeout))
     }
 
     /// Whether nothing is in progress: no request arriving, none forwarded, nothing to send.
@@ -116,7 +116,7 @@ final class ProxyConnection {
     var idleSince: ContinuousClock.Instant? {
         guard isIdle else { return nil }
         switch phase {
-        case .reading(let reading): return reading.idleDeadline - Self.idleTimeout
+        case .reading(let reading): return reading.idleDeadline - loop.proxy.configuration.idleTimeout
         case .refusing(let drain): return drain.idleSince
         default: return nil
         }
