@@ -93,6 +93,23 @@ struct ServerRunTests {
         #expect(total == 41)
     }
 
+    @Test(
+        "--server is read once into its kind: an unknown form and a checkpoint backend that is not http(s) are usage errors naming the forms"
+    )
+    func serverForms() async throws {
+        let unknown = try await AccordBinary.run(["run", "--server", "ftp://127.0.0.1:1", AccordBinary.sharedCorpus])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--server takes 'embedded', an http(s) URL or a postgres:// URL, found 'ftp://127.0.0.1:1'"))
+        let backend = try await AccordBinary.run(["run", "--server", "checkpoint-backend+ftp://x", AccordBinary.sharedCorpus])
+        #expect(backend.status == 64)
+        #expect(backend.stderr.contains("--server checkpoint-backend+<URL> takes an http(s) URL, found 'ftp://x'"), "\(backend.stderr)")
+        let diff = try await AccordBinary.run([
+            "diff", "--server", "embedded", "--server", "nope", AccordBinary.packageRoot + "/Recordings/schema-reset.jsonl",
+        ])
+        #expect(diff.status == 64)
+        #expect(diff.stderr.contains("found 'nope'"), "\(diff.stderr)")
+    }
+
     @Test("usage errors: no --server, a URL target in this build, a bad shard")
     func usageErrors() async throws {
         #expect(try await AccordBinary.run(["run", AccordBinary.sharedCorpus]).status == 64)

@@ -47,10 +47,11 @@ enum DiffCommand: Command {
         if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
         let secret = arguments.value(.jwtSecret)
         let apiKey = arguments.value(.apikey)
-        let makeA = try await TargetChoice.factory(for: servers[0], jwtSecret: secret, apiKey: apiKey)
-        let makeB = try await TargetChoice.factory(for: servers[1], jwtSecret: secret, apiKey: apiKey)
-        let first = try TargetChoice.powerSyncFactory(for: servers[0], jwtSecret: secret)
-        let second = try TargetChoice.powerSyncFactory(for: servers[1], jwtSecret: secret)
+        let targets = (try ServerTargetSpec(parsing: servers[0]), try ServerTargetSpec(parsing: servers[1]))
+        let makeA = try await TargetChoice.factory(for: targets.0, jwtSecret: secret, apiKey: apiKey)
+        let makeB = try await TargetChoice.factory(for: targets.1, jwtSecret: secret, apiKey: apiKey)
+        let first = try TargetChoice.powerSyncFactory(for: targets.0, jwtSecret: secret)
+        let second = try TargetChoice.powerSyncFactory(for: targets.1, jwtSecret: secret)
         let powerSync = first.flatMap { a in second.map { b in (a, b) } }
         let same = try await DiffRun.run(options, makeA: makeA, makeB: makeB, powerSync: powerSync) { console.out($0) }
         return same ? ExitCode.success : ExitCode.failure

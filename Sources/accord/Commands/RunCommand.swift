@@ -115,15 +115,16 @@ enum RunCommand: Command {
         if arguments.has(.timeout) { throw RunError.usage("--timeout applies to the client lane only") }
         if arguments.has(.killMatrix) { throw RunError.usage("--kill-matrix applies to the client lane only") }
         if arguments.has(.storageFaults) { throw RunError.usage("--storage-faults applies to the client lane only") }
+        let target = try ServerTargetSpec(parsing: server)
         var options = ServerRun.Options(paths: arguments.positionals, targetName: server)
         options.run = try runOptions(arguments)
         if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
         options.scenarios = try ScenarioFiles.load(arguments.values(.scenarios))
         if let known = try knownFailing(arguments) { options.run.selection.knownFailing = known }
         let factory = try await TargetChoice.factory(
-            for: server, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
+            for: target, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
             postgresConfig: arguments.value(.postgresConfig))
-        if TargetChoice.isShared(server) && options.run.selection.jobs > 1 {
+        if target.isShared && options.run.selection.jobs > 1 {
             // One server behind one URL: a seed resets it for everyone, so cases take turns; said
             // only to a user who asked for more, so a setup error stays the run's one line.
             options.run.selection.jobs = 1
@@ -134,7 +135,7 @@ enum RunCommand: Command {
         let passed = try await ServerRun.run(
             options, makeTarget: factory,
             makePowerSyncTarget: try TargetChoice.powerSyncFactory(
-                for: server, jwtSecret: arguments.value(.jwtSecret), backendToken: arguments.value(.backendToken))
+                for: target, jwtSecret: arguments.value(.jwtSecret), backendToken: arguments.value(.backendToken))
         ) {
             console.out($0)
         }

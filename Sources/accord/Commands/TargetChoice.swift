@@ -9,21 +9,18 @@ import ReferenceServer
 import Runner
 import ServerContract
 
-/// Turns `--server <target>` into a factory of isolated targets, one per case.
+/// Turns a `--server` target (`ServerTargetSpec`) into a factory of isolated targets, one per case.
 enum TargetChoice {
-    /// True for a target that is one shared server, so cases must take turns (each seed resets it).
-    static func isShared(_ server: String) -> Bool { server != "embedded" }
-
-    static func factory(for server: String, jwtSecret: String?, apiKey: String?, postgresConfig: String? = nil) async throws(RunError)
-        -> ServerRun.TargetFactory
+    static func factory(for server: ServerTargetSpec, jwtSecret: String?, apiKey: String?, postgresConfig: String? = nil)
+        async throws(RunError) -> ServerRun.TargetFactory
     {
         switch server {
-        case let backend where backend.hasPrefix(checkpointBackendPrefix):
+        case .checkpointBackend:
             return { () throws(TargetError) -> any ServerTarget in
                 throw TargetError.refused(
-                    "\(backend) is a PowerSync checkpoint backend: it plays PowerSync cases' checkpoint requests only")
+                    "\(server) is a PowerSync checkpoint backend: it plays PowerSync cases' checkpoint requests only")
             }
-        case "embedded":
+        case .embedded:
             return { () throws(TargetError) -> any ServerTarget in
                 do {
                     return try ReferenceServer()
@@ -31,13 +28,13 @@ enum TargetChoice {
                     throw TargetError.refused("the embedded reference server did not start: \(error)")
                 }
             }
-        case let url where url.hasPrefix("http://") || url.hasPrefix("https://"):
+        case .http(let url):
             guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty else {
                 throw RunError.usage(
                     "--server \(url): the runner mints JWTs with the server's secret; pass --jwt-secret or set ACCORD_JWT_SECRET")
             }
             return { () throws(TargetError) -> any ServerTarget in try HTTPTarget(baseURL: url, secret: secret, apiKey: apiKey) }
-        case let url where url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"):
+        case .postgres(let url):
             let config = try postgresConfiguration(postgresConfig)
             let sessions = PostgresTarget.Sessions()
             do throws(PostgresError) {
@@ -48,28 +45,19 @@ enum TargetChoice {
                     fix: "start the database, install the KizunaSync pack (accord postgres-init), or fix the URL")
             }
             return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config, sessions: sessions) }
-        default:
-            throw RunError.usage(
-                "--server takes 'embedded', an http(s) URL or a postgres:// URL, found '\(server)'\nSee 'accord help run'.")
         }
     }
 
-    /// The PowerSync target for `--server`: a fresh embedded service per case, or the service
-    /// behind an http(s) URL (reset before each case); nil for a target that serves no
-    /// PowerSync profile (a postgres:// URL).
-    /// - Parameters:
-    ///   - server: the `--server` value.
-    ///   - jwtSecret: `--jwt-secret` (default: $ACCORD_JWT_SECRET), for a URL.
-    /// - Returns: the factory, or nil.
-    static func powerSyncFactory(for server: String, jwtSecret: String? = nil, backendToken: String? = nil) throws(RunError)
+    /// The PowerSync target for `--server`: a fresh embedded service per case, the service behind
+    /// an http(s) URL (reset before each case), or an app's checkpoint backend; nil for a target
+    /// that serves no PowerSync profile (a postgres:// URL, or a URL without a JWT secret).
+    static func powerSyncFactory(for server: ServerTargetSpec, jwtSecret: String? = nil, backendToken: String? = nil) throws(RunError)
         -> PowerSyncServerLane.TargetFactory?
     {
-        if server == "embedded" { return embeddedPowerSync(faults: []) }
-        if server.hasPrefix(checkpointBackendPrefix) {
-            let url = String(server.dropFirst(checkpointBackendPrefix.count))
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw RunError.usage("--server \(checkpointBackendPrefix)<URL> takes an http(s) URL, found '\(url)'")
-            }
+        switch server {
+        case .embedded:
+            return embeddedPowerSync(faults: [])
+        case .checkpointBackend(let url):
             guard let token = backendToken ?? ProcessInfo.processInfo.environment["ACCORD_BACKEND_TOKEN"], !token.isEmpty else {
                 throw RunError.usage("--server \(server): pass the app's credential for it with --backend-token or ACCORD_BACKEND_TOKEN")
             }
@@ -77,15 +65,13 @@ enum TargetChoice {
             return { () throws(TargetError) -> any PowerSyncTarget in
                 try PowerSyncCheckpointBackendTarget(url: url, token: token, run: UUID().uuidString.prefix(8).lowercased())
             }
+        case .http(let url):
+            guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty else { return nil }
+            return { () throws(TargetError) -> any PowerSyncTarget in try PowerSyncHTTPTarget(baseURL: url, secret: secret) }
+        case .postgres:
+            return nil
         }
-        guard server.hasPrefix("http://") || server.hasPrefix("https://"),
-            let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty
-        else { return nil }
-        return { () throws(TargetError) -> any PowerSyncTarget in try PowerSyncHTTPTarget(baseURL: server, secret: secret) }
     }
-
-    /// The `--server` prefix of a PowerSync app's custom checkpoint backend.
-    static let checkpointBackendPrefix = "checkpoint-backend+"
 
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
     /// - Parameter faults: the faults.
