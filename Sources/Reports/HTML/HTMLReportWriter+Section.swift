@@ -25,7 +25,7 @@ extension HTMLReportWriter {
             "<section class=\"suite\" data-status=\"\(status)\" data-rules=\"\(tokens)\" data-name=\"\(HTMLText.escape(suite.name))\">"
         out += "<details\(status == "failed" || status == "errored" ? " open" : "")><summary>"
         out += "<span class=\"badge \(status)\">\(status)</span> <b>\(HTMLText.escape(suite.name))</b> <span class=\"muted\">"
-        if let lane = suite.properties.first(where: { $0.name == "lane" }) { out += HTMLText.escape(lane.value) + " · " }
+        if let lane = suite.properties.lane { out += HTMLText.escape(lane.rawValue) + " · " }
         out += "\(tally.tests) cases: \(tally.passed) passed, \(tally.failures) failed, \(tally.skipped) skipped, "
         out += "\(tally.errors) errors · \(DecimalText.seconds(suite.time)) s"
         if !rules.isEmpty { out += " · " + HTMLText.escape(rules.joined(separator: ", ")) }

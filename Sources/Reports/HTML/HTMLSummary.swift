@@ -26,7 +26,7 @@ struct HTMLSummary {
         suites += 1
         if failed { failedSuites += 1 }
         total.add(tally)
-        let lane = suite.properties.first { $0.name == "lane" }?.value ?? "unknown"
+        let lane = suite.properties.lane?.rawValue ?? "unknown"
         for (key, value) in [(lane, \HTMLSummary.lanes), (Self.area(of: suite), \HTMLSummary.areas)] {
             var row = self[keyPath: value][key, default: Row()]
             row.suites += 1

@@ -150,7 +150,7 @@ struct CaseSource: Sendable {
     ///   - properties: the suite's properties (its `lane` names the classname's lane).
     /// - Returns: the suite.
     static func unsupportedSuite(_ id: String, file: String, reason: String, properties: [SuiteResult.Property]) -> SuiteResult {
-        let lane = properties.first { $0.name == "lane" }?.value ?? "run"
+        let lane = properties.lane?.rawValue ?? "run"
         return SuiteResult(
             name: id, file: file, properties: properties,
             cases: [CaseResult(name: "powersync", classname: CaseResult.classname(lane: lane, caseID: id), outcome: .skipped(reason))])

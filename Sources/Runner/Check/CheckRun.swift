@@ -138,7 +138,7 @@ public struct CheckRun {
 
     static func properties(target: String, corpus: String?) -> [SuiteResult.Property] {
         var properties = [
-            SuiteResult.Property(name: "lane", value: "check"), SuiteResult.Property(name: "target", value: target),
+            .lane(.check), SuiteResult.Property(name: "target", value: target),
             SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
         if let corpus { properties.append(SuiteResult.Property(name: "corpus", value: corpus)) }

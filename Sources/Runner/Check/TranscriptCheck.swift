@@ -100,7 +100,7 @@ public enum TranscriptCheck {
     /// - Returns: the suite result.
     public static func blockedSuite(_ entry: Manifest.Entry, decisions: [String: String], properties: [SuiteResult.Property]) -> SuiteResult
     {
-        let lane = properties.first { $0.name == "lane" }.map { $0.value == "client-kill-matrix" ? "kill" : $0.value } ?? "corpus"
+        let lane = properties.lane.map { $0 == .clientKillMatrix ? "kill" : $0.rawValue } ?? "corpus"
         let blockers = (entry.blockedOn ?? []).map { id in decisions[id].map { "\(id) (\($0))" } ?? id }
         let reason = "blocked on " + blockers.joined(separator: ", ")
         if ["server", "client", "kill"].contains(lane) {

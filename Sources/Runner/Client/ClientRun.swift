@@ -38,7 +38,7 @@ public struct ClientRun: Sendable {
         let run = LaneRun(
             options: options.run, reportName: "accord run --client \(options.clientName)",
             properties: [
-                SuiteResult.Property(name: "lane", value: "client"), SuiteResult.Property(name: "target", value: options.clientName),
+                .lane(.client), SuiteResult.Property(name: "target", value: options.clientName),
                 SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
             ],
             preflight: { () async throws(RunError) in

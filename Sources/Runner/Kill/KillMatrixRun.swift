@@ -49,7 +49,7 @@ public enum KillMatrixRun {
     /// The properties of every suite of the matrix.
     private static func properties(_ options: ClientRun.Options) -> [SuiteResult.Property] {
         [
-            SuiteResult.Property(name: "lane", value: "client-kill-matrix"),
+            .lane(.clientKillMatrix),
             SuiteResult.Property(name: "target", value: options.clientName),
             SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]

@@ -77,7 +77,7 @@ public struct DiffRun: Sendable {
             options.run.reports, name: "accord diff \(nameA) \(nameB)",
             console: ReportSession.Console(color: options.run.console.color, quiet: true, allowEmpty: true), total: recordings.count)
         let properties = [
-            SuiteResult.Property(name: "lane", value: "diff"), SuiteResult.Property(name: "target", value: "\(nameA) vs \(nameB)"),
+            .lane(.diff), SuiteResult.Property(name: "target", value: "\(nameA) vs \(nameB)"),
             SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
         for (file, isPowerSync) in recordings {

@@ -92,7 +92,8 @@ public struct SelfTestReport: Sendable {
             ]
             if let kill = result.kill {
                 properties += [
-                    SuiteResult.Property(name: "killed_by", value: kill.ruleID), SuiteResult.Property(name: "lane", value: kill.lane),
+                    SuiteResult.Property(name: "killed_by", value: kill.ruleID),
+                    SuiteResult.Property(name: SuiteResult.Property.laneName, value: kill.lane),
                     SuiteResult.Property(name: "case", value: kill.caseID), SuiteResult.Property(name: "step", value: kill.step),
                 ]
             }

@@ -48,7 +48,7 @@ public struct ServerRun: Sendable {
         let run = LaneRun(
             options: options.run, reportName: "accord run --server \(options.targetName)",
             properties: [
-                SuiteResult.Property(name: "lane", value: "server"), SuiteResult.Property(name: "target", value: options.targetName),
+                .lane(.server), SuiteResult.Property(name: "target", value: options.targetName),
                 SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
             ],
             preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) },

@@ -74,7 +74,7 @@ public enum StorageFaultRun {
     /// The properties of every suite of the matrix.
     private static func properties(_ options: ClientRun.Options) -> [SuiteResult.Property] {
         [
-            SuiteResult.Property(name: "lane", value: "client-storage-faults"),
+            .lane(.clientStorageFaults),
             SuiteResult.Property(name: "target", value: options.clientName),
             SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
