@@ -66,6 +66,25 @@ struct ReplayTests {
         #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "pass")))
     }
 
+    @Test("the picture of a replayed recording draws what the server answered, the recorded answer beside it")
+    func pictureDrawsTheLiveAnswer() async throws {
+        let suite = await RecordingReplay().run(
+            try Self.recording("push/002-rls-denied-not-a-wedge"), file: "r.jsonl",
+            makeTarget: { () throws(TargetError) -> any ServerTarget in
+                do { return try ReferenceServer(faults: [.verdictDropped]) } catch { throw TargetError.refused("\(error)") }
+            }, properties: [])
+        #expect(suite.tally.failures > 0)
+        let answers = (suite.timeline?.events ?? []).filter { $0.kind == .answer }.map(\.label)
+        #expect(answers.contains("1 verdict (golden: 2 verdicts)"), "\(answers)")
+        #expect(!answers.contains("2 verdicts"), "the recorded count is never drawn as the server's: \(answers)")
+        let green = await RecordingReplay().run(
+            try Self.recording("push/002-rls-denied-not-a-wedge"), file: "r.jsonl",
+            makeTarget: { () throws(TargetError) -> any ServerTarget in try Self.embedded() }, properties: [])
+        #expect(
+            !(green.timeline?.events ?? []).contains { $0.label.contains("(golden: ") },
+            "a server that answers as recorded draws no golden beside")
+    }
+
     @Test("a server that stamps other seqs reaches tier bound, and later requests carry its cursor")
     func otherSeqsAreSemantic() async throws {
         let recording = try Self.recording("push/008-composite-key-writes")

@@ -25,9 +25,14 @@ struct RecordingTimeline {
         if case .exchange(let exchange) = item { add(exchange) }
     }
 
-    /// Adds one exchange: its request and its answer.
-    /// - Parameter exchange: the exchange.
-    mutating func add(_ exchange: RecordedExchange) {
+    /// Adds one exchange: its request and its answer. Replayed against a server, `sent` and
+    /// `answered` are what went there and what it said: drawn in place of the recorded ones, the
+    /// recorded beside them where they differ (`SequenceTimeline.live`).
+    /// - Parameters:
+    ///   - exchange: the exchange.
+    ///   - sent: the request body sent to the server, bindings applied.
+    ///   - answered: the server's status and body.
+    mutating func add(_ exchange: RecordedExchange, sent: JSONValue? = nil, answered: (status: Int, body: JSONValue)? = nil) {
         guard events.count + 2 <= SequenceTimeline.eventLimit else {
             omitted += 2
             return
@@ -36,6 +41,16 @@ struct RecordingTimeline {
         let client = sessions.firstIndex(of: session) ?? sessions.count
         if client == sessions.count { sessions.append(session) }
         let n = exchange.number
+        if let rpc = RPCKind(rawValue: exchange.rpc), let answered, exchange.status != 0 {
+            let recorded = SequenceTimeline.request(rpc, exchange.request, from: client, to: Self.server, step: n)
+            events.append(
+                SequenceTimeline.live(
+                    sent.map { SequenceTimeline.request(rpc, $0, from: client, to: Self.server, step: n) }, beside: recorded))
+            let golden = SequenceTimeline.answer(rpc, exchange.response, status: exchange.status, from: Self.server, to: client, step: n)
+            let live = SequenceTimeline.answer(rpc, answered.body, status: answered.status, from: Self.server, to: client, step: n)
+            events.append(SequenceTimeline.live(live, beside: golden))
+            return
+        }
         if let rpc = RPCKind(rawValue: exchange.rpc) {
             events.append(SequenceTimeline.request(rpc, exchange.request, from: client, to: Self.server, step: n))
         } else {

@@ -60,11 +60,18 @@ public struct RecordingReplay: Sendable {
         var checker = TraceChecker(settings: .live)
         var worst: ResponseTier?
         var cases: [CaseResult] = []
+        // What this server answered, drawn in place of what the recording holds.
+        var drawn = RecordingTimeline()
         do throws(RunError) {
             let stream = try source.stream()
             while let item = try stream.next() {
                 guard case .exchange(let exchange) = item else { continue }
                 let live = await player.play(exchange)
+                if case .answered(let sent, _, let reply, _, _) = live.outcome {
+                    drawn.add(exchange, sent: sent, answered: (reply.status, reply.body))
+                } else {
+                    drawn.add(exchange)
+                }
                 var (result, tier) = judge(live, plan: plan, checker: &checker, classname: classname)
                 if let tier { worst = max(worst ?? .pass, tier) }
                 result.time = live.seconds
@@ -85,7 +92,7 @@ public struct RecordingReplay: Sendable {
             all.append(SuiteResult.Property(name: "recorded_by", value: header.tool))
             all.append(SuiteResult.Property(name: "upstream", value: header.upstream))
         }
-        return SuiteResult(name: name, file: file, properties: all, cases: cases).drawing(plan.timeline.timeline)
+        return SuiteResult(name: name, file: file, properties: all, cases: cases).drawing(drawn.timeline)
     }
 
     /// One exchange's test case and the tier it reached, if it was compared.

@@ -22,8 +22,6 @@ struct ReplayPlan: Sendable {
     var recordedFaults: [Int: [Failure]] = [:]
     /// The recording's header.
     var header: RecordingHeader?
-    /// The recording's sequence picture.
-    var timeline = RecordingTimeline()
     /// The torn last line, if the recording was cut mid-write.
     var tornLine: Int?
 
@@ -34,7 +32,6 @@ struct ReplayPlan: Sendable {
         private var plan = ReplayPlan(world: RecordedWorld(server: ServerInference().config))
 
         mutating func observe(_ item: RecordingReader.Item) {
-            plan.timeline.observe(item)
             switch item {
             case .header(let header): plan.header = header
             case .exchange(let exchange):
