@@ -30,6 +30,8 @@ public struct ClientReplay: Sendable {
             lane: "client", caseID: "recording/" + (file.split(separator: "/").last.map(String.init) ?? file))
         var cases: [CaseResult] = []
         var leftToServer = 0
+        // The request the driver sent for each exchange, by exchange number.
+        var sent: [Int: JSONValue] = [:]
         for exchange in recording.exchanges where exchange.rpc == "http" {
             cases.append(
                 CaseResult(
@@ -59,8 +61,15 @@ public struct ClientReplay: Sendable {
             let counted = SuiteResult.leftToLaneProperty("server")
             leftToServer += suite.properties.first { $0.name == counted }.flatMap { Int($0.value) } ?? 0
             let labels = Self.rpcs(loaded.transcript)
+            for result in suite.cases {
+                guard let request = result.observed?.request, let step = SuiteResult.stepNumber(in: result.name),
+                    let exchange = converted.exchangeOfStep[step], sent[exchange] == nil
+                else { continue }
+                sent[exchange] = request
+            }
             cases += suite.cases.map { result in
                 var renamed = result
+                renamed.observed = nil
                 renamed.classname = classname
                 renamed.name = Self.name(result.name, converted: converted, label: label, rpc: labels)
                 if case .failed(let failures) = result.outcome {
@@ -88,8 +97,17 @@ public struct ClientReplay: Sendable {
         all.append(SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(leftToServer)"))
         all.append(SuiteResult.Property(name: "recorded_by", value: recording.header.tool))
         all.append(SuiteResult.Property(name: "upstream", value: recording.header.upstream))
+        // What the driver sent, drawn in place of what the recording holds, the recorded beside it.
+        var drawn = RecordingTimeline()
+        for exchange in recording.exchanges {
+            if let request = sent[exchange.number] {
+                drawn.add(exchange, sent: request, answered: (exchange.status, exchange.response))
+            } else {
+                drawn.add(exchange)
+            }
+        }
         return SuiteResult(name: file.split(separator: "/").last.map(String.init) ?? file, file: file, properties: all, cases: cases)
-            .drawing(RecordingTimeline(exchanges: recording.exchanges).timeline)
+            .drawing(drawn.timeline)
     }
 
     /// Serves a recording, read whole (sessions are grouped), to fresh drivers.
