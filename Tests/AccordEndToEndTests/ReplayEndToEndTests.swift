@@ -93,9 +93,15 @@ struct ReplayEndToEndTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let green = try await AccordBinary.run(["run", "--client", "accord driver", recording])
         #expect(green.status == 0, "\(green.stdout)\(green.stderr)")
-        let broken = try await AccordBinary.run(["run", "--client", "accord driver --fault new-id-on-resend", recording])
+        let page = folder.appendingPathComponent("broken.html")
+        let broken = try await AccordBinary.run([
+            "run", "--client", "accord driver --fault new-id-on-resend", recording, "--html", page.path,
+        ])
         #expect(broken.status == 1, "\(broken.stdout)")
         #expect(broken.stdout.contains("exchange 4 push (client …0001): CL-RESEND"), "\(broken.stdout)")
+        // The picture draws the request the driver sent, the recorded one beside it.
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("live: {") && html.contains("golden: {"), "the resent push is drawn as sent, beside the recorded one")
     }
 
     @Test("a recording that is not valid is an input error, exit 64")
