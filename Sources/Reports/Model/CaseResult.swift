@@ -5,27 +5,30 @@ public struct CaseResult: Sendable, Hashable {
     /// What the system under test actually sent or answered at the case's step, for the
     /// sequence picture to draw in place of the golden exchange.
     public struct Observed: Sendable, Hashable {
-        /// The request the client under test sent (client lane); nil when none was read.
+        /// An HTTP answer: its status and body.
+        public struct Answer: Sendable, Hashable {
+            /// The HTTP status.
+            public var status: Int
+            /// The body.
+            public var body: JSONValue
+
+            /// Makes an answer.
+            public init(status: Int, body: JSONValue) {
+                self.status = status
+                self.body = body
+            }
+        }
+
+        /// The request the system under test sent (client lane), or was sent (server lane,
+        /// bindings applied); nil when none was read.
         public var request: JSONValue?
-        /// The answer's HTTP status and body the server under test gave (server lane).
-        public var answer: (status: Int, body: JSONValue)?
+        /// The answer the server under test gave (server lane).
+        public var answer: Answer?
 
         /// Makes an observation.
-        public init(request: JSONValue? = nil, answer: (status: Int, body: JSONValue)? = nil) {
+        public init(request: JSONValue? = nil, answer: Answer? = nil) {
             self.request = request
             self.answer = answer
-        }
-
-        /// Compares the request, status and body.
-        public static func == (lhs: Observed, rhs: Observed) -> Bool {
-            lhs.request == rhs.request && lhs.answer?.status == rhs.answer?.status && lhs.answer?.body == rhs.answer?.body
-        }
-
-        /// Hashes the request, status and body.
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(request)
-            hasher.combine(answer?.status)
-            hasher.combine(answer?.body)
         }
     }
 

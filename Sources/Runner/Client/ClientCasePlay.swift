@@ -67,8 +67,7 @@ struct ClientCasePlay<Wrapper: ClientPlayWrapper> {
         case .result(.hello(let hello)):
             declaredParts = hello.parts
             let missing = plan.needs.subtracting(hello.capabilities).sorted()
-            let parts = hello.parts.flatMap(plan.missingParts)
-            if let parts, let declared = hello.parts {
+            if let declared = hello.parts, let parts = plan.missingParts(declared) {
                 progress = .stopped(
                     "not applicable: the driver plays \(declared.isEmpty ? "no part" : declared.joined(separator: ", ")) (hello's parts); this case also needs \(parts)"
                 )

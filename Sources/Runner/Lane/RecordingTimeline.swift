@@ -25,14 +25,14 @@ struct RecordingTimeline {
         if case .exchange(let exchange) = item { add(exchange) }
     }
 
-    /// Adds one exchange: its request and its answer. Replayed against a server, `sent` and
-    /// `answered` are what went there and what it said: drawn in place of the recorded ones, the
-    /// recorded beside them where they differ (`SequenceTimeline.live`).
+    /// Adds one exchange: its request and its answer. Replayed, `observed` holds the request that
+    /// went out and the answer that came back (bindings applied): each is drawn in place of the
+    /// recorded one, the recorded beside it where they differ (`SequenceTimeline.live`). An
+    /// exchange recorded without an answer (status 0) is drawn as recorded.
     /// - Parameters:
     ///   - exchange: the exchange.
-    ///   - sent: the request body sent to the server, bindings applied.
-    ///   - answered: the server's status and body.
-    mutating func add(_ exchange: RecordedExchange, sent: JSONValue? = nil, answered: (status: Int, body: JSONValue)? = nil) {
+    ///   - observed: what was sent and answered when it was replayed.
+    mutating func add(_ exchange: RecordedExchange, observed: CaseResult.Observed? = nil) {
         guard events.count + 2 <= SequenceTimeline.eventLimit else {
             omitted += 2
             return
@@ -41,18 +41,12 @@ struct RecordingTimeline {
         let client = sessions.firstIndex(of: session) ?? sessions.count
         if client == sessions.count { sessions.append(session) }
         let n = exchange.number
-        if let rpc = RPCKind(rawValue: exchange.rpc), let answered, exchange.status != 0 {
+        let seen = exchange.status == 0 ? nil : observed
+        if let rpc = RPCKind(rawValue: exchange.rpc) {
             let recorded = SequenceTimeline.request(rpc, exchange.request, from: client, to: Self.server, step: n)
             events.append(
                 SequenceTimeline.live(
-                    sent.map { SequenceTimeline.request(rpc, $0, from: client, to: Self.server, step: n) }, beside: recorded))
-            let golden = SequenceTimeline.answer(rpc, exchange.response, status: exchange.status, from: Self.server, to: client, step: n)
-            let live = SequenceTimeline.answer(rpc, answered.body, status: answered.status, from: Self.server, to: client, step: n)
-            events.append(SequenceTimeline.live(live, beside: golden))
-            return
-        }
-        if let rpc = RPCKind(rawValue: exchange.rpc) {
-            events.append(SequenceTimeline.request(rpc, exchange.request, from: client, to: Self.server, step: n))
+                    seen?.request.map { SequenceTimeline.request(rpc, $0, from: client, to: Self.server, step: n) }, beside: recorded))
         } else {
             let label = "\(exchange.method) \(exchange.path.split(separator: "?").first.map(String.init) ?? exchange.path)"
             events.append(SequenceEvent(kind: .request, from: client, to: Self.server, label: label, detail: exchange.path, step: n))
@@ -60,7 +54,11 @@ struct RecordingTimeline {
         if exchange.status == 0 {
             events.append(SequenceEvent(kind: .lostAnswer, from: Self.server, to: client, label: "no answer (status 0)", step: n))
         } else if let rpc = RPCKind(rawValue: exchange.rpc) {
-            events.append(SequenceTimeline.answer(rpc, exchange.response, status: exchange.status, from: Self.server, to: client, step: n))
+            let recorded = SequenceTimeline.answer(rpc, exchange.response, status: exchange.status, from: Self.server, to: client, step: n)
+            let live = seen?.answer.map {
+                SequenceTimeline.answer(rpc, $0.body, status: $0.status, from: Self.server, to: client, step: n)
+            }
+            events.append(SequenceTimeline.live(live, beside: recorded))
         } else {
             events.append(
                 SequenceEvent(

@@ -100,11 +100,7 @@ public struct ClientReplay: Sendable {
         // What the driver sent, drawn in place of what the recording holds, the recorded beside it.
         var drawn = RecordingTimeline()
         for exchange in recording.exchanges {
-            if let request = sent[exchange.number] {
-                drawn.add(exchange, sent: request, answered: (exchange.status, exchange.response))
-            } else {
-                drawn.add(exchange)
-            }
+            drawn.add(exchange, observed: sent[exchange.number].map { CaseResult.Observed(request: $0) })
         }
         return SuiteResult(name: file.split(separator: "/").last.map(String.init) ?? file, file: file, properties: all, cases: cases)
             .drawing(drawn.timeline)

@@ -68,7 +68,7 @@ public struct RecordingReplay: Sendable {
                 guard case .exchange(let exchange) = item else { continue }
                 let live = await player.play(exchange)
                 if case .answered(let sent, _, let reply, _, _) = live.outcome {
-                    drawn.add(exchange, sent: sent, answered: (reply.status, reply.body))
+                    drawn.add(exchange, observed: CaseResult.Observed(request: sent, answer: .init(status: reply.status, body: reply.body)))
                 } else {
                     drawn.add(exchange)
                 }

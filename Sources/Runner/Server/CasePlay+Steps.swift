@@ -28,7 +28,7 @@ extension CasePlay {
                 let reply = try await call(exchange.rpc, sent, as: caller, on: target)
                 let judgement = judge(step, exchange: exchange, sent: sent, substitutions: substitutions, reply: reply)
                 var result = CaseResult(name: name, classname: classname, outcome: judgement.outcome, note: judgement.note)
-                result.observed = CaseResult.Observed(request: sent, answer: (reply.status, reply.body))
+                result.observed = CaseResult.Observed(request: sent, answer: .init(status: reply.status, body: reply.body))
                 cases.append(result)
             case .fault(let fault) where fault.fault == .dropAck:
                 guard let request = fault.request else { return }

@@ -44,11 +44,11 @@ public struct ServerLane: Sendable {
         switch scenarios.setup(for: loaded) {
         case .ready(let scenario):
             play = CasePlay(loaded: loaded, scenario: scenario, requiredTier: requiredTier)
-            await play.run(on: target)
         case .missing(let reason):
             play = CasePlay(loaded: loaded, scenario: .none, requiredTier: requiredTier)
             play.notApplicable(reason)
         }
+        await play.run(on: target)
         var all = properties
         all.append(SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"))
         all.append(SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)"))
@@ -80,8 +80,9 @@ public struct ServerLane: Sendable {
 
 /// One case being played: its results so far and the state the steps share.
 struct CasePlay {
-    /// Where the play stands: playing, or stopped by a target that could not be driven (the
-    /// remaining steps are reported not run, with the reason).
+    /// Where the play stands: playing, or stopped by a target that could not be driven or by
+    /// setup the case needs and nobody gave (the remaining steps are reported not run, with the
+    /// reason).
     enum Phase {
         case playing
         case stopped(String)
@@ -139,6 +140,7 @@ struct CasePlay {
     /// Asks the target what it steers, seeds it, and binds the seed's positions to the
     /// server's own numbering.
     private mutating func begin(on target: any ServerTarget) async {
+        guard case .playing = phase else { return }
         do throws(TargetError) {
             let capabilities = try await target.capabilities()
             self.capabilities = capabilities
@@ -176,21 +178,11 @@ struct CasePlay {
             "the target stamps seqs at commit, so the transaction held at step \(first) leaves no hole below later commits, and this answer depends on that hole"
     }
 
-    /// Reports the whole case not applicable: one `setup` case with the reason, and every
-    /// server step not run because of it.
+    /// Reports the whole case not applicable before it starts: one `setup` case with the reason;
+    /// `run` then touches no target and reports every server step not run because of it.
     mutating func notApplicable(_ reason: String) {
         cases.append(CaseResult(name: "setup", classname: classname, outcome: .skipped("not applicable: \(reason)")))
-        for step in transcript.steps {
-            if step.isServerChecked {
-                cases.append(
-                    CaseResult(
-                        name: "step \(step.n) \(step.label)", classname: classname,
-                        outcome: .skipped("not run: the case's setup is missing")))
-            } else {
-                leftToClientLane += 1
-            }
-        }
-        leftToClientLane += transcript.postconditions.count
+        phase = .stopped("the case's setup is missing")
     }
 
     mutating func stop(_ error: TargetError, name: String) {
