@@ -66,17 +66,20 @@ final class DriverProcess: Sendable {
     func sweep() -> Int {
         Glibc.kill(-pid, SIGKILL)
         if isRunning { Glibc.kill(pid, SIGKILL) }
-        var strays = 0
-        // A stray may fork while it is being found: look again until a pass finds none.
+        var killed: Set<pid_t> = []
+        var strays: Set<pid_t> = []
+        // A stray may fork while it is being found: look again until a pass finds none new. A
+        // process killed in an earlier pass may still be listed until it dies; it counts once.
         for _ in 0..<8 {
-            let found = Self.marked(marker).filter { $0 != pid }
+            let found = Self.marked(marker).filter { $0 != pid && !killed.contains($0) }
             if found.isEmpty { break }
             for process in found {
                 Glibc.kill(process, SIGKILL)
-                if getpgid(process) != pid { strays += 1 }
+                killed.insert(process)
+                if getpgid(process) != pid { strays.insert(process) }
             }
         }
-        return strays
+        return strays.count
     }
 
     /// The pids whose environment holds `ACCORD_DRIVER_SESSION=<marker>` (readable only for this
