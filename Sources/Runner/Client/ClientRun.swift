@@ -26,25 +26,55 @@ public struct ClientRun: Sendable {
         }
     }
 
-    /// Runs the lane.
-    /// - Parameters:
-    ///   - options: what to run.
-    ///   - launch: starts a fresh driver for one case.
-    ///   - output: receives the console text.
-    /// - Returns: true when nothing failed.
-    /// - Throws: `RunError` for bad input or an unwritable report.
+    /// What to run.
+    let options: Options
+    /// Starts a fresh driver for one case.
+    let launch: DriverLauncher
+
+    /// The lane over a driver.
+    init(_ options: Options, launch: @escaping DriverLauncher) {
+        self.options = options
+        self.launch = launch
+    }
+
+    /// Runs the lane; returns true when nothing failed.
+    /// - Throws: `RunError` for bad input, an unwritable report or a driver that does not answer hello.
     public static func run(_ options: Options, launch: @escaping DriverLauncher, output: (String) -> Void) async throws(RunError) -> Bool {
+        try await LaneRunner(options.run).run(ClientRun(options, launch: launch), output: output)
+    }
+}
+
+extension ClientRun: Lane {
+    var reportName: String { "accord run --client \(options.clientName)" }
+
+    /// The properties every suite carries.
+    var properties: [SuiteResult.Property] {
+        [
+            .lane(.client), SuiteResult.Property(name: "target", value: options.clientName),
+            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
+        ]
+    }
+
+    /// Asks the driver hello when a KizunaSync case is played (a PowerSync case's driver is
+    /// asked by its own play).
+    func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) {
+        guard preflight, CaseWork.targets(plan(cases, ())).kizunaSync else { return }
+        _ = try await DriverPreflight.hello(launch, command: options.clientName, timeout: options.requestTimeout)
+    }
+
+    func plan(_ cases: [CaseSource.Case], _: Void) -> [LanePlan<CaseWork>] {
+        CaseWork.plan(cases, playsPowerSync: true, properties: properties)
+    }
+
+    func play(_ unit: CaseWork, _: Void) async -> SuiteResult {
         let lane = ClientLane(requestTimeout: options.requestTimeout)
-        let run = LaneRun(
-            options: options.run, reportName: "accord run --client \(options.clientName)",
-            properties: [
-                .lane(.client), SuiteResult.Property(name: "target", value: options.clientName),
-                SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-            ],
-            preflight: { () async throws(RunError) in
-                _ = try await DriverPreflight.hello(launch, command: options.clientName, timeout: options.requestTimeout)
-            })
-        let replay = ClientReplay(lane: lane)
-        return try await run.run(output: output, .client(lane, replay: replay, launch: launch))
+        switch unit {
+        case .transcript(let loaded):
+            return await lane.run(loaded, launch: launch, properties: properties).drawing(transcript: loaded.transcript)
+        case .recording(let source):
+            return await ClientReplay(lane: lane).run(source, launch: launch, properties: properties)
+        case .powerSync(let loaded):
+            return await PowerSyncClientLane(requestTimeout: options.requestTimeout).run(loaded, launch: launch, properties: properties)
+        }
     }
 }

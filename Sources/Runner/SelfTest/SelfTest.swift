@@ -143,16 +143,22 @@ public struct SelfTest: Sendable {
         }
     }
 
-    private func laneRun(_ paths: [String]) -> LaneRun {
+    /// A quiet run of the self-test's jobs over some inputs.
+    private func runner(_ paths: [String]) -> LaneRunner {
         var run = RunOptions(paths: paths)
         run.selection.jobs = options.jobs
-        return LaneRun(options: run, reportName: "accord selftest", properties: [])
+        return LaneRunner(run)
+    }
+
+    /// The server lane's options for the self-test: its scenarios, the default tier.
+    private func serverOptions(_ paths: [String]) -> ServerRun.Options {
+        var server = ServerRun.Options(paths: paths, targetName: "embedded")
+        server.scenarios = options.scenarios
+        return server
     }
 
     private func serverSuites(_ paths: [String], makeTarget: @escaping ServerRun.TargetFactory) async throws(RunError) -> [SuiteResult] {
-        let lane = ServerLane(scenarios: options.scenarios)
-        let replay = RecordingReplay()
-        return try await laneRun(paths).collect(.server(lane, replay: replay, makeTarget: makeTarget)).0
+        try await runner(paths).collect(ServerRun(serverOptions(paths), makeTarget: makeTarget)).suites
     }
 
     /// The server lane over the PowerSync inputs only (corpus folders whose manifest says so),
@@ -161,32 +167,29 @@ public struct SelfTest: Sendable {
         guard let powerSyncFactory else { return [] }
         let folders = paths.filter { (try? CorpusProfile.of(folder: FolderFiles(root: $0))) == .powerSync }
         if folders.isEmpty { return [] }
-        let lane = LaneRun.Lane.server(
-            ServerLane(scenarios: options.scenarios), replay: RecordingReplay(), makeTarget: serverFactory(nil),
-            powerSync: powerSyncFactory(fault))
-        return try await laneRun(folders).collect(lane).0
+        let lane = ServerRun(serverOptions(folders), makeTarget: serverFactory(nil), makePowerSyncTarget: powerSyncFactory(fault))
+        return try await runner(folders).collect(lane).suites
     }
 
     private func clientSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        let lane = ClientLane(requestTimeout: options.requestTimeout)
-        let replay = ClientReplay(lane: lane)
         let launch: DriverLauncher = { () throws(RunError) in try ProcessDriver(command: command) }
-        return try await laneRun(paths).collect(.client(lane, replay: replay, launch: launch)).0
+        return try await runner(paths).collect(ClientRun(matrixRun(paths, command: command), launch: launch)).suites
     }
 
     private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        try await KillMatrixRun.collect(matrixRun(paths, command: command)) { (environment: [String: String]) throws(RunError) in
-            try ProcessDriver(command: command, environment: environment)
-        }
+        try await runner(paths).collect(KillMatrixRun(matrixRun(paths, command: command), launch: launch(command))).suites
     }
 
     private func storageSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        try await StorageFaultRun.collect(matrixRun(paths, command: command)) { (environment: [String: String]) throws(RunError) in
-            try ProcessDriver(command: command, environment: environment)
-        }
+        try await runner(paths).collect(StorageFaultRun(matrixRun(paths, command: command), launch: launch(command))).suites
     }
 
-    /// The kill and storage-fault matrices' run of a mutant's driver: the self-test's jobs and request timeout.
+    /// Starts a mutant's driver with extra environment variables.
+    private func launch(_ command: String) -> KillLauncher {
+        { (environment: [String: String]) throws(RunError) in try ProcessDriver(command: command, environment: environment) }
+    }
+
+    /// The client lanes' run of a mutant's driver: the self-test's jobs and request timeout.
     private func matrixRun(_ paths: [String], command: String) -> ClientRun.Options {
         var run = ClientRun.Options(paths: paths, clientName: command)
         run.run.selection.jobs = options.jobs

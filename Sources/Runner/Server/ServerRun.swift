@@ -31,31 +31,67 @@ public struct ServerRun: Sendable {
         }
     }
 
-    /// Runs the lane.
-    /// - Parameters:
-    ///   - options: what to run.
-    ///   - makeTarget: makes one isolated target per case.
-    ///   - makePowerSyncTarget: makes one isolated PowerSync target per PowerSync case (nil:
-    ///     PowerSync cases are reported unsupported).
-    ///   - output: receives the console text.
-    /// - Returns: true when nothing failed.
-    /// - Throws: `RunError` for bad input or an unwritable report.
+    /// What to run.
+    let options: Options
+    /// Makes one isolated target per case.
+    let makeTarget: TargetFactory
+    /// Makes one isolated PowerSync target per PowerSync case (nil: PowerSync cases are reported
+    /// not applicable).
+    let makePowerSyncTarget: PowerSyncServerLane.TargetFactory?
+
+    /// The lane over a target of each profile.
+    init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil) {
+        self.options = options
+        self.makeTarget = makeTarget
+        self.makePowerSyncTarget = makePowerSyncTarget
+    }
+
+    /// Runs the lane; returns true when nothing failed.
+    /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
         _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil,
         output: (String) -> Void
     ) async throws(RunError) -> Bool {
-        let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
-        let run = LaneRun(
-            options: options.run, reportName: "accord run --server \(options.targetName)",
-            properties: [
-                .lane(.server), SuiteResult.Property(name: "target", value: options.targetName),
-                SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-            ],
-            preflight: { () async throws(RunError) in try await preflight(makeTarget, name: options.targetName) },
-            powerSyncPreflight: { () async throws(RunError) in
-                if let makePowerSyncTarget { try await preflight(makePowerSyncTarget, name: options.targetName) }
-            })
-        let replay = RecordingReplay(requiredTier: options.requiredTier)
-        return try await run.run(output: output, .server(lane, replay: replay, makeTarget: makeTarget, powerSync: makePowerSyncTarget))
+        try await LaneRunner(options.run).run(
+            ServerRun(options, makeTarget: makeTarget, makePowerSyncTarget: makePowerSyncTarget), output: output)
+    }
+}
+
+extension ServerRun: Lane {
+    var reportName: String { "accord run --server \(options.targetName)" }
+
+    /// The properties every suite carries.
+    var properties: [SuiteResult.Property] {
+        [
+            .lane(.server), SuiteResult.Property(name: "target", value: options.targetName),
+            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
+        ]
+    }
+
+    func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) {
+        guard preflight else { return }
+        let targets = CaseWork.targets(plan(cases, ()))
+        if targets.kizunaSync { try await Self.preflight(makeTarget, name: options.targetName) }
+        if targets.powerSync, let makePowerSyncTarget { try await Self.preflight(makePowerSyncTarget, name: options.targetName) }
+    }
+
+    func plan(_ cases: [CaseSource.Case], _: Void) -> [LanePlan<CaseWork>] {
+        CaseWork.plan(cases, playsPowerSync: makePowerSyncTarget != nil, properties: properties)
+    }
+
+    func play(_ unit: CaseWork, _: Void) async -> SuiteResult {
+        switch unit {
+        case .transcript(let loaded):
+            let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
+            return await lane.run(loaded, makeTarget: makeTarget, properties: properties).drawing(transcript: loaded.transcript)
+        case .recording(let source):
+            return await RecordingReplay(requiredTier: options.requiredTier).run(source, makeTarget: makeTarget, properties: properties)
+        case .powerSync(let loaded):
+            guard let makePowerSyncTarget else {
+                return CaseSource.unsupportedSuite(
+                    loaded.transcript.caseID, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
+            }
+            return await PowerSyncServerLane().run(loaded, makeTarget: makePowerSyncTarget, properties: properties)
+        }
     }
 }

@@ -7,7 +7,7 @@ import Reports
 /// `accord run --client CMD --storage-faults PATH...`: every case played once per storage-fault
 /// point it reaches and per variant (docs/storage-faults.md), the driver running under libfiu; one
 /// suite per case, point and variant, named `<case> @ <point> <errno> <continuation>`.
-public enum StorageFaultRun {
+public struct StorageFaultRun: Lane {
     /// One case, point, variant and target step to play.
     struct Unit: Sendable {
         var loaded: LoadedTranscript
@@ -16,48 +16,56 @@ public enum StorageFaultRun {
         var target: Int
     }
 
+    /// libfiu as one run drives it, and the run's own folder of its control pipes.
+    struct Failures: Sendable {
+        var folder: String
+        var failures: StorageFailures
+    }
+
+    /// What to run (the client lane's options; the known-failing list does not apply).
+    let options: ClientRun.Options
+    /// Starts a driver with extra environment variables (libfiu's preloads).
+    let launch: KillLauncher
+
+    /// The matrix over a driver.
+    init(_ options: ClientRun.Options, launch: @escaping KillLauncher) {
+        self.options = options
+        self.launch = launch
+    }
+
     /// Runs the matrix: libfiu is checked first (one line and the setup exit when it cannot be
     /// loaded), then the driver is asked hello, then each played case is reported as it ends.
-    /// - Parameters:
-    ///   - options: what to run (the client lane's options; the known-failing list does not apply).
-    ///   - launch: starts a driver with extra environment variables (libfiu's preloads).
-    ///   - output: receives the console text.
-    /// - Returns: true when nothing failed.
+    /// Returns true when nothing failed.
     /// - Throws: `RunError` for bad input, an unwritable report, or a setup problem (libfiu, the driver).
     public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
         -> Bool
     {
-        try options.run.reports.check(inputs: options.run.inputs.paths)
-        let cases = try options.run.source.selected().cases
-        let folder = try controlFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let failures = try await StorageFailures(folder: folder)
-        _ = try await DriverPreflight.hello(
-            { () throws(RunError) in try launch(failures.environment) }, command: options.clientName, timeout: options.requestTimeout)
-        let properties = properties(options)
-        let (units, skipped) = plan(cases, properties: properties)
-        var report = try ReportSession(
-            options.run.reports, name: "accord run --client \(options.clientName) --storage-faults", console: options.run.console,
-            total: units.count + skipped.count)
-        await CaseSchedule.stream(
-            count: units.count, jobs: options.run.selection.jobs, play(units, options, properties, failures, launch: launch)
-        ) { index, suite in
-            report.ended(index, suite, output: output)
-        }
-        for suite in skipped { report.add(suite, output: output) }
-        return try report.finish(output: output)
+        try await LaneRunner(options.run).run(StorageFaultRun(options, launch: launch), output: output)
     }
 
-    /// Plays the matrix quietly and returns its suites (played ones first, then skipped ones).
-    static func collect(_ options: ClientRun.Options, launch: @escaping KillLauncher) async throws(RunError) -> [SuiteResult] {
-        let cases = try options.run.source.selected().cases
-        let folder = try controlFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let failures = try await StorageFailures(folder: folder)
-        let properties = properties(options)
-        let (units, skipped) = plan(cases, properties: properties)
-        return await CaseSchedule.run(
-            count: units.count, jobs: options.run.selection.jobs, play(units, options, properties, failures, launch: launch)) + skipped
+    var reportName: String { "accord run --client \(options.clientName) --storage-faults" }
+
+    /// Finds and loads libfiu (always: a matrix without it cannot play), then with `preflight`
+    /// asks the driver hello under it.
+    func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> Failures {
+        let folder = try Self.controlFolder()
+        do throws(RunError) {
+            let failures = try await StorageFailures(folder: folder)
+            if preflight {
+                let launch = self.launch
+                _ = try await DriverPreflight.hello(
+                    { () throws(RunError) in try launch(failures.environment) }, command: options.clientName,
+                    timeout: options.requestTimeout)
+            }
+            return Failures(folder: folder, failures: failures)
+        } catch {
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
+    }
+
+    func release(_ shared: Failures) {
+        try? FileManager.default.removeItem(atPath: shared.folder)
     }
 
     /// A folder of the run's own for libfiu's control pipes.
@@ -72,7 +80,7 @@ public enum StorageFaultRun {
     }
 
     /// The properties of every suite of the matrix.
-    private static func properties(_ options: ClientRun.Options) -> [SuiteResult.Property] {
+    var properties: [SuiteResult.Property] {
         [
             .lane(.clientStorageFaults),
             SuiteResult.Property(name: "target", value: options.clientName),
@@ -80,8 +88,9 @@ public enum StorageFaultRun {
         ]
     }
 
-    /// The units to play, and the suites of what is not played.
-    private static func plan(_ cases: [CaseSource.Case], properties: [SuiteResult.Property]) -> ([Unit], [SuiteResult]) {
+    /// The units to play, then the suites of what is not played.
+    func plan(_ cases: [CaseSource.Case], _: Failures) -> [LanePlan<Unit>] {
+        let properties = self.properties
         var suites: [SuiteResult] = []
         var work: [Unit] = []
         for item in cases {
@@ -91,19 +100,19 @@ public enum StorageFaultRun {
             case .recording(let source):
                 let file = source.file
                 suites.append(
-                    skipped(
+                    Self.skipped(
                         item.id, caseID: "recording/\(item.id)", file: file, properties, "recordings are not played under storage faults"))
             case .unsupported(let file, let reason):
-                suites.append(skipped(item.id, caseID: item.id, file: file, properties, reason))
+                suites.append(Self.skipped(item.id, caseID: item.id, file: file, properties, reason))
             case .powerSync(let loaded):
                 suites.append(
-                    skipped(
+                    Self.skipped(
                         item.id, caseID: item.id, file: loaded.file, properties,
                         "not applicable: the storage-fault matrix plays KizunaSync cases; PowerSync cases are played by the client lane and the kill matrix"
                     ))
             case .transcript(let loaded):
                 if let reason = ClientCasePlan(loaded.transcript).inapplicable {
-                    suites.append(skipped(item.id, caseID: item.id, file: loaded.file, properties, "not applicable: \(reason)"))
+                    suites.append(Self.skipped(item.id, caseID: item.id, file: loaded.file, properties, "not applicable: \(reason)"))
                     continue
                 }
                 for point in StorageFaultPoint.allCases {
@@ -114,31 +123,24 @@ public enum StorageFaultRun {
                 }
             }
         }
-        return (work, suites)
+        return work.map { .play($0) } + suites.map { .notPlayed($0) }
     }
 
     /// Plays one unit: the case with the point's command run under failing writes.
-    private static func play(
-        _ units: [Unit], _ options: ClientRun.Options, _ properties: [SuiteResult.Property], _ failures: StorageFailures,
-        launch: @escaping KillLauncher
-    ) -> @Sendable (Int) async -> SuiteResult {
-        let lane = ClientLane(requestTimeout: options.requestTimeout)
-        let environment = failures.environment
-        return { index in
-            let unit = units[index]
-            let started = ContinuousClock.now
-            let relaunch: @Sendable () throws(RunError) -> any DriverChannel = { () throws(RunError) in try launch(environment) }
-            let state = StorageFaultState(
-                point: unit.point, variant: unit.variant, target: unit.target, failures: failures, relaunch: relaunch)
-            var suite = await lane.run(unit.loaded, launch: relaunch, properties: properties, wrapper: StorageFaultPlay(state))
-            suite.properties += [
-                SuiteResult.Property(name: "storage_fault_point", value: unit.point.rawValue),
-                SuiteResult.Property(name: "storage_fault_errno", value: unit.variant.errno.rawValue.uppercased()),
-                SuiteResult.Property(name: "storage_fault_continuation", value: unit.variant.continuation.rawValue),
-            ]
-            suite.time = RunClock.seconds(since: started)
-            return suite
-        }
+    func play(_ unit: Unit, _ shared: Failures) async -> SuiteResult {
+        let launch = self.launch
+        let environment = shared.failures.environment
+        let relaunch: @Sendable () throws(RunError) -> any DriverChannel = { () throws(RunError) in try launch(environment) }
+        let state = StorageFaultState(
+            point: unit.point, variant: unit.variant, target: unit.target, failures: shared.failures, relaunch: relaunch)
+        var suite = await ClientLane(requestTimeout: options.requestTimeout).run(
+            unit.loaded, launch: relaunch, properties: properties, wrapper: StorageFaultPlay(state))
+        suite.properties += [
+            SuiteResult.Property(name: "storage_fault_point", value: unit.point.rawValue),
+            SuiteResult.Property(name: "storage_fault_errno", value: unit.variant.errno.rawValue.uppercased()),
+            SuiteResult.Property(name: "storage_fault_continuation", value: unit.variant.continuation.rawValue),
+        ]
+        return suite
     }
 
     /// A suite of one skipped test case, named after the case (`kizuna.storage.<case id>`).
