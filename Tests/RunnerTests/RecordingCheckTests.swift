@@ -42,7 +42,8 @@ struct RecordingCheckTests {
         }
         try reader.finish { item in check.observe(item) }
         #expect(check.header == header)
-        return check.suite(file: file, tornLine: reader.tornLine, properties: [SuiteResult.Property(name: "lane", value: "check")])
+        let suite = check.suite(file: file, tornLine: reader.tornLine, properties: [SuiteResult.Property(name: "lane", value: "check")])
+        return (suite, suite.tally)
     }
 
     static let valid = "pull/002-keyset-pagination"

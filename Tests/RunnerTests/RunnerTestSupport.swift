@@ -85,3 +85,30 @@ func requireRunError(sourceLocation: SourceLocation = #_sourceLocation, _ body: 
     let thrown = runError(sourceLocation: sourceLocation, body)
     return try #require(thrown, "expected a RunError", sourceLocation: sourceLocation)
 }
+
+/// A fresh temporary folder for an async body, removed when the body ends.
+func withTemporaryFolder<T>(_ body: (String) async throws -> T) async throws -> T {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("accord-runner-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url.path)
+}
+
+/// The `RunError` an async body throws, or nil when it returns. Any other error is recorded as an issue.
+func runError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async -> RunError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as RunError {
+        return error
+    } catch {
+        Issue.record("expected a RunError, got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// The `RunError` an async body throws; records an issue and throws when it returns.
+func requireRunError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void) async throws -> RunError {
+    let thrown = await runError(sourceLocation: sourceLocation, body)
+    return try #require(thrown, "expected a RunError", sourceLocation: sourceLocation)
+}

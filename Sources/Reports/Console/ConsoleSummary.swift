@@ -53,18 +53,10 @@ public struct ConsoleSummary: Sendable {
     /// Whether the run, as added so far, passes: no case failed or errored.
     public var isPassing: Bool { tally.failures == 0 && tally.errors == 0 }
 
-    /// Counts a suite's cases and keeps its failure lines while there is room.
-    /// - Parameter suite: the suite.
+    /// Counts a suite's cases (those it did not keep included) and keeps its failure lines while
+    /// there is room.
     public mutating func add(_ suite: SuiteResult) {
-        add(suite, tally: suite.tally)
-    }
-
-    /// Counts a suite whose tally covers more cases than it keeps (a streamed recording keeps
-    /// only its failures), and keeps its failure lines while there is room.
-    /// - Parameters:
-    ///   - suite: the suite, holding at least its failed and errored cases.
-    ///   - tally: the counts over every case the suite ran.
-    public mutating func add(_ suite: SuiteResult, tally suiteTally: Tally) {
+        let suiteTally = suite.tally
         suites += 1
         tally.add(suiteTally)
         if suite.isBlocked { blocked += 1 }

@@ -25,15 +25,12 @@ public final class HTMLReportWriter {
         out.bytes.append(contentsOf: HTMLPage.opening(title: HTMLText.escape(title), version: HTMLText.escape(accordVersion)).utf8)
     }
 
-    /// Writes one suite's section.
-    /// - Parameters:
-    ///   - suite: the suite.
-    ///   - tally: its counts when they cover more cases than it keeps (a streamed recording).
+    /// Writes one suite's section (its counts cover the cases it did not keep).
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.alreadyFinished`
     ///   after `finish()` or an earlier failure.
-    public func write(_ suite: SuiteResult, tally: Tally? = nil) throws {
+    public func write(_ suite: SuiteResult) throws {
         guard out.isOpen else { throw ReportError.alreadyFinished }
-        let tally = tally ?? suite.tally
+        let tally = suite.tally
         summary.add(suite, tally: tally)
         out.bytes.append(contentsOf: Self.section(suite, tally: tally).utf8)
         if out.bytes.count >= Self.flushThreshold { try out.flush() }

@@ -13,6 +13,9 @@ public struct SuiteResult: Sendable, Hashable {
     /// The case's requests, answers, writes, changes, faults and kills, for the HTML report's
     /// sequence picture; nil when the lane drew none.
     public var timeline: SequenceTimeline? = nil
+    /// The outcomes of cases run but not kept (a recording checked with no report file keeps
+    /// only the exchanges that did not pass); counted in `tally`.
+    public var notKept = Tally()
 
     /// A name/value property.
     public struct Property: Sendable, Hashable {
@@ -45,9 +48,9 @@ public struct SuiteResult: Sendable, Hashable {
         self.time = time
     }
 
-    /// The counts of this suite's cases by outcome.
+    /// The counts of this suite's cases by outcome, those not kept included.
     public var tally: Tally {
-        var tally = Tally()
+        var tally = notKept
         for result in cases { tally.add(result.outcome) }
         return tally
     }

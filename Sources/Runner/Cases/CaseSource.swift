@@ -28,6 +28,16 @@ struct CaseSource: Sendable {
         var id: String
         /// The corpus's decisions, for a blocked entry's reason.
         var decisions: [String: String]
+        /// The corpus folder it came from; nil for a transcript or recording given by path.
+        var folder: String? = nil
+    }
+
+    /// How recordings are read: as the lanes play them (a PowerSync session converted to the
+    /// transcript it replays as), or as recorded, for a lane that reads the file itself
+    /// (`accord check`, `accord diff`).
+    enum Reading: Sendable {
+        case played
+        case recorded
     }
 
     /// Corpus folders, transcript files or recordings.
@@ -38,6 +48,8 @@ struct CaseSource: Sendable {
     var filter: String?
     /// This run's shard, 1-based, and the shard count.
     var shard: (index: Int, count: Int) = (1, 1)
+    /// How recordings are read.
+    var reading = Reading.played
 
     /// The cases of this shard after the filter, and every case id of the inputs.
     /// - Returns: the selected cases, in input order, and all ids.
@@ -45,7 +57,9 @@ struct CaseSource: Sendable {
     func selected() throws(RunError) -> (cases: [Case], ids: Set<String>) {
         let all = try load()
         let filtered = all.filter { Self.matches($0.id, filter) }
-        if filtered.isEmpty, let filter { throw RunError.usage("--filter '\(filter)' matches no case id") }
+        if filtered.isEmpty, let filter {
+            throw RunError.usage("--filter '\(filter)' matches no case id\(reading == .recorded ? " or recording file name" : "")")
+        }
         let cases = filtered.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)
         return (cases, Set(all.map(\.id)))
     }
@@ -61,7 +75,7 @@ struct CaseSource: Sendable {
                 if try Self.profile(of: folder) == .powerSync {
                     do throws(CorpusError) {
                         for item in try PowerSyncCorpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
-                            loaded.append(Case(kind: .powerSync(item), id: item.transcript.caseID, decisions: [:]))
+                            loaded.append(Case(kind: .powerSync(item), id: item.transcript.caseID, decisions: [:], folder: folder))
                         }
                     } catch {
                         throw RunError.input(error)
@@ -73,9 +87,9 @@ struct CaseSource: Sendable {
                     for item in try Corpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
                         switch item {
                         case .transcript(let transcript, _):
-                            loaded.append(Case(kind: .transcript(transcript), id: item.id, decisions: decisions))
+                            loaded.append(Case(kind: .transcript(transcript), id: item.id, decisions: decisions, folder: folder))
                         case .blocked(let entry):
-                            loaded.append(Case(kind: .blocked(entry), id: item.id, decisions: decisions))
+                            loaded.append(Case(kind: .blocked(entry), id: item.id, decisions: decisions, folder: folder))
                         }
                     }
                 } catch {
@@ -95,7 +109,7 @@ struct CaseSource: Sendable {
             case .recording(let file):
                 // Read once here, holding one line at a time, so a bad line is an input error
                 // before the first case; a KizunaSync recording is read again when it is played.
-                guard try Self.isPowerSync(file, maxLine: maxLine) else {
+                guard reading == .played, try Self.isPowerSync(file, maxLine: maxLine) else {
                     loaded.append(
                         Case(kind: .recording(.file(file, maxLine: maxLine)), id: (file as NSString).lastPathComponent, decisions: [:]))
                     continue

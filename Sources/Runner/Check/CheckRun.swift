@@ -27,94 +27,81 @@ public struct CheckRun {
         }
     }
 
-    /// Runs the check.
-    /// - Parameters:
-    ///   - options: the options.
-    ///   - output: receives the console text.
-    /// - Returns: true when nothing failed.
+    /// What to check.
+    let options: Options
+
+    /// Runs the check; returns true when nothing failed.
     /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
-    public static func run(_ options: Options, output: (String) -> Void) throws(RunError) -> Bool {
-        let inputPaths = options.run.inputs.paths
-        let maxLine = options.run.inputs.maxLine
-        let filter = options.run.selection.filter
-        if inputPaths.isEmpty { throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)") }
-        let paths = options.run.reports
-        try paths.check(inputs: inputPaths)
-        let inputs = try inputPaths.map { path throws(RunError) in try CheckInput.classify(path) }
-        var matched = 0
+    public static func run(_ options: Options, output: (String) -> Void) async throws(RunError) -> Bool {
+        if options.run.inputs.paths.isEmpty {
+            throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)")
+        }
+        var run = options.run
         // The check lane prints its summary only, and a run that checks nothing is not an error here.
-        var reports = try ReportSession(
-            paths, name: "accord check", console: ReportSession.Console(color: options.run.console.color, quiet: true, allowEmpty: true),
-            total: 0)
-        let keepPassing = paths.writesFiles
-        for input in inputs {
-            switch input {
-            case .corpus(let path):
-                let profile: CorpusProfile
-                do throws(CorpusError) { profile = try CorpusProfile.of(folder: FolderFiles(root: path)) } catch {
-                    throw RunError.input(error)
-                }
-                if profile == .powerSync {
-                    for suite in try powerSyncCorpusSuites(path, maxLine: maxLine, filter: filter) {
-                        matched += 1
-                        try reports.add(suite)
-                    }
-                    continue
-                }
-                let corpus: Corpus
-                do throws(CorpusError) { corpus = try Corpus(files: FolderFiles(root: path, limit: maxLine)) } catch {
-                    throw RunError.input(error)
-                }
-                let decisions = CorpusProvenance.read(FolderFiles(root: path))
-                let commit = CorpusProvenance.corpusCommit(FolderFiles(root: path))
-                for item in corpus.cases where CaseSource.matches(item.id, filter) {
-                    matched += 1
-                    var properties = properties(target: "offline", corpus: path)
-                    properties.append(SuiteResult.Property(name: "corpus_commit", value: commit ?? "unknown"))
-                    let started = ContinuousClock.now
-                    var suite: SuiteResult
-                    switch item {
-                    case .transcript(let loaded, _):
-                        suite = TranscriptCheck.suite(loaded, properties: properties).drawing(
-                            SequenceTimeline(transcript: loaded.transcript))
-                    case .blocked(let entry): suite = TranscriptCheck.blockedSuite(entry, decisions: decisions, properties: properties)
-                    }
-                    suite.time = RunClock.seconds(since: started)
-                    try reports.add(suite)
-                }
-            case .transcript(let path):
-                let file: TranscriptFile
-                do throws(CorpusError) { file = try transcriptFile(path, maxLine: maxLine) } catch { throw RunError.input(error) }
-                if CaseSource.matches(file.caseID, filter) {
-                    matched += 1
-                    let started = ContinuousClock.now
-                    var suite: SuiteResult
-                    switch file {
-                    case .kizunaSync(let loaded):
-                        suite = TranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
-                            .drawing(SequenceTimeline(transcript: loaded.transcript))
-                    case .powerSync(let loaded):
-                        suite = PowerSyncTranscriptCheck.suite(loaded, properties: properties(target: "offline", corpus: nil))
-                    }
-                    suite.time = RunClock.seconds(since: started)
-                    try reports.add(suite)
-                }
-            case .recording(let path):
-                guard CaseSource.matches((path as NSString).lastPathComponent, filter) else { continue }
-                matched += 1
-                let started = ContinuousClock.now
-                var (suite, tally) = try checkRecording(path, keepPassing: keepPassing, maxLine: maxLine)
-                suite.time = RunClock.seconds(since: started)
-                try reports.add(suite, tally: tally)
-            }
-        }
-        if matched == 0, let filter {
-            throw RunError.usage("--filter '\(filter)' matches no case id or recording file name")
-        }
-        return try reports.finish(output: output)
+        run.console = RunOptions.Console(color: options.run.console.color, quiet: true, allowEmpty: true)
+        return try await LaneRunner(run).run(CheckRun(options: options), output: output)
     }
 
-    static func checkRecording(_ path: String, keepPassing: Bool, maxLine: Int) throws(RunError) -> (SuiteResult, Tally) {
+    /// One unit of the offline lane: a transcript of either profile, or a recording streamed
+    /// through the rules, each with its suite's properties.
+    enum Unit: Sendable {
+        case transcript(LoadedTranscript, [SuiteResult.Property])
+        case powerSync(LoadedPowerSyncTranscript, [SuiteResult.Property])
+        case recording(String)
+    }
+}
+
+extension CheckRun: Lane {
+    var reportName: String { "accord check" }
+    var reading: CaseSource.Reading { .recorded }
+
+    /// Nothing to check before the first case: the lane plays no target.
+    func prepare(_ cases: [CaseSource.Case], preflight: Bool) {}
+
+    /// Every case in input order, blocked entries where the corpus lists them; a KizunaSync
+    /// corpus's cases name its commit.
+    func plan(_ cases: [CaseSource.Case], _: Void) -> [LanePlan<Unit>] {
+        var commits: [String: String] = [:]
+        var plan: [LanePlan<Unit>] = []
+        for item in cases {
+            var properties = Self.properties(target: "offline", corpus: item.folder)
+            if let folder = item.folder, case .transcript = item.kind {
+                properties.append(Self.commit(of: folder, &commits))
+            } else if let folder = item.folder, case .blocked = item.kind {
+                properties.append(Self.commit(of: folder, &commits))
+            }
+            switch item.kind {
+            case .transcript(let loaded): plan.append(.play(.transcript(loaded, properties)))
+            case .powerSync(let loaded): plan.append(.play(.powerSync(loaded, properties)))
+            case .recording(let source): plan.append(.play(.recording(source.file)))
+            case .blocked(let entry):
+                plan.append(.notPlayed(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)))
+            case .unsupported(let file, let reason):
+                plan.append(.notPlayed(CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)))
+            }
+        }
+        return plan
+    }
+
+    /// The `corpus_commit` property of a corpus folder, read once per folder.
+    private static func commit(of folder: String, _ commits: inout [String: String]) -> SuiteResult.Property {
+        let commit = commits[folder] ?? CorpusProvenance.corpusCommit(FolderFiles(root: folder)) ?? "unknown"
+        commits[folder] = commit
+        return SuiteResult.Property(name: "corpus_commit", value: commit)
+    }
+
+    func play(_ unit: Unit, _: Void) throws(RunError) -> SuiteResult {
+        switch unit {
+        case .transcript(let loaded, let properties):
+            return TranscriptCheck.suite(loaded, properties: properties).drawing(SequenceTimeline(transcript: loaded.transcript))
+        case .powerSync(let loaded, let properties):
+            return PowerSyncTranscriptCheck.suite(loaded, properties: properties)
+        case .recording(let path):
+            return try Self.checkRecording(path, keepPassing: options.run.reports.writesFiles, maxLine: options.run.inputs.maxLine)
+        }
+    }
+
+    static func checkRecording(_ path: String, keepPassing: Bool, maxLine: Int) throws(RunError) -> SuiteResult {
         var reader = RecordingReader(file: path, maxLine: maxLine)
         var check = RecordingCheck(keepPassing: keepPassing)
         var drawing = RecordingTimeline()
@@ -132,8 +119,8 @@ public struct CheckRun {
         } catch {
             throw RunError.input(error)
         }
-        let (suite, tally) = check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
-        return (suite.drawing(drawing.timeline), tally)
+        return check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+            .drawing(drawing.timeline)
     }
 
     static func properties(target: String, corpus: String?) -> [SuiteResult.Property] {

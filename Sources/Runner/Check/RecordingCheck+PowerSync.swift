@@ -62,6 +62,8 @@ extension RecordingCheck {
             var result = CaseResult(name: name, classname: classname, outcome: outcome, time: seconds)
             result.note = note
             cases.append(result)
+        } else {
+            notKept.add(outcome)
         }
     }
 

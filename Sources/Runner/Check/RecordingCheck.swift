@@ -15,7 +15,10 @@ public struct RecordingCheck {
     /// Whether any exchange was one of PowerSync's routes.
     var sawPowerSync = false
     var cases: [CaseResult] = []
+    /// Every exchange's outcome, kept or not.
     var tally = Tally()
+    /// The outcomes of the passing exchanges not kept.
+    var notKept = Tally()
     let keepPassing: Bool
     /// The classname until the file is known; `suite(file:…)` names the cases after the recording.
     let classname = "kizuna.check.recording"
@@ -47,6 +50,8 @@ public struct RecordingCheck {
                 tally.add(outcome)
                 if keepPassing {
                     cases.append(CaseResult(name: "exchange \(exchange.number) \(exchange.rpc)", classname: classname, outcome: outcome))
+                } else {
+                    notKept.add(outcome)
                 }
                 return
             }
@@ -62,6 +67,8 @@ public struct RecordingCheck {
             tally.add(outcome)
             if keepPassing || outcome != .passed {
                 cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: RunClock.seconds(since: started)))
+            } else {
+                notKept.add(outcome)
             }
         }
     }
@@ -71,8 +78,8 @@ public struct RecordingCheck {
     ///   - file: the recording file.
     ///   - tornLine: the torn last line, if any.
     ///   - properties: the suite's properties.
-    /// - Returns: the suite result, and the tally including passes not kept.
-    public func suite(file: String, tornLine: Int?, properties: [SuiteResult.Property]) -> (SuiteResult, Tally) {
+    /// - Returns: the suite result, its passes not kept counted in `notKept`.
+    public func suite(file: String, tornLine: Int?, properties: [SuiteResult.Property]) -> SuiteResult {
         var all = properties
         if sawPowerSync || header?.protocolName == CorpusProfile.powerSync.rawValue {
             all.append(PowerSyncTranscriptCheck.profileProperty)
@@ -82,21 +89,19 @@ public struct RecordingCheck {
             all.append(SuiteResult.Property(name: "upstream", value: header.upstream))
         }
         var cases = self.cases
-        var tally = self.tally
         if tally.tests == 0 {
-            let outcome = CaseOutcome.skipped("the recording holds no exchanges")
-            cases.append(CaseResult(name: "no exchanges", classname: classname, outcome: outcome))
-            tally.add(outcome)
+            cases.append(CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges")))
         }
         if let tornLine {
             let outcome = CaseOutcome.skipped(
                 "torn last line \(tornLine) ignored: the recording was cut mid-write; every complete exchange was checked")
             cases.append(CaseResult(name: "torn tail", classname: classname, outcome: outcome))
-            tally.add(outcome)
         }
         let name = file.split(separator: "/").last.map(String.init) ?? file
         let classname = CaseResult.classname(lane: "check", caseID: "recording/" + name)
         for index in cases.indices { cases[index].classname = classname }
-        return (SuiteResult(name: name, file: file, properties: all, cases: cases), tally)
+        var suite = SuiteResult(name: name, file: file, properties: all, cases: cases)
+        suite.notKept = notKept
+        return suite
     }
 }

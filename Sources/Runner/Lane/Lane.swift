@@ -13,6 +13,8 @@ protocol Lane: Sendable {
 
     /// The report's name, e.g. "accord run --server embedded".
     var reportName: String { get }
+    /// How the lane's recordings are read (default: as the live lanes play them).
+    var reading: CaseSource.Reading { get }
 
     /// Makes what the units share. With `preflight` it first checks the target the cases need
     /// (a target that cannot be tested as given is a setup error, before any report is opened);
@@ -22,14 +24,18 @@ protocol Lane: Sendable {
     /// The selected cases as units to play and suites of what is not played, in report order.
     func plan(_ cases: [CaseSource.Case], _ shared: Shared) -> [LanePlan<Unit>]
 
-    /// Plays one unit; the runner times it.
-    func play(_ unit: Unit, _ shared: Shared) async -> SuiteResult
+    /// Plays one unit; the runner times it. A unit whose input turns out unreadable as it is
+    /// read (a recording streamed by `accord check`) throws: the run ends with that input error
+    /// once the units already started have ended.
+    func play(_ unit: Unit, _ shared: Shared) async throws(RunError) -> SuiteResult
 
     /// Releases what `prepare` made, once the last unit has ended.
     func release(_ shared: Shared)
 }
 
 extension Lane {
+    var reading: CaseSource.Reading { .played }
+
     func release(_ shared: Shared) {}
 }
 

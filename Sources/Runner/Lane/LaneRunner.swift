@@ -13,15 +13,20 @@ struct LaneRunner: Sendable {
     /// Runs the lane, reporting each suite as it ends; returns true when nothing failed.
     func run<L: Lane>(_ lane: L, output: (String) -> Void) async throws(RunError) -> Bool {
         try options.reports.check(inputs: options.inputs.paths)
-        let (cases, ids) = try options.source.selected()
+        let (cases, ids) = try source(lane).selected()
         let shared = try await lane.prepare(cases, preflight: true)
         defer { lane.release(shared) }
         let plan = lane.plan(cases, shared)
         var report = try ReportSession(options.reports, name: lane.reportName, console: options.console, total: plan.count)
         let knownFailing = options.selection.knownFailing
-        await CaseSchedule.stream(count: plan.count, jobs: options.selection.jobs, Self.unit(plan, lane, shared)) { index, suite in
-            report.ended(index, knownFailing.apply(to: suite), output: output)
+        var unreadable: RunError?
+        await CaseSchedule.stream(count: plan.count, jobs: options.selection.jobs, Self.unit(plan, lane, shared)) { index, played in
+            switch played {
+            case .success(let suite): if unreadable == nil { report.ended(index, knownFailing.apply(to: suite), output: output) }
+            case .failure(let error): unreadable = unreadable ?? error
+            }
         }
+        if let unreadable { throw unreadable }
         if let unknown = knownFailing.unknownEntries(among: ids) { report.add(unknown, output: output) }
         return try report.finish(output: output)
     }
@@ -29,25 +34,45 @@ struct LaneRunner: Sendable {
     /// Plays the lane quietly, with no preflight: its suites (known-failing applied) in report
     /// order, and every case id of the inputs.
     func collect<L: Lane>(_ lane: L) async throws(RunError) -> (suites: [SuiteResult], ids: Set<String>) {
-        let (cases, ids) = try options.source.selected()
+        let (cases, ids) = try source(lane).selected()
         let shared = try await lane.prepare(cases, preflight: false)
         defer { lane.release(shared) }
         let plan = lane.plan(cases, shared)
-        let suites = await CaseSchedule.run(count: plan.count, jobs: options.selection.jobs, Self.unit(plan, lane, shared))
+        let played = await CaseSchedule.run(count: plan.count, jobs: options.selection.jobs, Self.unit(plan, lane, shared))
         let knownFailing = options.selection.knownFailing
-        return (suites.map { knownFailing.apply(to: $0) }, ids)
+        var suites: [SuiteResult] = []
+        for result in played {
+            switch result {
+            case .success(let suite): suites.append(knownFailing.apply(to: suite))
+            case .failure(let error): throw error
+            }
+        }
+        return (suites, ids)
+    }
+
+    /// Where the lane's cases come from.
+    private func source<L: Lane>(_ lane: L) -> CaseSource {
+        var source = options.source
+        source.reading = lane.reading
+        return source
     }
 
     /// Plays one entry of the plan, timing a played unit.
-    private static func unit<L: Lane>(_ plan: [LanePlan<L.Unit>], _ lane: L, _ shared: L.Shared) -> @Sendable (Int) async -> SuiteResult {
+    private static func unit<L: Lane>(_ plan: [LanePlan<L.Unit>], _ lane: L, _ shared: L.Shared)
+        -> @Sendable (Int) async -> Result<SuiteResult, RunError>
+    {
         { index in
             switch plan[index] {
-            case .notPlayed(let suite): return suite
+            case .notPlayed(let suite): return .success(suite)
             case .play(let unit):
                 let started = ContinuousClock.now
-                var suite = await lane.play(unit, shared)
-                suite.time = RunClock.seconds(since: started)
-                return suite
+                do throws(RunError) {
+                    var suite = try await lane.play(unit, shared)
+                    suite.time = RunClock.seconds(since: started)
+                    return .success(suite)
+                } catch {
+                    return .failure(error)
+                }
             }
         }
     }

@@ -35,94 +35,129 @@ public struct DiffRun: Sendable {
     /// The most differences listed per exchange.
     static let maximumListed = 20
 
-    /// Runs the comparison. A PowerSync recording (`RecordingToPowerSyncTranscript.isPowerSync`)
-    /// is compared on the two PowerSync targets (`PowerSyncDiff`); without them its suite is
-    /// skipped, saying why.
-    /// - Parameters:
-    ///   - options: what to compare.
-    ///   - makeA: makes a fresh first target.
-    ///   - makeB: makes a fresh second target.
-    ///   - powerSync: makes a fresh PowerSync service of each target, nil when a target serves
-    ///     no PowerSync profile.
-    ///   - output: receives the console text.
-    /// - Returns: true when every exchange answered alike.
-    /// - Throws: `RunError` for bad input or an unwritable report.
+    /// What to compare.
+    let options: Options
+    /// Make a fresh first and second target.
+    let makeA: ServerRun.TargetFactory
+    let makeB: ServerRun.TargetFactory
+    /// Make a fresh PowerSync service of each target, nil when a target serves no PowerSync profile.
+    let powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)?
+
+    /// Runs the comparison; returns true when every exchange answered alike. A PowerSync
+    /// recording (`RecordingToPowerSyncTranscript.isPowerSync`) is compared on the two PowerSync
+    /// targets (`PowerSyncDiff`); without them its suite is skipped, saying why.
+    /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
         _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory,
         powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)? = nil, output: (String) -> Void
     ) async throws(RunError) -> Bool {
         if options.run.inputs.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
-        try options.run.reports.check(inputs: options.run.inputs.paths)
-        let maxLine = options.run.inputs.maxLine
-        var recordings: [(file: String, powerSync: Bool)] = []
         for path in options.run.inputs.paths {
-            guard case .recording(let file) = try CheckInput.classify(path) else {
+            guard case .recording = try CheckInput.classify(path) else {
                 throw RunError.usage(
                     "\(path) is not a recording: accord diff replays recordings (convert a transcript with accord convert)")
             }
-            recordings.append((file, try CaseSource.isPowerSync(file, maxLine: maxLine)))
         }
+        var run = options.run
+        // One recording at a time, each target holding one exchange at a time; the summary only,
+        // and a run that compares nothing is not an error here.
+        run.selection.jobs = 1
+        run.console = RunOptions.Console(color: options.run.console.color, quiet: true, allowEmpty: true)
+        let lane = DiffRun(options: options, makeA: makeA, makeB: makeB, powerSync: powerSync)
+        return try await LaneRunner(run).run(lane, output: output)
+    }
+}
+
+extension DiffRun: Lane {
+    /// A recording to compare, and whether it is a PowerSync session.
+    struct Unit: Sendable {
+        var file: String
+        var powerSync: Bool
+    }
+
+    var reportName: String { "accord diff \(options.targetNames.0) \(options.targetNames.1)" }
+    var reading: CaseSource.Reading { .recorded }
+
+    /// The PowerSync recordings among the inputs; with `preflight`, the targets their profiles
+    /// need are checked (a target that cannot be tested as given is one setup line, exit 78, as in
+    /// accord run, not an error per recording).
+    func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> Set<String> {
+        var powerSyncFiles: Set<String> = []
+        var kizunaSync = false
+        for case .recording(let source) in cases.map(\.kind) {
+            if try CaseSource.isPowerSync(source.file, maxLine: options.run.inputs.maxLine) {
+                powerSyncFiles.insert(source.file)
+            } else {
+                kizunaSync = true
+            }
+        }
+        guard preflight else { return powerSyncFiles }
         let (nameA, nameB) = options.targetNames
-        // A target that cannot be tested as given is one setup line (exit 78), as in accord run,
-        // not an error per recording; the preflight each lane runs checks the targets it uses.
-        if recordings.contains(where: { !$0.powerSync }) {
+        if kizunaSync {
             try await ServerRun.preflight(makeA, name: nameA)
             try await ServerRun.preflight(makeB, name: nameB)
         }
-        if recordings.contains(where: \.powerSync), let (powerSyncA, powerSyncB) = powerSync {
+        if !powerSyncFiles.isEmpty, let (powerSyncA, powerSyncB) = powerSync {
             try await ServerRun.preflight(powerSyncA, name: nameA)
             try await ServerRun.preflight(powerSyncB, name: nameB)
         }
-        var reports = try ReportSession(
-            options.run.reports, name: "accord diff \(nameA) \(nameB)",
-            console: ReportSession.Console(color: options.run.console.color, quiet: true, allowEmpty: true), total: recordings.count)
-        let properties = [
-            .lane(.diff), SuiteResult.Property(name: "target", value: "\(nameA) vs \(nameB)"),
+        return powerSyncFiles
+    }
+
+    func plan(_ cases: [CaseSource.Case], _ powerSyncFiles: Set<String>) -> [LanePlan<Unit>] {
+        cases.compactMap { item in
+            guard case .recording(let source) = item.kind else { return nil }
+            return .play(Unit(file: source.file, powerSync: powerSyncFiles.contains(source.file)))
+        }
+    }
+
+    /// The properties every suite carries.
+    var properties: [SuiteResult.Property] {
+        [
+            .lane(.diff), SuiteResult.Property(name: "target", value: "\(options.targetNames.0) vs \(options.targetNames.1)"),
             SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
         ]
-        for (file, isPowerSync) in recordings {
-            let started = ContinuousClock.now
-            let name = file.split(separator: "/").last.map(String.init) ?? file
-            let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)
-            if isPowerSync {
-                var suite = try await powerSyncSuite(
-                    try RecordingFile.load(file, maxLine: maxLine), file: file, classname: classname, names: options.targetNames,
-                    powerSync: powerSync)
-                suite.properties = properties + suite.properties
-                suite.time = RunClock.seconds(since: started)
-                try reports.add(suite)
-                continue
-            }
-            // Both targets replay the same world, exchange by exchange, holding one exchange at a time.
-            let source = RecordingSource.file(file, maxLine: maxLine)
-            let plan = try RecordingReplay.survey(source)
-            var playerA = ReplayPlayer(world: plan.world, makeTarget: makeA)
-            var playerB = ReplayPlayer(world: plan.world, makeTarget: makeB)
-            var across = Bindings(times: .order)
-            var cases: [CaseResult] = []
-            let stream = try source.stream()
-            while let item = try stream.next() {
-                guard case .exchange(let exchange) = item else { continue }
-                let a = await playerA.play(exchange)
-                let b = await playerB.play(exchange)
-                var result = compare(a, b, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
-                result.time = a.seconds + b.seconds
-                cases.append(result)
-            }
-            if let torn = plan.tornLine { cases.append(RecordingReplay.tornTail(torn, classname: classname, done: "compared")) }
-            var suite = SuiteResult(
-                name: name, file: file, properties: properties,
-                cases: cases.isEmpty
-                    ? [CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges"))]
-                    : cases.map { result in
-                        var named = result
-                        named.classname = classname
-                        return named
-                    })
-            suite.time = RunClock.seconds(since: started)
-            try reports.add(suite)
+    }
+
+    /// Replays one recording on a fresh target of each and compares every exchange.
+    func play(_ unit: Unit, _: Set<String>) async throws(RunError) -> SuiteResult {
+        let file = unit.file
+        let maxLine = options.run.inputs.maxLine
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        let classname = CaseResult.classname(lane: "diff", caseID: "recording/" + name)
+        if unit.powerSync {
+            var suite = try await Self.powerSyncSuite(
+                try RecordingFile.load(file, maxLine: maxLine), file: file, classname: classname, names: options.targetNames,
+                powerSync: powerSync)
+            suite.properties = properties + suite.properties
+            return suite
         }
-        return try reports.finish(output: output)
+        // Both targets replay the same world, exchange by exchange, holding one exchange at a time.
+        let source = RecordingSource.file(file, maxLine: maxLine)
+        let plan = try RecordingReplay.survey(source)
+        var playerA = ReplayPlayer(world: plan.world, makeTarget: makeA)
+        var playerB = ReplayPlayer(world: plan.world, makeTarget: makeB)
+        var across = Bindings(times: .order)
+        var cases: [CaseResult] = []
+        let stream = try source.stream()
+        while let item = try stream.next() {
+            guard case .exchange(let exchange) = item else { continue }
+            let a = await playerA.play(exchange)
+            let b = await playerB.play(exchange)
+            var result = Self.compare(a, b, across: &across, names: options.targetNames, requiredTier: options.requiredTier)
+            result.time = a.seconds + b.seconds
+            cases.append(result)
+        }
+        if let torn = plan.tornLine { cases.append(RecordingReplay.tornTail(torn, classname: classname, done: "compared")) }
+        return SuiteResult(
+            name: name, file: file, properties: properties,
+            cases: cases.isEmpty
+                ? [CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges"))]
+                : cases.map { result in
+                    var named = result
+                    named.classname = classname
+                    return named
+                })
     }
 
     /// The suite of a PowerSync recording: its exchange steps as two PowerSync services answered them.

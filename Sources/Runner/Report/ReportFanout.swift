@@ -35,9 +35,9 @@ struct ReportFanout {
     /// Redacts the suite, gives it unique identities and writes it to every report.
     /// - Returns: the suite as the reports have it, for the console to print.
     @discardableResult
-    mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) -> SuiteResult {
+    mutating func add(_ suite: SuiteResult) throws(RunError) -> SuiteResult {
         let suite = identities.unique(suite.redacted(by: redactor))
-        summary.add(suite, tally: tally ?? suite.tally)
+        summary.add(suite)
         if let (writer, _) = junit {
             do { try writer.write(suite) } catch { throw RunError.output("JUnit report", "\(error)") }
         }
@@ -45,7 +45,7 @@ struct ReportFanout {
             do { try writer.write(suite) } catch { throw RunError.output("JSON report", "\(error)") }
         }
         if let (writer, _) = html {
-            do { try writer.write(suite, tally: tally) } catch { throw RunError.output("HTML report", "\(error)") }
+            do { try writer.write(suite) } catch { throw RunError.output("HTML report", "\(error)") }
         }
         return suite
     }

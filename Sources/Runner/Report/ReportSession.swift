@@ -53,11 +53,9 @@ struct ReportSession {
     /// Reports one suite now: to every report, and its failure lines to the console.
     /// - Parameters:
     ///   - suite: the suite.
-    ///   - tally: its counts when the suite keeps only some of its test cases (a recording's
-    ///     passing exchanges); nil to count the suite.
     ///   - output: receives console lines.
-    mutating func add(_ suite: SuiteResult, tally counted: Tally? = nil, output: (String) -> Void) {
-        let tally = counted ?? suite.tally
+    mutating func add(_ suite: SuiteResult, output: (String) -> Void) {
+        let tally = suite.tally
         done += 1
         if tally.failures + tally.errors > 0 { failed += 1 }
         if firstSkip == nil {
@@ -71,7 +69,7 @@ struct ReportSession {
         guard error == nil else { return }
         let reported: SuiteResult
         do throws(RunError) {
-            reported = try fanout.add(suite, tally: counted)
+            reported = try fanout.add(suite)
         } catch {
             self.error = error
             return
@@ -88,11 +86,9 @@ struct ReportSession {
     /// Reports one suite of a lane that runs one suite at a time and prints only its summary
     /// (check, diff), stopping at the first report that cannot be written.
     /// - Parameters:
-    ///   - suite: the suite.
-    ///   - tally: its counts when it keeps only some of its test cases; nil to count the suite.
     /// - Throws: `RunError` for a report that could not be written.
-    mutating func add(_ suite: SuiteResult, tally: Tally? = nil) throws(RunError) {
-        add(suite, tally: tally) { _ in }
+    mutating func add(_ suite: SuiteResult) throws(RunError) {
+        add(suite) { _ in }
         if let error { throw error }
     }
 

@@ -20,7 +20,7 @@ enum CheckCommand: Command {
             SharedOptions.color, SharedOptions.maxLine,
         ])
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws -> Int32 {
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         if arguments.positionals.isEmpty {
             throw RunError.usage("missing <path>: give a corpus folder, transcript or recording\nSee 'accord help check'.")
         }
@@ -29,7 +29,7 @@ enum CheckCommand: Command {
             filter: arguments.value(.filter), color: arguments.has(.color))
         options.run.inputs.maxLine = try SharedOptions.maxLine(arguments)
         options.run.reports.html = arguments.value(.html)
-        let passed = try CheckRun.run(options) { console.out($0) }
+        let passed = try await CheckRun.run(options) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
     }
 }
