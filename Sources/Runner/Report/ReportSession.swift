@@ -83,15 +83,6 @@ struct ReportSession {
         }
     }
 
-    /// Reports one suite of a lane that runs one suite at a time and prints only its summary
-    /// (check, diff), stopping at the first report that cannot be written.
-    /// - Parameters:
-    /// - Throws: `RunError` for a report that could not be written.
-    mutating func add(_ suite: SuiteResult) throws(RunError) {
-        add(suite) { _ in }
-        if let error { throw error }
-    }
-
     /// Closes the reports and prints the summary: the verdict, after the first failures with `--quiet`.
     /// - Parameter output: receives console lines.
     /// - Returns: true when nothing failed.
