@@ -29,12 +29,11 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     /// - Parameter request: the store, service and identities.
     /// - Throws: `EngineError` (STORE, STORE_UNAVAILABLE, REMOTE).
     public func attach(_ request: AttachRequest) async throws {
-        let path = try ReferenceClientDriver.storePath(request.store, file: "powersync.sqlite")
-        client = try await mapped { () throws(PowerSyncClientError) in
+        var attachment = request
+        attachment.store = try ReferenceClientDriver.storePath(request.store, file: "powersync.sqlite")
+        client = try await mapped { [attachment] () throws(PowerSyncClientError) in
             try PowerSyncClient(
-                configuration: PowerSyncClientConfiguration(
-                    store: path, baseURL: request.baseURL, token: request.token, userID: request.userID, clientID: request.clientID,
-                    checkpointMode: request.checkpointMode, checkpointBackend: request.checkpointBackend),
+                configuration: attachment,
                 faults: faults, reached: KillHook.reached)
         }
     }

@@ -33,7 +33,7 @@ public actor PowerSyncClient {
     /// The target of local writes whose concrete id is not known yet (the core's `MAX_OP_ID`).
     static let pendingTarget = Int64.max
 
-    let configuration: PowerSyncClientConfiguration
+    let configuration: PowerSyncAttachment
     let faults: Set<PowerSyncClientFault>
     let database: LocalDatabase
     let http: CurlSession
@@ -60,7 +60,7 @@ public actor PowerSyncClient {
     ///   - reached: called at each kill-matrix seam (`KillHook`); nothing by default.
     /// - Throws: `PowerSyncClientError` (STORE, or REMOTE when the HTTP client does not start).
     public init(
-        configuration: PowerSyncClientConfiguration, faults: Set<PowerSyncClientFault> = [],
+        configuration: PowerSyncAttachment, faults: Set<PowerSyncClientFault> = [],
         reached: @escaping @Sendable (KillHook) -> Void = { _ in }
     ) throws(PowerSyncClientError) {
         self.configuration = configuration

@@ -17,7 +17,7 @@ import Testing
 struct CheckpointModeTests {
     static func client(_ store: String, _ service: ScriptedService, _ mode: PowerSyncCheckpointMode) throws -> PowerSyncClient {
         try PowerSyncClient(
-            configuration: PowerSyncClientConfiguration(
+            configuration: PowerSyncAttachment(
                 store: store, baseURL: service.baseURL, token: "jwt", userID: "ada", clientID: "c 1", checkpointMode: mode))
     }
 
@@ -144,7 +144,7 @@ struct CheckpointModeTests {
             "/api/checkpoints": [#"{"checkpoint_request_id":"42"}"#, #"{"checkpoint_request_id":43}"#]
         ])
         let client = try PowerSyncClient(
-            configuration: PowerSyncClientConfiguration(
+            configuration: PowerSyncAttachment(
                 store: store, baseURL: "http://127.0.0.1:9", token: "sync-jwt", userID: "ada", clientID: "c1", checkpointMode: .custom,
                 checkpointBackend: PowerSyncCheckpointBackend(url: backend.baseURL + "/api/checkpoints", token: "app-session")))
         let id = try await client.requestCheckpoint()

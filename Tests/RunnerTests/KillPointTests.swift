@@ -67,10 +67,12 @@ struct KillPointTests {
         var text = ""
         // Nothing is checked, so the run is a setup error unless --allow-empty.
         await #expect(throws: RunError.self) {
-            try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { _ in }
+            try await ClientRun.run(options, matrix: .killPoints, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { _ in }
         }
         options.run.console.allowEmpty = true
-        let passed = try await KillMatrixRun.run(options, launch: { _ in InProcessDriver(engine: ToyEngine()) }) { text += $0 }
+        let passed = try await ClientRun.run(options, matrix: .killPoints, launch: { _ in InProcessDriver(engine: ToyEngine()) }) {
+            text += $0
+        }
         #expect(passed, "\(text)")
         #expect(text.contains("0 passed, 0 failed"), "\(text)")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)

@@ -2,46 +2,7 @@ import Corpus
 import KizunaWire
 
 /// The `attach` request: where the local database lives and how to reach the service.
-public struct AttachRequest: Sendable, Hashable {
-    /// The local database path (a file the driver owns and may create).
-    public var store: String
-    /// The service's base URL, e.g. "http://127.0.0.1:54321"; the client calls
-    /// `POST <base_url>/sync/stream`, `POST <base_url>/sync/checkpoint-request` and `POST <base_url>/accord/upload`.
-    public var baseURL: String
-    /// The bearer token of every request.
-    public var token: String
-    /// The authenticated user.
-    public var userID: String
-    /// The PowerSync client id.
-    public var clientID: String
-    /// How the client follows its uploads: legacy (write checkpoints; the app's checkpoint
-    /// requests are refused with REQUESTS_OFF) or requests (reconciled at connect).
-    public var checkpointMode: PowerSyncCheckpointMode
-    /// In custom mode, the app's checkpoint backend the requests go to.
-    public var checkpointBackend: PowerSyncCheckpointBackend?
-
-    /// Makes an attach request.
-    /// - Parameters:
-    ///   - store: the database path.
-    ///   - baseURL: the service's base URL.
-    ///   - token: the bearer token.
-    ///   - userID: the user.
-    ///   - clientID: the client id.
-    ///   - checkpointMode: legacy (the core's default), requests or custom.
-    ///   - checkpointBackend: in custom mode, the app's backend.
-    public init(
-        store: String, baseURL: String, token: String, userID: String, clientID: String, checkpointMode: PowerSyncCheckpointMode = .legacy,
-        checkpointBackend: PowerSyncCheckpointBackend? = nil
-    ) {
-        self.store = store
-        self.baseURL = baseURL
-        self.token = token
-        self.userID = userID
-        self.clientID = clientID
-        self.checkpointMode = checkpointMode
-        self.checkpointBackend = checkpointBackend
-    }
-}
+public typealias AttachRequest = PowerSyncAttachment
 
 /// The `wait-for-sync` request.
 public struct WaitRequest: Sendable, Hashable {

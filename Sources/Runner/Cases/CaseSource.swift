@@ -1,6 +1,7 @@
 import Capture
 import Corpus
 import Foundation
+import KizunaWire
 import PowerSyncWire
 import Reports
 
@@ -96,14 +97,7 @@ struct CaseSource: Sendable {
                     throw RunError.input(error)
                 }
             case .transcript(let file):
-                do throws(CorpusError) {
-                    switch try CheckRun.transcriptFile(file, maxLine: maxLine) {
-                    case .kizunaSync(let transcript):
-                        loaded.append(Case(kind: .transcript(transcript), id: transcript.transcript.caseID, decisions: [:]))
-                    case .powerSync(let transcript):
-                        loaded.append(Case(kind: .powerSync(transcript), id: transcript.transcript.caseID, decisions: [:]))
-                    }
-                } catch {
+                do throws(CorpusError) { loaded.append(try Self.transcriptCase(file, maxLine: maxLine)) } catch {
                     throw RunError.input(error)
                 }
             case .recording(let file):
@@ -126,6 +120,21 @@ struct CaseSource: Sendable {
             }
         }
         return loaded
+    }
+
+    /// A transcript file as a case, its profile chosen by its `profile` member.
+    private static func transcriptCase(_ path: String, maxLine: Int) throws(CorpusError) -> Case {
+        let raw = try FileBytes.read(path, limit: maxLine)
+        let json: JSONValue
+        do { json = try JSONParser.parse(raw) } catch { throw CorpusError.invalidJSON(path, error) }
+        switch try CorpusProfile.of(json, file: path) {
+        case .powerSync:
+            let loaded = try LoadedPowerSyncTranscript(raw: raw, json: json, file: path)
+            return Case(kind: .powerSync(loaded), id: loaded.transcript.caseID, decisions: [:])
+        case .kizunaSync:
+            let loaded = try LoadedTranscript(raw: raw, file: path)
+            return Case(kind: .transcript(loaded), id: loaded.transcript.caseID, decisions: [:])
+        }
     }
 
     /// Whether a recording is a PowerSync session (its header names the profile, or an exchange

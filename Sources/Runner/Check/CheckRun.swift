@@ -124,10 +124,7 @@ extension CheckRun: Lane {
     }
 
     static func properties(target: String, corpus: String?) -> [SuiteResult.Property] {
-        var properties = [
-            .lane(.check), SuiteResult.Property(name: "target", value: target),
-            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-        ]
+        var properties = properties(.check, target: target)
         if let corpus { properties.append(SuiteResult.Property(name: "corpus", value: corpus)) }
         return properties
     }

@@ -42,6 +42,27 @@ public struct ClientRun: Sendable {
     public static func run(_ options: Options, launch: @escaping DriverLauncher, output: (String) -> Void) async throws(RunError) -> Bool {
         try await LaneRunner(options.run).run(ClientRun(options, launch: launch), output: output)
     }
+
+    /// A matrix of the client lane: each case played once per point it reaches.
+    public enum Matrix: Sendable {
+        /// `--kill-matrix` (docs/kill-matrix.md).
+        case killPoints
+        /// `--storage-faults` (docs/storage-faults.md).
+        case storageFaults
+    }
+
+    /// Runs a matrix over a driver started with extra environment variables (a kill hook,
+    /// libfiu's preloads); returns true when nothing failed. The known-failing list does not apply.
+    /// - Throws: `RunError` for bad input, an unwritable report, or a setup problem (the driver, libfiu).
+    public static func run(_ options: Options, matrix: Matrix, launch: @escaping KillLauncher, output: (String) -> Void)
+        async throws(RunError) -> Bool
+    {
+        let runner = LaneRunner(options.run)
+        switch matrix {
+        case .killPoints: return try await runner.run(KillMatrixRun(options: options, launch: launch), output: output)
+        case .storageFaults: return try await runner.run(StorageFaultRun(options: options, launch: launch), output: output)
+        }
+    }
 }
 
 extension ClientRun: Lane {
@@ -49,10 +70,7 @@ extension ClientRun: Lane {
 
     /// The properties every suite carries.
     var properties: [SuiteResult.Property] {
-        [
-            .lane(.client), SuiteResult.Property(name: "target", value: options.clientName),
-            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-        ]
+        Self.properties(.client, target: options.clientName)
     }
 
     /// Asks the driver hello when a KizunaSync case is played (a PowerSync case's driver is

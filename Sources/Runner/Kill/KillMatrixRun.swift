@@ -6,27 +6,13 @@ import Reports
 
 /// `accord run --client CMD --kill-matrix PATH...`: every case played once per kill point it
 /// reaches (docs/kill-matrix.md), one suite per case and point named `<case> @ <point>`.
-public struct KillMatrixRun: Lane {
-    /// What to run (the client lane's options; the known-failing list does not apply).
+/// The driver is asked hello first: a driver that is not found or does not speak the protocol is
+/// a setup error, one that does not announce `kill-safe` has every case skipped saying so.
+struct KillMatrixRun: Lane {
+    /// What to run (the client lane's options).
     let options: ClientRun.Options
-    /// Starts a driver with extra environment variables.
+    /// Starts a driver with extra environment variables (a kill hook).
     let launch: KillLauncher
-
-    /// The matrix over a driver.
-    init(_ options: ClientRun.Options, launch: @escaping KillLauncher) {
-        self.options = options
-        self.launch = launch
-    }
-
-    /// Runs the matrix: the driver is asked hello first (a driver that is not found or does not
-    /// speak the protocol is a setup error), then each played case is reported as it ends.
-    /// Returns true when nothing failed.
-    /// - Throws: `RunError` for bad input, an unwritable report, or a setup problem.
-    public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
-        -> Bool
-    {
-        try await LaneRunner(options.run).run(KillMatrixRun(options, launch: launch), output: output)
-    }
 
     var reportName: String { "accord run --client \(options.clientName) --kill-matrix" }
 
@@ -51,11 +37,7 @@ public struct KillMatrixRun: Lane {
 
     /// The properties of every suite of the matrix.
     var properties: [SuiteResult.Property] {
-        [
-            .lane(.clientKillMatrix),
-            SuiteResult.Property(name: "target", value: options.clientName),
-            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-        ]
+        Self.properties(.clientKillMatrix, target: options.clientName)
     }
 
     /// The (case, kill point, target step) units to play, then the suites of what is not played.

@@ -1,3 +1,4 @@
+import AccordVersion
 import Reports
 
 /// A lane of a run: what it sets up and checks before the first case, how it plans the selected
@@ -37,6 +38,14 @@ extension Lane {
     var reading: CaseSource.Reading { .played }
 
     func release(_ shared: Shared) {}
+
+    /// The properties every suite of a lane carries: its lane, its target and Accord's version.
+    static func properties(_ lane: LaneName, target: String) -> [SuiteResult.Property] {
+        [
+            .lane(lane), SuiteResult.Property(name: "target", value: target),
+            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
+        ]
+    }
 }
 
 /// One entry of a lane's plan: a unit to play, or the suite of a case the lane does not play

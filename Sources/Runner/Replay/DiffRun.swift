@@ -113,10 +113,7 @@ extension DiffRun: Lane {
 
     /// The properties every suite carries.
     var properties: [SuiteResult.Property] {
-        [
-            .lane(.diff), SuiteResult.Property(name: "target", value: "\(options.targetNames.0) vs \(options.targetNames.1)"),
-            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-        ]
+        Self.properties(.diff, target: "\(options.targetNames.0) vs \(options.targetNames.1)")
     }
 
     /// Replays one recording on a fresh target of each and compares every exchange.

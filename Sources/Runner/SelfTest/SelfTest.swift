@@ -177,11 +177,11 @@ public struct SelfTest: Sendable {
     }
 
     private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        try await runner(paths).collect(KillMatrixRun(matrixRun(paths, command: command), launch: launch(command))).suites
+        try await runner(paths).collect(KillMatrixRun(options: matrixRun(paths, command: command), launch: launch(command))).suites
     }
 
     private func storageSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        try await runner(paths).collect(StorageFaultRun(matrixRun(paths, command: command), launch: launch(command))).suites
+        try await runner(paths).collect(StorageFaultRun(options: matrixRun(paths, command: command), launch: launch(command))).suites
     }
 
     /// Starts a mutant's driver with extra environment variables.

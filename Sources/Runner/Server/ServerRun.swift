@@ -62,10 +62,7 @@ extension ServerRun: Lane {
 
     /// The properties every suite carries.
     var properties: [SuiteResult.Property] {
-        [
-            .lane(.server), SuiteResult.Property(name: "target", value: options.targetName),
-            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-        ]
+        Self.properties(.server, target: options.targetName)
     }
 
     func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) {

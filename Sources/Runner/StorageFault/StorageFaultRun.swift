@@ -6,8 +6,10 @@ import Reports
 
 /// `accord run --client CMD --storage-faults PATH...`: every case played once per storage-fault
 /// point it reaches and per variant (docs/storage-faults.md), the driver running under libfiu; one
-/// suite per case, point and variant, named `<case> @ <point> <errno> <continuation>`.
-public struct StorageFaultRun: Lane {
+/// suite per case, point and variant, named `<case> @ <point> <errno> <continuation>`. libfiu is
+/// checked first (one line and the setup exit when it cannot be loaded), then the driver is asked
+/// hello under it.
+struct StorageFaultRun: Lane {
     /// One case, point, variant and target step to play.
     struct Unit: Sendable {
         var loaded: LoadedTranscript
@@ -22,26 +24,10 @@ public struct StorageFaultRun: Lane {
         var failures: StorageFailures
     }
 
-    /// What to run (the client lane's options; the known-failing list does not apply).
+    /// What to run (the client lane's options).
     let options: ClientRun.Options
-    /// Starts a driver with extra environment variables (libfiu's preloads).
+    /// Starts a driver under libfiu's preloads.
     let launch: KillLauncher
-
-    /// The matrix over a driver.
-    init(_ options: ClientRun.Options, launch: @escaping KillLauncher) {
-        self.options = options
-        self.launch = launch
-    }
-
-    /// Runs the matrix: libfiu is checked first (one line and the setup exit when it cannot be
-    /// loaded), then the driver is asked hello, then each played case is reported as it ends.
-    /// Returns true when nothing failed.
-    /// - Throws: `RunError` for bad input, an unwritable report, or a setup problem (libfiu, the driver).
-    public static func run(_ options: ClientRun.Options, launch: @escaping KillLauncher, output: (String) -> Void) async throws(RunError)
-        -> Bool
-    {
-        try await LaneRunner(options.run).run(StorageFaultRun(options, launch: launch), output: output)
-    }
 
     var reportName: String { "accord run --client \(options.clientName) --storage-faults" }
 
@@ -81,11 +67,7 @@ public struct StorageFaultRun: Lane {
 
     /// The properties of every suite of the matrix.
     var properties: [SuiteResult.Property] {
-        [
-            .lane(.clientStorageFaults),
-            SuiteResult.Property(name: "target", value: options.clientName),
-            SuiteResult.Property(name: "accord_version", value: AccordVersion.number),
-        ]
+        Self.properties(.clientStorageFaults, target: options.clientName)
     }
 
     /// The units to play, then the suites of what is not played.

@@ -160,8 +160,8 @@ enum RunCommand: Command {
             if options.run.selection.knownFailing != Expectations() {
                 throw RunError.usage("--known-failing and --expect do not apply with --storage-faults")
             }
-            let passed = try await StorageFaultRun.run(
-                options,
+            let passed = try await ClientRun.run(
+                options, matrix: .storageFaults,
                 launch: { (environment: [String: String]) throws(RunError) in try ProcessDriver(command: resolved, environment: environment)
                 }
             ) { console.out($0) }
@@ -171,8 +171,8 @@ enum RunCommand: Command {
             if options.run.selection.knownFailing != Expectations() {
                 throw RunError.usage("--known-failing and --expect do not apply with --kill-matrix")
             }
-            let killed = try await KillMatrixRun.run(
-                options,
+            let killed = try await ClientRun.run(
+                options, matrix: .killPoints,
                 launch: { (environment: [String: String]) throws(RunError) in try ProcessDriver(command: resolved, environment: environment)
                 }
             ) { console.out($0) }

@@ -77,9 +77,11 @@ struct PowerSyncCasePlay {
         case .source, .replicate:
             await perform(step, on: target)
         case .writeCheckpoint(let request, let response):
-            await writeCheckpoint(request, golden: response, at: location, name: name, on: target)
+            await checkpoint(
+                .writeCheckpoint(PowerSyncExchangePair(request: request, response: response)), at: location, name: name, on: target)
         case .checkpointRequest(let request, let response):
-            await checkpointRequest(request, golden: response, at: location, name: name, on: target)
+            await checkpoint(
+                .checkpointRequest(PowerSyncExchangePair(request: request, response: response)), at: location, name: name, on: target)
         case .syncStream(let request, let lines):
             await stream(step.n, request: request, golden: lines, name: name, on: target)
         case .client(let client):
@@ -94,10 +96,8 @@ struct PowerSyncCasePlay {
     private mutating func play(_ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSyncTarget)
         async
     {
-        if case .checkpointRequest(let exchange)? = client.checkpointCall {
-            await checkpointRequest(exchange.request, golden: exchange.response, at: location, name: name, on: target)
-        } else if case .writeCheckpoint(let exchange)? = client.checkpointCall {
-            await writeCheckpoint(exchange.request, golden: exchange.response, at: location, name: name, on: target)
+        if let call = client.checkpointCall {
+            await checkpoint(call, at: location, name: name, on: target)
         } else if case .streamFault = client {
             cases.append(
                 CaseResult(
@@ -133,25 +133,24 @@ struct PowerSyncCasePlay {
         return client.checkpointCall != nil
     }
 
-    /// One `GET /write-checkpoint2.json` exchange.
-    private mutating func writeCheckpoint(
-        _ request: JSONValue, golden: JSONValue, at location: StepLocation, name: String, on target: any PowerSyncTarget
-    ) async {
+    /// One checkpoint exchange: `GET /write-checkpoint2.json` or `POST /sync/checkpoint-request`.
+    private mutating func checkpoint(
+        _ call: PowerSyncCheckpointCall, at location: StepLocation, name: String, on target: any PowerSyncTarget
+    )
+        async
+    {
         let user = transcript.userID
-        await endpoint(name, at: location, golden: golden) { () async throws(TargetError) in
-            let answer = try await target.writeCheckpoint(query: request, userID: user)
-            return (answer, .writeCheckpoint(request: request, response: answer))
-        }
-    }
-
-    /// One `POST /sync/checkpoint-request` exchange.
-    private mutating func checkpointRequest(
-        _ request: JSONValue, golden: JSONValue, at location: StepLocation, name: String, on target: any PowerSyncTarget
-    ) async {
-        let user = transcript.userID
-        await endpoint(name, at: location, golden: golden) { () async throws(TargetError) in
-            let answer = try await target.checkpointRequest(body: request, userID: user)
-            return (answer, .checkpointRequest(request: request, response: answer))
+        switch call {
+        case .writeCheckpoint(let exchange):
+            await endpoint(name, at: location, golden: exchange.response) { () async throws(TargetError) in
+                let answer = try await target.writeCheckpoint(query: exchange.request, userID: user)
+                return (answer, .writeCheckpoint(request: exchange.request, response: answer))
+            }
+        case .checkpointRequest(let exchange):
+            await endpoint(name, at: location, golden: exchange.response) { () async throws(TargetError) in
+                let answer = try await target.checkpointRequest(body: exchange.request, userID: user)
+                return (answer, .checkpointRequest(request: exchange.request, response: answer))
+            }
         }
     }
 
