@@ -18,7 +18,8 @@ let package = Package(
         .library(name: "Checks", targets: ["Checks"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "ServerContract", targets: ["ServerContract"]),
-        .library(name: "Runner", targets: ["Runner"]),
+        .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "Lanes", targets: ["Lanes"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .library(name: "ReferencePowerSync", targets: ["ReferencePowerSync"]),
         .library(name: "PowerSyncHTTP", targets: ["PowerSyncHTTP"]),
@@ -87,23 +88,30 @@ let package = Package(
             name: "PowerSyncHTTP", dependencies: ["Corpus", "HTTP", "KizunaWire", "PowerSyncWire", "ServerContract", "Transport"],
             swiftSettings: strict),
         .target(
-            name: "Runner",
+            name: "Harness",
+            dependencies: ["KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "AccordVersion", "CLinux"],
+            swiftSettings: strict),
+        .target(
+            name: "Lanes",
             dependencies: [
-                "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP", "AccordDriver",
+                "Harness", "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP",
+                "AccordDriver",
                 "AccordVersion", "CLinux",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Runner", "ReferenceServer", "ReferencePowerSync", "PowerSyncHTTP", "ServerContract", "HTTP", "Serve", "ReferenceClient",
+                "Harness", "Lanes", "ReferenceServer", "ReferencePowerSync", "PowerSyncHTTP", "ServerContract", "HTTP", "Serve",
+                "ReferenceClient",
                 "ReferenceDriver", "ReferencePowerSyncClient",
                 "AccordDriver",
                 "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Reports", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),
         .target(
-            name: "AccordTestSupport", dependencies: ["KizunaWire", "ServerContract", "Runner", "AccordDriver", "ReferenceClient"],
+            name: "AccordTestSupport",
+            dependencies: ["KizunaWire", "ServerContract", "Harness", "Lanes", "AccordDriver", "ReferenceClient"],
             path: "Tests/AccordTestSupport",
             swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "AccordTestSupport"], swiftSettings: strict),
@@ -128,12 +136,13 @@ let package = Package(
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Checks", "KizunaWire"], swiftSettings: strict),
         .testTarget(
-            name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire", "Runner", "Reports"],
+            name: "ReferenceServerTests", dependencies: ["ReferenceServer", "ServerContract", "Corpus", "KizunaWire", "Lanes", "Reports"],
             swiftSettings: strict),
         .testTarget(
             name: "RunnerTests",
             dependencies: [
-                "Runner", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports", "HTTP",
+                "Harness", "Lanes", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "KizunaWire", "Transport", "Reports",
+                "HTTP",
                 "AccordTestSupport", "Checks", "ReferenceClient", "ReferencePowerSync", "ReferencePowerSyncClient",
             ],
             swiftSettings: strict),
@@ -150,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "AccordEndToEndTests",
             dependencies: [
-                "Runner", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
+                "Harness", "Lanes", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
                 "AccordTestSupport", "Serve", "Checks", "PostgRESTTarget",
             ],
             swiftSettings: strict),

@@ -22,12 +22,12 @@ let package = Package(
         .target(name: "KizunaWire"),
         .target(name: "Corpus", dependencies: ["KizunaWire", "CLinux"]),
         .target(
-            name: "Runner",
+            name: "Lanes",
             dependencies: [
                 "Corpus",
                 .product(name: "KizunaWire", package: "elsewhere"),
             ]),
-        .executableTarget(name: "accord", dependencies: ["Runner"]),
+        .executableTarget(name: "accord", dependencies: ["Lanes"]),
         .testTarget(name: "CorpusTests", dependencies: [.target(name: "Corpus")]),
     ]
 )
@@ -35,7 +35,7 @@ let package = Package(
 CLEAN = {
     "Sources/KizunaWire/JSON.swift": """\
         // import Corpus would be an up-arrow, but this is a comment
-        /* import Runner /* nested */ import accord */
+        /* import Lanes /* nested */ import accord */
         public struct JSON {
             func write(_ x: Int) { write(x - 1) }   // its own method, not write(2)
             func dump() { write(1); self.read(2) }
@@ -53,13 +53,13 @@ CLEAN = {
         @preconcurrency internal import CLinux
         struct Loader { let files: Files; func load() throws { try files.read("m") } }
         """,
-    "Sources/Runner/Disk.swift": """\
+    "Sources/Lanes/Disk.swift": """\
         import Foundation
         import Corpus
         import KizunaWire
         let handle = FileHandle.standardInput   // I/O is fine outside the pure layers
         """,
-    "Sources/accord/main.swift": "import Runner\n",
+    "Sources/accord/main.swift": "import Lanes\n",
     "Tests/CorpusTests/LoaderTests.swift": "import Testing\n@testable import Corpus\n",
 }
 
@@ -90,12 +90,12 @@ class LayersTest(unittest.TestCase):
 
     def test_parses_targets_and_dependency_forms(self):
         targets = {t["name"]: t for t in layers.parse_package(self.tree())}
-        self.assertEqual(sorted(targets), sorted(["CLinux", "KizunaWire", "Corpus", "Runner", "accord", "CorpusTests"]))
-        self.assertEqual([d for d, _ in targets["Runner"]["deps"]], ["Corpus", "KizunaWire"])
+        self.assertEqual(sorted(targets), sorted(["CLinux", "KizunaWire", "Corpus", "Lanes", "accord", "CorpusTests"]))
+        self.assertEqual([d for d, _ in targets["Lanes"]["deps"]], ["Corpus", "KizunaWire"])
         self.assertEqual([d for d, _ in targets["CorpusTests"]["deps"]], ["Corpus"])
         self.assertEqual(targets["CorpusTests"]["dir"], "Tests/CorpusTests")
         self.assertEqual(targets["CLinux"]["kind"], "systemLibrary")
-        self.assertEqual(targets["Runner"]["deps"][1][1], 14)  # the line of the .product form
+        self.assertEqual(targets["Lanes"]["deps"][1][1], 14)  # the line of the .product form
 
     def test_clean_tree_passes(self):
         root = self.tree()
@@ -105,10 +105,10 @@ class LayersTest(unittest.TestCase):
 
     def test_up_arrow_by_declaration_and_by_import(self):
         package = PACKAGE.replace('.target(name: "KizunaWire")', '.target(name: "KizunaWire", dependencies: ["Corpus"])')
-        root = self.tree(package, Sources__KizunaWire__Up_swift="import Corpus\n", Sources__Corpus__Up_swift="import Runner\n")
+        root = self.tree(package, Sources__KizunaWire__Up_swift="import Corpus\n", Sources__Corpus__Up_swift="import Lanes\n")
         up = self.lines(root, "up-arrow")
         self.assertIn("layers: up-arrow: KizunaWire (KizunaWire) -> Corpus (Corpus) (Package.swift:8)", up)
-        self.assertIn("layers: up-arrow: Corpus (Corpus) -> Runner (Runner) (Sources/Corpus/Up.swift:1)", up)
+        self.assertIn("layers: up-arrow: Corpus (Corpus) -> Lanes (lanes) (Sources/Corpus/Up.swift:1)", up)
         self.assertEqual(len(up), 2)
 
     def test_arrow_inside_a_layer_is_an_up_arrow(self):
@@ -119,7 +119,7 @@ class LayersTest(unittest.TestCase):
                          ["layers: up-arrow: Transport (transports) -> HTTP (the same layer, transports) (Package.swift:8)"])
 
     def test_undeclared_import(self):
-        root = self.tree(**{"Sources/accord/main.swift": "import Runner\nimport Corpus\nimport Mystery\n"})
+        root = self.tree(**{"Sources/accord/main.swift": "import Lanes\nimport Corpus\nimport Mystery\n"})
         self.assertEqual(self.lines(root, "undeclared-import"), [
             "layers: undeclared-import: accord imports Corpus without declaring it (a target of the package) "
             "(Sources/accord/main.swift:2)",
@@ -127,9 +127,9 @@ class LayersTest(unittest.TestCase):
             "(Sources/accord/main.swift:3)"])
 
     def test_unused_dependency(self):
-        root = self.tree(**{"Sources/Runner/Disk.swift": "import Corpus\n"})
+        root = self.tree(**{"Sources/Lanes/Disk.swift": "import Corpus\n"})
         self.assertEqual(self.lines(root, "unused-dependency"), [
-            "layers: unused-dependency: Runner declares KizunaWire but no file of Sources/Runner imports it (Package.swift:14)"])
+            "layers: unused-dependency: Lanes declares KizunaWire but no file of Sources/Lanes imports it (Package.swift:14)"])
 
     def test_pure_io(self):
         root = self.tree(Sources__Corpus__Writer_swift="""\
@@ -165,7 +165,7 @@ class LayersTest(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertTrue(out.startswith("```mermaid\ngraph TD\n"))
         self.assertIn('subgraph L0["0 · system libraries"]\n        CLinux\n    end', out)
-        self.assertIn("    Runner --> Corpus\n", out)
+        self.assertIn("    Lanes --> Corpus\n", out)
         self.assertLess(out.index("accord"), out.index("KizunaWire"))  # top layer first
         self.assertNotIn("CorpusTests", out)
         self.assertIn("    CorpusTests --> Corpus\n", self.run_main("--root", root, "--graph", "--tests")[1])
@@ -175,7 +175,7 @@ class LayersTest(unittest.TestCase):
         self.assertEqual(self.run_main("--root", root, "--mermaid"), self.run_main("--root", root, "--graph"))
 
     def test_polling_finds_a_sleep_inside_a_loop(self):
-        root = self.tree(Sources__Runner__Wait_swift="""\
+        root = self.tree(Sources__Lanes__Wait_swift="""\
             func wait() async {
                 while !done { try? await Task.sleep(for: .milliseconds(2)) }
                 while !state.withLock({ $0.released }) && now < deadline {
@@ -188,12 +188,12 @@ class LayersTest(unittest.TestCase):
         code, out = self.run_main("--root", root, "--polling")
         self.assertEqual(code, 1)
         where = [line.rsplit("(", 1)[1] for line in out.splitlines()[:-1]]
-        self.assertEqual(where, ["Sources/Runner/Wait.swift:%d)" % n for n in (2, 4, 6, 7)])
+        self.assertEqual(where, ["Sources/Lanes/Wait.swift:%d)" % n for n in (2, 4, 6, 7)])
         self.assertIn("layers: polling: `Thread.sleep` inside a loop", out)
         self.assertTrue(out.endswith("layers: 4 polling wait(s)\n"))
 
     def test_polling_leaves_timeouts_allowed_lines_and_comments(self):
-        root = self.tree(Sources__Runner__Timeout_swift="""\
+        root = self.tree(Sources__Lanes__Timeout_swift="""\
             func race(timeout: Duration) async {
                 group.addTask { try? await Task.sleep(for: timeout) }   // a timeout, not a loop
                 while ticking {

@@ -1,7 +1,8 @@
 import AccordVersion
 import Capture
 import Foundation
-import Runner
+import Harness
+import Lanes
 
 /// Standard output and error.
 struct Console {

@@ -4,7 +4,7 @@ import HTTP
 import KizunaWire
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 /// `accord jwt` run as a binary: its tokens are accepted by `accord serve` and by the client
 /// lane's mock, and refused once `exp` has passed (judged at a given time, or minted already expired).

@@ -3,7 +3,7 @@ import Corpus
 import Foundation
 import HTTP
 import KizunaWire
-import Runner
+import Lanes
 import Testing
 
 /// The reference client syncing for real: `accord serve` on loopback and three `accord driver`

@@ -1,10 +1,11 @@
 import AccordTestSupport
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import PostgRESTTarget
 import Reports
-import Runner
 import ServerContract
 import Testing
 

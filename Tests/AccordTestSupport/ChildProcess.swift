@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
-import Runner
+import Harness
+import Lanes
 import Synchronization
 
 /// A child process for tests, started by `Spawn`, with the part of Foundation's `Process`

@@ -1,6 +1,6 @@
 import AccordDriver
 import Foundation
-import Runner
+import Lanes
 
 /// A driver run inside this process: a `SyncEngineDriver` behind `DriverLoop`, joined to the
 /// runner by in-memory pipes. Tests use it to put small engines through the client lane.

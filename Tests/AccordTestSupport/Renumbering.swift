@@ -1,5 +1,5 @@
 import KizunaWire
-import Runner
+import Lanes
 
 /// How a `RenumberingServer` turns the seqs of the server it wraps into the ones it answers.
 public enum Renumbering: Sendable, Hashable {

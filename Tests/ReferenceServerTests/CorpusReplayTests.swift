@@ -1,8 +1,8 @@
 import Corpus
 import KizunaWire
+import Lanes
 import ReferenceServer
 import Reports
-import Runner
 import ServerContract
 import Testing
 

@@ -1,6 +1,6 @@
 import Corpus
 import KizunaWire
-import Runner
+import Lanes
 import ServerContract
 import Testing
 

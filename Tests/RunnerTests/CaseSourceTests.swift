@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Runner
+@testable import Harness
+@testable import Lanes
 
 /// `CaseSource` and `ReportPaths`: the two pieces every lane shares before it plays anything.
 @Suite("CaseSource and ReportPaths")

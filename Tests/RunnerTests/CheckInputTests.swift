@@ -1,7 +1,8 @@
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
-import Runner
+import Lanes
 import Testing
 
 /// `CheckInput.classify`: what a path given to `accord check` is, judged by what is on disk.

@@ -1,6 +1,7 @@
 import Foundation
+import Harness
 import KizunaWire
-import Runner
+import Lanes
 import Testing
 
 /// `CheckRun.run`: the offline lane over the shared corpus, its filter and its report paths.

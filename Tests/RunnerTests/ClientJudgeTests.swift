@@ -3,7 +3,7 @@ import KizunaWire
 import Testing
 
 @testable import Corpus
-@testable import Runner
+@testable import Lanes
 
 /// The client lane's pure judge: findings from a step, the driver's answer and its state, with no
 /// driver and no mock.

@@ -1,8 +1,8 @@
 import AccordDriver
 import AccordTestSupport
 import Corpus
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// A second engine, written in a few dozen lines against the driver library, goes through the

@@ -1,11 +1,12 @@
 import AccordDriver
 import AccordTestSupport
+import Harness
 import KizunaWire
 import Reports
 import Testing
 
 @testable import Corpus
-@testable import Runner
+@testable import Lanes
 
 /// The client play and what wraps it: the ordinary play carries no kill state at all, and the
 /// kill matrix's wrapper keeps what it knows across a kill to itself.

@@ -1,6 +1,7 @@
 import Corpus
+import Harness
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// `<recording>#<n>` in a known-failing list or an expectations file: one exchange of a recording must fail.

@@ -1,6 +1,7 @@
 import Corpus
+import Harness
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// `--expect FILE`: every case's outcome pinned; a difference either way fails the run.

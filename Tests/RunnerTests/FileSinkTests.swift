@@ -1,5 +1,6 @@
 import Foundation
-import Runner
+import Harness
+import Lanes
 import Testing
 
 /// `FileSink`: a report written under `<path>.partial` and renamed into place on `close()`.

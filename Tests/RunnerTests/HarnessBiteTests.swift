@@ -2,9 +2,9 @@ import AccordTestSupport
 import Corpus
 import Foundation
 import KizunaWire
+import Lanes
 import ReferenceServer
 import Reports
-import Runner
 import ServerContract
 import Testing
 

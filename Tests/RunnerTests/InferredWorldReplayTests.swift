@@ -1,9 +1,10 @@
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import ReferenceServer
 import Reports
-import Runner
 import ServerContract
 import Testing
 

@@ -1,11 +1,12 @@
 import Corpus
+import Harness
 import KizunaWire
+import Lanes
 import ReferenceClient
 import ReferencePowerSync
 import ReferencePowerSyncClient
 import ReferenceServer
 import Reports
-import Runner
 import ServerContract
 import Testing
 

@@ -3,7 +3,7 @@ import KizunaWire
 import Testing
 
 @testable import Corpus
-@testable import Runner
+@testable import Lanes
 
 /// The kill matrix's pure findings, from states and request bodies alone.
 @Suite("KillJudge")

@@ -2,8 +2,9 @@ import AccordDriver
 import AccordTestSupport
 import Corpus
 import Foundation
+import Harness
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// The kill matrix's points: which step of a case each one kills at, and which ones a driver can pin with its hook.

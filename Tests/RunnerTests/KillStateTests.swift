@@ -1,7 +1,7 @@
 import AccordDriver
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 /// What the kill matrix knows across a kill: its phase, one after the other, and the events it carries over.
 @Suite("KillState")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 @Suite("Latch and DriverEnding: waits on events, kills known from the exit status")
 struct LatchTests {

@@ -5,7 +5,7 @@ import KizunaWire
 import Reports
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 /// The PowerSync client lane's pure judge: which obligation a wrong answer or state breaks,
 /// from what the golden steps say the client has outstanding.

@@ -2,7 +2,7 @@ import KizunaWire
 import Testing
 import Transport
 
-@testable import Runner
+@testable import Lanes
 
 /// powersync-ja/powersync-service packages/service-core/src/routes/auth.ts at
 /// 332d649554ce0ffa6151f57bce920056f2c0b5ea, line 12: `/^(Token|Bearer) (\S+)$/`, case as

@@ -2,8 +2,8 @@ import Checks
 import Corpus
 import Foundation
 import KizunaWire
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// `RecordingCheck`: exchanges folded through the rules, passes kept or only counted.

@@ -1,10 +1,11 @@
 import AccordTestSupport
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import ReferenceServer
 import Reports
-import Runner
 import ServerContract
 import Testing
 

@@ -1,9 +1,9 @@
 import Corpus
 import Foundation
 import KizunaWire
+import Lanes
 import ReferenceServer
 import Reports
-import Runner
 import ServerContract
 import Testing
 

@@ -3,7 +3,7 @@ import HTTP
 import KizunaWire
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 /// The mock's request judge: the headers a PostgREST client sends, and the body compared with
 /// the golden request after canonicalization.

@@ -1,8 +1,8 @@
 import Corpus
 import Foundation
 import KizunaWire
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// What a failing server-lane step tells a team (issue 22, item 2): where the first difference

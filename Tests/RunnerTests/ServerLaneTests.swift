@@ -1,9 +1,10 @@
 import AccordTestSupport
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import Reports
-import Runner
 import ServerContract
 import Testing
 

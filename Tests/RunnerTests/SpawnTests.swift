@@ -1,9 +1,10 @@
 import AccordTestSupport
 import Foundation
 import Glibc
+import Harness
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 @Suite("Spawn: child processes from a process with many descriptors open")
 struct SpawnTests {

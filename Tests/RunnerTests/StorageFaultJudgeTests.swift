@@ -2,7 +2,7 @@ import AccordDriver
 import KizunaWire
 import Testing
 
-@testable import Runner
+@testable import Lanes
 
 /// The storage-fault matrix's pure findings: the fixtures of the SF rules, from answers and states alone.
 @Suite("StorageFaultJudge")

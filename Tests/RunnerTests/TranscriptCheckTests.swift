@@ -1,9 +1,10 @@
 import Checks
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import Reports
-import Runner
 import Testing
 
 /// `TranscriptCheck`: one suite per transcript, one case per step and per postcondition.

@@ -1,6 +1,7 @@
 import Corpus
+import Harness
 import KizunaWire
-import Runner
+import Lanes
 
 /// The scenario setup a run plays with: Accord's built-in setup for upstream's corpus, with each
 /// `--scenarios FILE` read over it in order (a later file's case replaces an earlier one's).

@@ -1,4 +1,5 @@
-import Runner
+import Harness
+import Lanes
 
 /// `--server <target>`, read once (issue 38): which kind of server the value names, its form
 /// checked here so every later step switches on the kind instead of re-reading the text.

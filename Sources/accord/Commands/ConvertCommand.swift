@@ -1,7 +1,8 @@
 import AccordVersion
 import Capture
 import Corpus
-import Runner
+import Harness
+import Lanes
 
 enum ConvertCommand: Command {
     static let spec = CommandSpec(

@@ -1,4 +1,5 @@
-import Runner
+import Harness
+import Lanes
 
 enum DiffCommand: Command {
     static let spec = CommandSpec(

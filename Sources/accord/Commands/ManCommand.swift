@@ -1,5 +1,5 @@
 import AccordVersion
-import Runner
+import Lanes
 
 /// `accord man`: accord(1) in roff on standard output, drawn from the command specs.
 enum ManCommand: Command {

@@ -1,5 +1,6 @@
+import Harness
+import Lanes
 import PostgresTarget
-import Runner
 
 enum PostgresInitCommand: Command {
     static let spec = CommandSpec(

@@ -3,8 +3,9 @@ import Capture
 import Corpus
 import Foundation
 import HTTP
+import Harness
+import Lanes
 import Recorder
-import Runner
 
 enum RecordCommand: Command {
     static let spec = CommandSpec(

@@ -1,7 +1,8 @@
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
-import Runner
+import Lanes
 import ServerContract
 
 enum RunCommand: Command {

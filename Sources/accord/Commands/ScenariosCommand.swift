@@ -1,6 +1,7 @@
 import Corpus
+import Harness
+import Lanes
 import Reports
-import Runner
 
 enum ScenariosCommand: Command {
     static let spec = CommandSpec(

@@ -1,11 +1,12 @@
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import ReferenceClient
 import ReferencePowerSync
 import ReferencePowerSyncClient
 import ReferenceServer
-import Runner
 import ServerContract
 
 /// `accord selftest`: the mutation score of Accord's own rules over seeded faults in the

@@ -2,10 +2,11 @@ import Corpus
 import Dispatch
 import Foundation
 import HTTP
+import Harness
 import KizunaWire
+import Lanes
 import ReferencePowerSync
 import ReferenceServer
-import Runner
 import Serve
 
 enum ServeCommand: Command {

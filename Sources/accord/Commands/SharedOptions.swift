@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import Runner
+import Lanes
 
 /// The options several commands take with the same meaning, declared once: the report paths,
 /// the console, the input cap, the run's selection and scheduling. A command lists these specs

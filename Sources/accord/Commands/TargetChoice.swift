@@ -1,12 +1,13 @@
 import Corpus
 import Foundation
+import Harness
 import KizunaWire
+import Lanes
 import PostgRESTTarget
 import PostgresTarget
 import PowerSyncHTTP
 import ReferencePowerSync
 import ReferenceServer
-import Runner
 import ServerContract
 
 /// Turns a `--server` target (`ServerTargetSpec`) into a factory of isolated targets, one per case.

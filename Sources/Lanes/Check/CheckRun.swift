@@ -1,0 +1,132 @@
+import AccordVersion
+import Checks
+import Corpus
+import Foundation
+import Harness
+import KizunaWire
+import Reports
+
+/// `accord check`: the offline lane over corpus folders, transcripts and recordings.
+public struct CheckRun {
+    /// What to check and where to report.
+    public struct Options: Sendable {
+        /// The inputs, the filter, the reports and the console (the check lane uses no shard or jobs).
+        public var run: RunOptions
+
+        /// Makes options.
+        /// - Parameters:
+        ///   - paths: the inputs.
+        ///   - junitPath: the JUnit path.
+        ///   - jsonPath: the JSON report path.
+        ///   - filter: the case-id glob.
+        ///   - color: colour on the console.
+        public init(paths: [String], junitPath: String? = nil, jsonPath: String? = nil, filter: String? = nil, color: Bool = false) {
+            run = RunOptions(paths: paths)
+            run.reports = ReportPaths(junit: junitPath, json: jsonPath)
+            run.selection.filter = filter
+            run.console.color = color
+        }
+    }
+
+    /// What to check.
+    let options: Options
+
+    /// Runs the check; returns true when nothing failed.
+    /// - Throws: `RunError` for bad input or an unwritable report (exit 64).
+    public static func run(_ options: Options, output: (String) -> Void) async throws(RunError) -> Bool {
+        if options.run.inputs.paths.isEmpty {
+            throw RunError.usage("accord check needs at least one PATH (a corpus folder, transcript or recording)")
+        }
+        var run = options.run
+        // The check lane prints its summary only, and a run that checks nothing is not an error here.
+        run.console = RunOptions.Console(color: options.run.console.color, quiet: true, allowEmpty: true)
+        return try await LaneRunner(run).run(CheckRun(options: options), output: output)
+    }
+
+    /// One unit of the offline lane: a transcript of either profile, or a recording streamed
+    /// through the rules, each with its suite's properties.
+    package enum Unit: Sendable {
+        case transcript(LoadedTranscript, [SuiteResult.Property])
+        case powerSync(LoadedPowerSyncTranscript, [SuiteResult.Property])
+        case recording(String)
+    }
+}
+
+extension CheckRun: Lane {
+    package var reportName: String { "accord check" }
+    package var reading: CaseSource.Reading { .recorded }
+
+    /// Nothing to check before the first case: the lane plays no target.
+    package func prepare(_ cases: [CaseSource.Case], preflight: Bool) {}
+
+    /// Every case in input order, blocked entries where the corpus lists them; a KizunaSync
+    /// corpus's cases name its commit.
+    package func plan(_ cases: [CaseSource.Case], _: Void) -> [LanePlan<Unit>] {
+        var commits: [String: String] = [:]
+        var plan: [LanePlan<Unit>] = []
+        for item in cases {
+            var properties = Self.properties(target: "offline", corpus: item.folder)
+            if let folder = item.folder, case .transcript = item.kind {
+                properties.append(Self.commit(of: folder, &commits))
+            } else if let folder = item.folder, case .blocked = item.kind {
+                properties.append(Self.commit(of: folder, &commits))
+            }
+            switch item.kind {
+            case .transcript(let loaded): plan.append(.play(.transcript(loaded, properties)))
+            case .powerSync(let loaded): plan.append(.play(.powerSync(loaded, properties)))
+            case .recording(let source): plan.append(.play(.recording(source.file)))
+            case .blocked(let entry):
+                plan.append(.notPlayed(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)))
+            case .unsupported(let file, let reason):
+                plan.append(.notPlayed(CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)))
+            }
+        }
+        return plan
+    }
+
+    /// The `corpus_commit` property of a corpus folder, read once per folder.
+    private static func commit(of folder: String, _ commits: inout [String: String]) -> SuiteResult.Property {
+        let commit = commits[folder] ?? CorpusProvenance.corpusCommit(FolderFiles(root: folder)) ?? "unknown"
+        commits[folder] = commit
+        return SuiteResult.Property(name: "corpus_commit", value: commit)
+    }
+
+    package func play(_ unit: Unit, _: Void) throws(RunError) -> SuiteResult {
+        switch unit {
+        case .transcript(let loaded, let properties):
+            return TranscriptCheck.suite(loaded, properties: properties).drawing(SequenceTimeline(transcript: loaded.transcript))
+        case .powerSync(let loaded, let properties):
+            return PowerSyncTranscriptCheck.suite(loaded, properties: properties)
+        case .recording(let path):
+            return try Self.checkRecording(path, keepPassing: options.run.reports.writesFiles, maxLine: options.run.inputs.maxLine)
+        }
+    }
+
+    static func checkRecording(_ path: String, keepPassing: Bool, maxLine: Int) throws(RunError) -> SuiteResult {
+        var reader = RecordingReader(file: path, maxLine: maxLine)
+        var check = RecordingCheck(keepPassing: keepPassing)
+        var drawing = RecordingTimeline()
+        do throws(CorpusError) {
+            try FileBytes.stream(path) { chunk throws(CorpusError) in
+                try reader.feed(chunk) { item in
+                    check.observe(item)
+                    drawing.observe(item)
+                }
+            }
+            try reader.finish { item in
+                check.observe(item)
+                drawing.observe(item)
+            }
+        } catch {
+            throw RunError.input(error)
+        }
+        return check.suite(file: path, tornLine: reader.tornLine, properties: properties(target: "offline", corpus: nil))
+            .drawing(drawing.timeline)
+    }
+
+    static func properties(target: String, corpus: String?) -> [SuiteResult.Property] {
+        var properties = properties(.check, target: target)
+        if let corpus { properties.append(SuiteResult.Property(name: "corpus", value: corpus)) }
+        return properties
+    }
+}

@@ -1,0 +1,52 @@
+import Corpus
+import Harness
+import Reports
+
+/// A unit of the server and client lanes: a transcript to play, a recording to replay, or a
+/// PowerSync case (played only by a lane that plays PowerSync cases).
+package enum CaseWork: Sendable {
+    case transcript(LoadedTranscript)
+    case recording(RecordingSource)
+    case powerSync(LoadedPowerSyncTranscript)
+
+    /// The selected cases as work, blocked and unplayable entries last (the order reports have
+    /// always had); PowerSync cases become work only when `playsPowerSync`.
+    static func plan(_ cases: [CaseSource.Case], playsPowerSync: Bool, properties: [SuiteResult.Property]) -> [LanePlan<CaseWork>] {
+        var work: [LanePlan<CaseWork>] = []
+        var notPlayed: [LanePlan<CaseWork>] = []
+        for item in cases {
+            switch item.kind {
+            case .transcript(let loaded): work.append(.play(.transcript(loaded)))
+            case .recording(let source): work.append(.play(.recording(source)))
+            case .powerSync(let loaded) where playsPowerSync: work.append(.play(.powerSync(loaded)))
+            case .powerSync(let loaded):
+                notPlayed.append(
+                    .notPlayed(
+                        CaseSource.unsupportedSuite(item.id, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties))
+                )
+            case .blocked(let entry):
+                notPlayed.append(.notPlayed(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)))
+            case .unsupported(let file, let reason):
+                notPlayed.append(.notPlayed(CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)))
+            }
+        }
+        return work + notPlayed
+    }
+
+    /// Which targets the work of a plan needs checked: the KizunaSync target (also when nothing
+    /// is played, so a run of blocked entries still names a target it cannot reach) and the
+    /// PowerSync one.
+    static func targets(_ plan: [LanePlan<CaseWork>]) -> (kizunaSync: Bool, powerSync: Bool) {
+        var kizunaSync = false
+        var powerSync = false
+        var played = false
+        for case .play(let work) in plan {
+            played = true
+            switch work {
+            case .transcript, .recording: kizunaSync = true
+            case .powerSync: powerSync = true
+            }
+        }
+        return (kizunaSync || !played, powerSync)
+    }
+}

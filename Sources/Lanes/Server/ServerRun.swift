@@ -1,0 +1,95 @@
+import AccordVersion
+import Corpus
+import Foundation
+import Harness
+import Reports
+import ServerContract
+
+/// `accord run --server`: the server lane over corpus folders, transcripts and recordings, cases
+/// in parallel on isolated targets (a recording replays on one fresh target, every session in recording order).
+public struct ServerRun: Sendable {
+    /// Makes a fresh, isolated target for one case.
+    public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
+
+    /// What to run and where to report.
+    public struct Options: Sendable {
+        /// The inputs, the selection, the reports and the console.
+        public var run: RunOptions
+        /// The target's name for reports ("embedded" or a URL).
+        public var targetName: String
+        /// Per-case setup.
+        public var scenarios = Scenarios.builtIn
+        /// The tier a step must reach to pass.
+        public var requiredTier = ResponseTier.bound
+
+        /// Makes options.
+        /// - Parameters:
+        ///   - paths: the inputs.
+        ///   - targetName: the target's name.
+        public init(paths: [String], targetName: String) {
+            self.run = RunOptions(paths: paths)
+            self.targetName = targetName
+        }
+    }
+
+    /// What to run.
+    let options: Options
+    /// Makes one isolated target per case.
+    let makeTarget: TargetFactory
+    /// Makes one isolated PowerSync target per PowerSync case (nil: PowerSync cases are reported
+    /// not applicable).
+    let makePowerSyncTarget: PowerSyncServerLane.TargetFactory?
+
+    /// The lane over a target of each profile.
+    init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil) {
+        self.options = options
+        self.makeTarget = makeTarget
+        self.makePowerSyncTarget = makePowerSyncTarget
+    }
+
+    /// Runs the lane; returns true when nothing failed.
+    /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
+    public static func run(
+        _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil,
+        output: (String) -> Void
+    ) async throws(RunError) -> Bool {
+        try await LaneRunner(options.run).run(
+            ServerRun(options, makeTarget: makeTarget, makePowerSyncTarget: makePowerSyncTarget), output: output)
+    }
+}
+
+extension ServerRun: Lane {
+    package var reportName: String { "accord run --server \(options.targetName)" }
+
+    /// The properties every suite carries.
+    var properties: [SuiteResult.Property] {
+        Self.properties(.server, target: options.targetName)
+    }
+
+    package func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) {
+        guard preflight else { return }
+        let targets = CaseWork.targets(plan(cases, ()))
+        if targets.kizunaSync { try await Self.preflight(makeTarget, name: options.targetName) }
+        if targets.powerSync, let makePowerSyncTarget { try await Self.preflight(makePowerSyncTarget, name: options.targetName) }
+    }
+
+    package func plan(_ cases: [CaseSource.Case], _: Void) -> [LanePlan<CaseWork>] {
+        CaseWork.plan(cases, playsPowerSync: makePowerSyncTarget != nil, properties: properties)
+    }
+
+    package func play(_ unit: CaseWork, _: Void) async -> SuiteResult {
+        switch unit {
+        case .transcript(let loaded):
+            let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
+            return await lane.run(loaded, makeTarget: makeTarget, properties: properties).drawing(transcript: loaded.transcript)
+        case .recording(let source):
+            return await RecordingReplay(requiredTier: options.requiredTier).run(source, makeTarget: makeTarget, properties: properties)
+        case .powerSync(let loaded):
+            guard let makePowerSyncTarget else {
+                return CaseSource.unsupportedSuite(
+                    loaded.transcript.caseID, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
+            }
+            return await PowerSyncServerLane().run(loaded, makeTarget: makePowerSyncTarget, properties: properties)
+        }
+    }
+}
