@@ -22,7 +22,6 @@ let package = Package(
         .library(name: "Lanes", targets: ["Lanes"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .library(name: "ReferencePowerSync", targets: ["ReferencePowerSync"]),
-        .library(name: "PowerSyncHTTP", targets: ["PowerSyncHTTP"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Serve", targets: ["Serve"]),
         .library(name: "AccordDriver", targets: ["AccordDriver"]),
@@ -30,7 +29,7 @@ let package = Package(
         .library(name: "ReferenceDriver", targets: ["ReferenceDriver"]),
         .library(name: "Recorder", targets: ["Recorder"]),
         .library(name: "PostgresTarget", targets: ["PostgresTarget"]),
-        .library(name: "PostgRESTTarget", targets: ["PostgRESTTarget"]),
+        .library(name: "HTTPTargets", targets: ["HTTPTargets"]),
         .library(name: "SQLite", targets: ["SQLite"]),
     ],
     targets: [
@@ -60,7 +59,7 @@ let package = Package(
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "KizunaWire"], swiftSettings: strict),
+        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["KizunaWire", "PowerSyncWire", "COpenSSL"], swiftSettings: strict),
         .target(name: "Capture", dependencies: ["Corpus", "KizunaWire", "PowerSyncWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["KizunaWire", "PowerSyncWire", "Corpus"], swiftSettings: strict),
@@ -83,9 +82,7 @@ let package = Package(
             name: "ReferenceDriver",
             dependencies: ["ReferenceClient", "ReferencePowerSyncClient", "AccordDriver", "KizunaWire", "Corpus"], swiftSettings: strict),
         .target(
-            name: "PostgRESTTarget", dependencies: ["HTTP", "KizunaWire", "Serve", "ServerContract", "Transport"], swiftSettings: strict),
-        .target(
-            name: "PowerSyncHTTP", dependencies: ["Corpus", "HTTP", "KizunaWire", "PowerSyncWire", "ServerContract", "Transport"],
+            name: "HTTPTargets", dependencies: ["Corpus", "HTTP", "KizunaWire", "PowerSyncWire", "ServerContract", "Transport"],
             swiftSettings: strict),
         .target(
             name: "Harness",
@@ -102,11 +99,11 @@ let package = Package(
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Harness", "Lanes", "ReferenceServer", "ReferencePowerSync", "PowerSyncHTTP", "ServerContract", "HTTP", "Serve",
+                "Harness", "Lanes", "ReferenceServer", "ReferencePowerSync", "HTTPTargets", "ServerContract", "HTTP", "Serve",
                 "ReferenceClient",
                 "ReferenceDriver", "ReferencePowerSyncClient",
                 "AccordDriver",
-                "Recorder", "PostgresTarget", "PostgRESTTarget", "Checks", "Reports", "Corpus", "Capture", "KizunaWire", "AccordVersion",
+                "Recorder", "PostgresTarget", "Checks", "Reports", "Corpus", "Capture", "KizunaWire", "AccordVersion",
             ],
             swiftSettings: strict),
         .target(
@@ -160,7 +157,7 @@ let package = Package(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Harness", "Lanes", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport", "Serve", "Checks", "PostgRESTTarget",
+                "AccordTestSupport", "Serve", "Checks", "HTTPTargets",
             ],
             swiftSettings: strict),
     ],

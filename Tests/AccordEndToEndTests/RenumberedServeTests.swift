@@ -1,10 +1,10 @@
 import AccordTestSupport
 import Corpus
 import Foundation
+import HTTPTargets
 import Harness
 import KizunaWire
 import Lanes
-import PostgRESTTarget
 import Reports
 import ServerContract
 import Testing

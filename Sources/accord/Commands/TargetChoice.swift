@@ -1,11 +1,10 @@
 import Corpus
 import Foundation
+import HTTPTargets
 import Harness
 import KizunaWire
 import Lanes
-import PostgRESTTarget
 import PostgresTarget
-import PowerSyncHTTP
 import ReferencePowerSync
 import ReferenceServer
 import ServerContract

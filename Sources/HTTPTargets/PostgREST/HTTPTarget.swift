@@ -1,7 +1,6 @@
 import Foundation
 import HTTP
 import KizunaWire
-import Serve
 import ServerContract
 import Transport
 
@@ -105,7 +104,8 @@ public actor HTTPTarget: ServerTarget {
     func rpcHeaders(_ identity: Identity) -> [(String, String)] {
         typealias H = PostgRESTSurface.Header
         var headers = [
-            (H.authorization, "Bearer " + key.mint(for: identity)), (H.contentType, "application/json"),
+            (H.authorization, "Bearer " + key.mint(JWTClaims(subject: identity.user, sessionID: identity.session))),
+            (H.contentType, "application/json"),
             (H.accept, "application/json"), (H.contentProfile, PostgRESTSurface.profile),
         ]
         if let apiKey { headers.append((H.apikey, apiKey)) }

@@ -1,6 +1,5 @@
 import Foundation
 import KizunaWire
-import Serve
 import ServerContract
 import Transport
 

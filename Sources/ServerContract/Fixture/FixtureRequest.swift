@@ -1,6 +1,5 @@
 import Corpus
 import KizunaWire
-import ServerContract
 
 /// The bodies of the fixture endpoint (docs/server-contract.md), read strictly: unknown keys,
 /// wrong types and bad values are refused with the JSON pointer of the offending value.

@@ -1,5 +1,4 @@
 import KizunaWire
-import ServerContract
 
 extension FixtureRequest {
     /// The answer to `GET /accord/fixtures/capabilities`:
