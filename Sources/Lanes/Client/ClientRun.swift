@@ -77,7 +77,7 @@ extension ClientRun: Lane {
     /// Asks the driver hello when a KizunaSync case is played (a PowerSync case's driver is
     /// asked by its own play).
     package func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) {
-        guard preflight, CaseWork.targets(plan(cases, ())).kizunaSync else { return }
+        guard preflight, CaseWork.targets(cases, playsPowerSync: true).kizunaSync else { return }
         _ = try await DriverPreflight.hello(launch, command: options.clientName, timeout: options.requestTimeout)
     }
 

@@ -33,20 +33,19 @@ package enum CaseWork: Sendable {
         return work + notPlayed
     }
 
-    /// Which targets the work of a plan needs checked: the KizunaSync target (also when nothing
+    /// Which targets the selected cases need checked: the KizunaSync target (also when nothing
     /// is played, so a run of blocked entries still names a target it cannot reach) and the
-    /// PowerSync one.
-    static func targets(_ plan: [LanePlan<CaseWork>]) -> (kizunaSync: Bool, powerSync: Bool) {
+    /// PowerSync one (only when the lane plays PowerSync cases).
+    static func targets(_ cases: [CaseSource.Case], playsPowerSync: Bool) -> (kizunaSync: Bool, powerSync: Bool) {
         var kizunaSync = false
         var powerSync = false
-        var played = false
-        for case .play(let work) in plan {
-            played = true
-            switch work {
+        for item in cases {
+            switch item.kind {
             case .transcript, .recording: kizunaSync = true
-            case .powerSync: powerSync = true
+            case .powerSync: powerSync = powerSync || playsPowerSync
+            case .blocked, .unsupported: break
             }
         }
-        return (kizunaSync || !played, powerSync)
+        return (kizunaSync || !powerSync, powerSync)
     }
 }

@@ -68,7 +68,7 @@ extension ServerRun: Lane {
 
     package func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) {
         guard preflight else { return }
-        let targets = CaseWork.targets(plan(cases, ()))
+        let targets = CaseWork.targets(cases, playsPowerSync: makePowerSyncTarget != nil)
         if targets.kizunaSync { try await Self.preflight(makeTarget, name: options.targetName) }
         if targets.powerSync, let makePowerSyncTarget { try await Self.preflight(makePowerSyncTarget, name: options.targetName) }
     }
