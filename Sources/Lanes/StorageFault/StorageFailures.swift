@@ -17,13 +17,17 @@ public struct StorageFailures: Sendable {
 
     /// The control tool.
     let control: String
-    /// The prefix of the control pipes (`<prefix>-<pid>.in`), inside the run's own folder.
-    let prefix: String
+    /// The run's own folder of the control pipes, made by `init` and removed by `remove()`.
+    let folder: String
+    /// The prefix of the control pipes (`<prefix>-<pid>.in`), inside `folder`.
+    var prefix: String { folder + "/fiu" }
 
-    /// Finds libfiu and checks that it loads: a shell started with the preloads must get its control pipe.
-    /// - Parameter folder: a folder of the run's own for the control pipes.
-    /// - Throws: `RunError.setup` when a library or `fiu-ctrl` is missing or the preload does not load.
-    public init(folder: String) async throws(RunError) {
+    /// Finds libfiu, makes a folder of the run's own for its control pipes, and checks that it
+    /// loads: a shell started with the preloads must get its control pipe. Nothing is left behind
+    /// when it throws.
+    /// - Throws: `RunError.setup` when a library or `fiu-ctrl` is missing or the preload does not
+    ///   load; `RunError.output` when the folder cannot be made.
+    public init() async throws(RunError) {
         let fix = "install Debian's fiu-utils and libfiu0 (scripts/setup does)"
         for library in Self.preloads where !FileManager.default.fileExists(atPath: library) {
             throw RunError.setup("--storage-faults: libfiu cannot be loaded: \(library) is missing", fix: fix)
@@ -31,12 +35,24 @@ public struct StorageFailures: Sendable {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let found = path.split(separator: ":").map { "\($0)/fiu-ctrl" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let control = found else { throw RunError.setup("--storage-faults: fiu-ctrl is not on PATH", fix: fix) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-fiu-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw RunError.output(folder, "\(error)")
+        }
         self.control = control
-        self.prefix = folder + "/fiu"
+        self.folder = folder
         let status = await Self.run("/bin/sh", ["-c", "test -p \"$FIU_CTRL_FIFO-$$.in\""], environment: environment)
         guard status == 0 else {
+            remove()
             throw RunError.setup("--storage-faults: libfiu cannot be loaded: a preloaded shell got no control pipe", fix: fix)
         }
+    }
+
+    /// Removes the control pipes' folder, once the last driver of the run has ended.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// The variables a driver is started with: the preloads and the control pipes' prefix.

@@ -19,12 +19,6 @@ struct StorageFaultRun: Lane {
         var target: Int
     }
 
-    /// libfiu as one run drives it, and the run's own folder of its control pipes.
-    struct Failures: Sendable {
-        var folder: String
-        var failures: StorageFailures
-    }
-
     /// What to run (the client lane's options).
     let options: ClientRun.Options
     /// Starts a driver under libfiu's preloads.
@@ -34,36 +28,22 @@ struct StorageFaultRun: Lane {
 
     /// Finds and loads libfiu (always: a matrix without it cannot play), then with `preflight`
     /// asks the driver hello under it.
-    func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> Failures {
-        let folder = try Self.controlFolder()
+    func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> StorageFailures {
+        let failures = try await StorageFailures()
+        guard preflight else { return failures }
         do throws(RunError) {
-            let failures = try await StorageFailures(folder: folder)
-            if preflight {
-                let launch = self.launch
-                _ = try await DriverPreflight.hello(
-                    { () throws(RunError) in try launch(failures.environment) }, command: options.clientName,
-                    timeout: options.requestTimeout)
-            }
-            return Failures(folder: folder, failures: failures)
+            let launch = self.launch
+            _ = try await DriverPreflight.hello(
+                { () throws(RunError) in try launch(failures.environment) }, command: options.clientName, timeout: options.requestTimeout)
         } catch {
-            try? FileManager.default.removeItem(atPath: folder)
+            failures.remove()
             throw error
         }
+        return failures
     }
 
-    func release(_ shared: Failures) {
-        try? FileManager.default.removeItem(atPath: shared.folder)
-    }
-
-    /// A folder of the run's own for libfiu's control pipes.
-    private static func controlFolder() throws(RunError) -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-fiu-\(UUID().uuidString)").path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw RunError.output(folder, "\(error)")
-        }
-        return folder
+    func release(_ failures: StorageFailures) {
+        failures.remove()
     }
 
     /// The properties of every suite of the matrix.
@@ -72,7 +52,7 @@ struct StorageFaultRun: Lane {
     }
 
     /// The units to play, then the suites of what is not played.
-    func plan(_ cases: [CaseSource.Case], _: Failures) -> [LanePlan<Unit>] {
+    func plan(_ cases: [CaseSource.Case], _: StorageFailures) -> [LanePlan<Unit>] {
         let properties = self.properties
         var suites: [SuiteResult] = []
         var work: [Unit] = []
@@ -110,12 +90,12 @@ struct StorageFaultRun: Lane {
     }
 
     /// Plays one unit: the case with the point's command run under failing writes.
-    func play(_ unit: Unit, _ shared: Failures) async -> SuiteResult {
+    func play(_ unit: Unit, _ failures: StorageFailures) async -> SuiteResult {
         let launch = self.launch
-        let environment = shared.failures.environment
+        let environment = failures.environment
         let relaunch: @Sendable () throws(RunError) -> any DriverChannel = { () throws(RunError) in try launch(environment) }
         let state = StorageFaultState(
-            point: unit.point, variant: unit.variant, target: unit.target, failures: shared.failures, relaunch: relaunch)
+            point: unit.point, variant: unit.variant, target: unit.target, failures: failures, relaunch: relaunch)
         var suite = await ClientLane(requestTimeout: options.requestTimeout).run(
             unit.loaded, launch: relaunch, properties: properties, wrapper: StorageFaultPlay(state))
         suite.properties += [
