@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A driver-protocol failure: a request line or response line that breaks docs/driver-protocol.md,

@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// Serves the driver protocol: reads request lines, dispatches them to a `SyncEngineDriver`,

@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// One response line from a driver: the echoed `id` and either a result or an error.

@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// Capability names a driver may announce in its hello answer.

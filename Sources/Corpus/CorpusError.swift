@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Bad corpus or recording input: a missing file, invalid JSON, or a transcript, manifest or
 /// recording line that breaks its grammar. Names the file and, where known, the line, step

@@ -1,3 +1,5 @@
+import JSON
+
 /// A wire message that breaks the protocol's schemas or closed sets, with the protocol's
 /// error code and the JSON pointer of the offending value.
 public typealias WireError = PointedError<WireErrorKind>

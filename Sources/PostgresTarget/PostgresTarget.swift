@@ -1,5 +1,4 @@
 import Capture
-import KizunaWire
 import ServerContract
 
 /// A KizunaSync server that is SQL in a PostgreSQL database (upstream's pack, or a team's own

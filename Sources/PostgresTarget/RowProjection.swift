@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Shows a SQL row as the corpus's abstract row (`TargetConfig.Rows.asWritten`): a SQL table
 /// renders every column, the corpus a row's written columns. A null column is dropped, and so is

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A PowerSync message that breaks the shape the service and SDK code give it, with the JSON
 /// pointer of the offending value. The same `PointedError` shape as KizunaSync's `WireError`,

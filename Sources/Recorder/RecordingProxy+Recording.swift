@@ -1,6 +1,7 @@
 import Capture
 import Corpus
 import HTTP
+import JSON
 import KizunaWire
 import PowerSyncWire
 

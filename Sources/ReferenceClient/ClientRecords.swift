@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// One pending outbox entry: the wire mutation in issue order, with its atomic group and attempt count.

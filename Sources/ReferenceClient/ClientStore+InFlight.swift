@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import KizunaWire
 
 /// The push in flight: the exact request body sent (or about to be sent), the request it encodes and the outbox entries

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A stored row: the server-confirmed base, the locally visible body, and the no-resurrection shadow.

@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import JSON
 import KizunaWire
 
 /// The client engine's durable local store: rows (server base and visible body), the outbox, the push in flight,

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A PostgREST error answer (`{code, message, details, hint}` with a 4xx/5xx status), classified as PROTOCOL-NOTES §1 does.

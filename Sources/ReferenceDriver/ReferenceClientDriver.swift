@@ -1,7 +1,7 @@
 import AccordDriver
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import ReferenceClient
 
 /// The reference client as an `accord-driver/1` engine: opens a `SyncEngine` per case and answers every operation,

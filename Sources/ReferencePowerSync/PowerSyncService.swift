@@ -1,6 +1,5 @@
 import Corpus
 import HTTP
-import KizunaWire
 import PowerSyncWire
 
 /// The embedded PowerSync-shaped service (docs/powersync.md, "The embedded service"): a source

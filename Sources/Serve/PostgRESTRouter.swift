@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import JSON
 import KizunaWire
 import ServerContract
 

@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// A server under test, as the server lane drives it: the fixture operations of

@@ -1,6 +1,6 @@
 import AccordDriver
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 @Suite("docs/driver-protocol.md")

@@ -1,5 +1,6 @@
 import AccordDriver
 import Corpus
+import JSON
 import KizunaWire
 import Testing
 

@@ -1,6 +1,5 @@
 import AccordDriver
 import Foundation
-import KizunaWire
 import Testing
 
 @Suite("File-descriptor I/O")

@@ -1,6 +1,6 @@
 import AccordDriver
 import Corpus
-import KizunaWire
+import JSON
 import Testing
 
 @Suite("Malformed request lines")

@@ -1,6 +1,6 @@
 import AccordDriver
 import Corpus
-import KizunaWire
+import JSON
 import Testing
 
 /// A PowerSync client in memory: enough to show the loop's §11 ops, profile and order.

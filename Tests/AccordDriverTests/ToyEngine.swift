@@ -1,6 +1,6 @@
 import AccordDriver
 import Corpus
-import KizunaWire
+import JSON
 
 /// A toy in-memory engine: enough of a client to exercise the driver loop.
 actor ToyEngine: SyncEngineDriver {

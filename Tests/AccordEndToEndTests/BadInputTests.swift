@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Bad input makes `accord` exit 64 with exactly one `accord: error: …` line on stderr that

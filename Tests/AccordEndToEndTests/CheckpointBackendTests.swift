@@ -1,6 +1,6 @@
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 import Synchronization
 import Testing
 

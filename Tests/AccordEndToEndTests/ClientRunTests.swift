@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Reports
 import Testing
 

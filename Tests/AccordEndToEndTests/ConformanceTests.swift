@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Accord's own cases (Conformance/): they load and pass the offline rules, they pass against the

@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// The HTML report of a broken server, as a person sees it: opened in headless Chromium (Debian's

@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 @Suite("accord --html writes one self-contained page holding the whole run")

@@ -1,7 +1,7 @@
 import AccordTestSupport
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 import Testing
 
 @testable import Lanes

@@ -1,5 +1,4 @@
 import Foundation
-import KizunaWire
 import Reports
 import Testing
 

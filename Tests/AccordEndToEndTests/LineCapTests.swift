@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// `--max-line`: a recording line (or a whole transcript) over the cap is an input error, exit 64

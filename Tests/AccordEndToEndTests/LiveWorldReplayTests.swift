@@ -2,7 +2,7 @@ import AccordTestSupport
 import Corpus
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 import ReferenceServer
 import Serve
 import ServerContract

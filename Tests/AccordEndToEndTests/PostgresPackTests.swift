@@ -1,6 +1,6 @@
 import AccordTestSupport
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Upstream's real server, its SQL pack on PostgreSQL 15, driven through `--server postgres://`:

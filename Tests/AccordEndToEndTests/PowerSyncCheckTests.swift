@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// A PowerSync transcript of Conformance/powersync broken the way one PS rule forbids.

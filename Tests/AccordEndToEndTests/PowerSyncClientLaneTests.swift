@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// One seeded fault of the reference PowerSync client and where the client lane kills it.

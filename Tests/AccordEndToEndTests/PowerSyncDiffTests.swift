@@ -1,6 +1,5 @@
 import AccordTestSupport
 import Foundation
-import KizunaWire
 import Testing
 
 /// `accord diff` on a PowerSync recording: the recording replayed as the server lane replays it

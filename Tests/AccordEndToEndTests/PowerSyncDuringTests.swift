@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// A PowerSync session recorded with `accord record --profile powersync`: the header names the

@@ -1,6 +1,6 @@
 import AccordTestSupport
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// The reference PowerSync client on a live sync stream: `accord driver --profile powersync`

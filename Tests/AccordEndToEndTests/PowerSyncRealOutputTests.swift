@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Sessions whose lines and answers are what PowerSync's own service emits in its own tests

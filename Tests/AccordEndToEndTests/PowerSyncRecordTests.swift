@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// PowerSync sessions through `accord record` and back through `accord check` and `accord

@@ -1,6 +1,6 @@
 import AccordTestSupport
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// `accord serve --profile powersync` answers failures as PowerSync's service does, in its order:

@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// The whole PowerSync loop on loopback: `accord serve --profile powersync --fixtures`, `accord

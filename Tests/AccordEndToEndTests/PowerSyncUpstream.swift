@@ -1,6 +1,6 @@
 import AccordTestSupport
 import Foundation
-import KizunaWire
+import JSON
 
 /// A small NDJSON upstream for `accord record` (a Python fixture on 127.0.0.1): it answers the
 /// requests it gets, in order, with the answers it was given, each for one path: a sync stream

@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// `accord check` on recordings: the same rules as transcripts, streamed line by line.

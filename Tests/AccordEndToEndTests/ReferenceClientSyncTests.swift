@@ -2,6 +2,7 @@ import AccordDriver
 import Corpus
 import Foundation
 import HTTP
+import JSON
 import KizunaWire
 import Lanes
 import Testing

@@ -3,7 +3,7 @@ import Corpus
 import Foundation
 import HTTPTargets
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import Reports
 import ServerContract

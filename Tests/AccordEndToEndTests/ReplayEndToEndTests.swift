@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Recordings replayed through the binary: converted from corpus transcripts, sent to the

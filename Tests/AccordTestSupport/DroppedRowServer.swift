@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import ServerContract
 
 /// A server under test wrapped so that one pull answer loses a row: the `nth` pull answer that

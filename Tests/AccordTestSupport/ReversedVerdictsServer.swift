@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import ServerContract
 
 /// A server under test wrapped so that a push answer lists its verdicts in reverse order: the

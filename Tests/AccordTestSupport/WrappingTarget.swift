@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import ServerContract
 
 /// A server under test that wraps another to seed one bug, forwarding every operation it does not

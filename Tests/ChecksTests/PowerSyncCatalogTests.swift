@@ -1,6 +1,6 @@
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Testing
 
 /// Runs a PowerSync fixture through every PS rule, as `accord check` does.

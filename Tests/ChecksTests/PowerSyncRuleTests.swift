@@ -1,6 +1,5 @@
 import Checks
 import Corpus
-import KizunaWire
 import Testing
 
 /// The PS folds on traces the catalog's fixtures do not cover.

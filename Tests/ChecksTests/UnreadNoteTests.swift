@@ -1,5 +1,5 @@
 import Checks
-import KizunaWire
+import JSON
 import Testing
 
 /// The note a stream's case carries for what Accord's model does not read (issue 36: an unknown

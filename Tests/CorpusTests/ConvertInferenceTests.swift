@@ -1,7 +1,7 @@
 import Capture
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// What conversions infer from the wire: server configuration, identities from HAR, redaction.

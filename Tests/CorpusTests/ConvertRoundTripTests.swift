@@ -1,7 +1,7 @@
 import Capture
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// `accord convert` as pure functions: transcripts, recordings and HAR round trips.

@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 @Suite("Corpus loader and the manifest bijection (I-12)")

@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Locates the shared upstream corpus (../shared/kizunasync-protocol next to the package root)

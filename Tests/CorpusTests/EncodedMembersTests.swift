@@ -1,8 +1,7 @@
 import Corpus
 import Foundation
+import JSON
 import Testing
-
-@testable import KizunaWire
 
 @Suite("Recorded exchange: members encoded without a tree")
 struct EncodedMembersTests {

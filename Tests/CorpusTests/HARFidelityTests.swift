@@ -1,7 +1,7 @@
 import Capture
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// What a HAR export says about a recording, and what comes back: the same bytes, for the

@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// The PowerSync transcript grammar and corpus loader, over Conformance/powersync.

@@ -1,7 +1,7 @@
 import Capture
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// HAR import and export of a PowerSync session: the three routes recognised under a mount

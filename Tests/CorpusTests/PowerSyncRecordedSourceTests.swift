@@ -1,6 +1,6 @@
 import Capture
 import Corpus
-import KizunaWire
+import JSON
 import Testing
 
 /// A PowerSync recording's fixture calls as its source side: read through

@@ -1,5 +1,4 @@
 import Corpus
-import KizunaWire
 import Testing
 
 /// `RecordingReader`'s cap on one line: a line of exactly `maxLine` bytes is read, one byte more

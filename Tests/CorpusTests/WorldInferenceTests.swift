@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// What `WorldInference` reads off a recording: the changes outside it, where they go, and what it

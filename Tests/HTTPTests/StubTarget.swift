@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 import ServerContract
 
 /// A `ServerTarget` that records every call and answers with canned replies.

@@ -1,7 +1,6 @@
 import Foundation
+import JSON
 import Testing
-
-@testable import KizunaWire
 
 /// The violations of `raw` (parsed without its BOM, if any).
 private func violations(_ raw: [UInt8]) throws -> [CanonicalViolation] {

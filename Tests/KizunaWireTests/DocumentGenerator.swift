@@ -1,7 +1,6 @@
 import Foundation
+import JSON
 import Testing
-
-@testable import KizunaWire
 
 /// SplitMix64: small, fast, and the same sequence on every platform.
 struct SplitMix64 {

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import Testing
 
 @Suite("Large string encoding")

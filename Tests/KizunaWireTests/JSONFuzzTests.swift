@@ -1,7 +1,6 @@
 import Foundation
+import JSON
 import Testing
-
-@testable import KizunaWire
 
 // A deterministic, structure-aware differential fuzz harness for JSONParser.
 //

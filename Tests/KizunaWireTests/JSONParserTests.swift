@@ -1,6 +1,5 @@
+import JSON
 import Testing
-
-@testable import KizunaWire
 
 @Suite("JSONParser")
 struct JSONParserTests {

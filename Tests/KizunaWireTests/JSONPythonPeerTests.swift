@@ -1,6 +1,6 @@
 import AccordTestSupport
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// Differential test against a real peer: CPython's `json` module (strict UTF-8, no NaN or

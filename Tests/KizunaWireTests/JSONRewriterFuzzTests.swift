@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import Testing
 
 /// Writes random JSON with random whitespace and random but equivalent escapes.

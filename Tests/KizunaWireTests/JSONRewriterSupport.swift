@@ -1,4 +1,4 @@
-@testable import KizunaWire
+import JSON
 
 /// Deterministic rules that log every call: keys containing "tok" are secret, containing "keep"
 /// copied, and strings containing "x" uppercased. A secret shows its material, so a wrong

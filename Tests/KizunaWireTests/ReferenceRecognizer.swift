@@ -1,5 +1,5 @@
 import Foundation
-import KizunaWire
+import JSON
 import Testing
 
 /// An independent RFC 8259 recognizer (accept/reject only): iterative with an explicit stack,

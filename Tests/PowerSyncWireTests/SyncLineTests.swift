@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 import Testing
 

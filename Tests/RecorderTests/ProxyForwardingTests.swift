@@ -1,7 +1,7 @@
 import Corpus
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 import Recorder
 import Testing
 

@@ -2,6 +2,7 @@ import Capture
 import Corpus
 import Foundation
 import HTTP
+import JSON
 import KizunaWire
 import Recorder
 import Synchronization

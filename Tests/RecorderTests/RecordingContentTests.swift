@@ -2,7 +2,7 @@ import Capture
 import Corpus
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 import Recorder
 import Testing
 

@@ -1,8 +1,7 @@
 import Capture
 import Corpus
+import JSON
 import Testing
-
-@testable import KizunaWire
 
 /// SplitMix64 for the recorder's fuzz tests.
 struct RecorderRNG {

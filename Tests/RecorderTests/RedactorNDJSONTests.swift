@@ -1,5 +1,5 @@
 import Capture
-import KizunaWire
+import JSON
 import PowerSyncWire
 import Testing
 

@@ -1,6 +1,5 @@
 import Capture
 import Corpus
-import KizunaWire
 import Testing
 
 /// The placements a careless client or an attacker uses to carry a secret past a redactor that

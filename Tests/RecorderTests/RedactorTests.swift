@@ -1,6 +1,6 @@
 import Capture
 import Corpus
-import KizunaWire
+import JSON
 import Testing
 
 @Suite("Redaction of headers, queries, JSON and free text")

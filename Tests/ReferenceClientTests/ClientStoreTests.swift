@@ -1,6 +1,5 @@
 import Corpus
 import Foundation
-import KizunaWire
 import Testing
 
 @testable import ReferenceClient

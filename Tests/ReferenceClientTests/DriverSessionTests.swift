@@ -2,6 +2,7 @@ import AccordDriver
 import AccordTestSupport
 import Corpus
 import Foundation
+import JSON
 import KizunaWire
 import ReferenceDriver
 import Testing

@@ -1,6 +1,7 @@
 import AccordTestSupport
 import Corpus
 import Foundation
+import JSON
 import KizunaWire
 
 @testable import ReferenceClient

@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import PowerSyncWire
 import SQLite
 import Testing

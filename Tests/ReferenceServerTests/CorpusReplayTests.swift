@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 import Lanes
 import ReferenceServer
 import Reports

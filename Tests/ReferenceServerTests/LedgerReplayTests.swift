@@ -1,5 +1,4 @@
 import Corpus
-import KizunaWire
 import ReferenceServer
 import ServerContract
 import Testing

@@ -1,6 +1,5 @@
 import Corpus
 import Foundation
-import KizunaWire
 import ReferenceServer
 import ServerContract
 import Testing

@@ -1,7 +1,7 @@
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import Testing
 

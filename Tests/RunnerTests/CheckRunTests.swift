@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import Testing
 

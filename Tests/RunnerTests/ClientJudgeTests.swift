@@ -1,5 +1,4 @@
 import AccordDriver
-import KizunaWire
 import Testing
 
 @testable import Corpus

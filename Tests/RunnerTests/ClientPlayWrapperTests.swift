@@ -1,7 +1,7 @@
 import AccordDriver
 import AccordTestSupport
 import Harness
-import KizunaWire
+import JSON
 import Reports
 import Testing
 

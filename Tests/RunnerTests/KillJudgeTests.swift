@@ -1,5 +1,5 @@
 import AccordDriver
-import KizunaWire
+import JSON
 import Testing
 
 @testable import Corpus

@@ -1,7 +1,7 @@
 import Checks
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Lanes
 import Reports
 import Testing

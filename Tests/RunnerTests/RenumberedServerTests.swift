@@ -2,7 +2,7 @@ import AccordTestSupport
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import ReferenceServer
 import Reports

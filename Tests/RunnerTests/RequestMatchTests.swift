@@ -1,6 +1,6 @@
 import Corpus
 import HTTP
-import KizunaWire
+import JSON
 import Testing
 
 @testable import Lanes

@@ -2,7 +2,7 @@ import Checks
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import Reports
 import Testing

@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 extension PowerSyncBody {

@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 /// The `attach` request: where the local database lives and how to reach the service.
 public typealias AttachRequest = PowerSyncAttachment

@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 /// `accord convert` as a pure function of bytes: recordings, transcripts and HAR 1.2 files turned
 /// into one another, through the recording as the common form (transcript → recording → HAR and

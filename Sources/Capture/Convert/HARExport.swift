@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 
 /// Turns a recording into a HAR 1.2 log (one entry per exchange, JSON bodies as
 /// `postData.text` and `content.text`). What HAR has no field for travels in `_accord` members,

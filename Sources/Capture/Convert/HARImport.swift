@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import JSON
 import KizunaWire
 import PowerSyncWire
 

@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 extension RecordingToPowerSyncTranscript {
     /// A PowerSync recording as the live lanes replay it: passed through the recorder's redactor

@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// A recording of a PowerSync session as a PowerSync transcript (docs/powersync.md,

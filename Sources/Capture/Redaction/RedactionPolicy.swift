@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Which header fields, query parameters and JSON keys a recording hides, and how: the value
 /// becomes a placeholder such as `<redacted:jwt:1>` or `<redacted:secret:2>`, numbered in order

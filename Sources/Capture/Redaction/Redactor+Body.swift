@@ -1,5 +1,5 @@
 import Dispatch
-import KizunaWire
+import JSON
 import Synchronization
 
 /// Bodies as recorded: JSON re-encoded compactly with its secrets replaced in one pass, other

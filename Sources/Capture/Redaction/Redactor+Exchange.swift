@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 /// Whole exchanges and recordings redacted, for what enters or leaves without passing the
 /// proxy: HAR imports, every `accord convert` direction, recordings written by hand or by an

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import Synchronization
 
 /// Applies a `RedactionPolicy` to what is about to be recorded, shared by every connection of

@@ -2,7 +2,7 @@ import CLinux
 import Corpus
 import Dispatch
 import Foundation
-import KizunaWire
+import JSON
 import Synchronization
 
 /// Appends a recording as JSON Lines, in order, for many writers at once. Each `append` numbers

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// Runs the PowerSync decoding rule (PS-SHAPE) and every PS rule over one transcript's or

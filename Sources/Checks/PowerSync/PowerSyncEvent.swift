@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// One event of a PowerSync trace as the checker is fed it, payloads still JSON: a sync stream

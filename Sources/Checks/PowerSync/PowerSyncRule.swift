@@ -1,4 +1,3 @@
-import KizunaWire
 import PowerSyncWire
 
 /// A PowerSync rule, written as a pure fold like the KizunaSync `TraceRule`s: it sees each

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// The note a stream's case carries when its lines hold what Accord's model does not read: line

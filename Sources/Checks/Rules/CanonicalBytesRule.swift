@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// I-1: a corpus file's bytes are canonical JSON (C-1..C-7, C-9). A divergence inside a step is
 /// reported at that step; one elsewhere is a file-level finding.

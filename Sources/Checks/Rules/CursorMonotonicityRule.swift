@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// I-3: a pull response's cursor high-water never decreases (neither below the previous

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// I-9 clauses a–d and f: rows and tombstones count against one limit (a); a page whose cursor
 /// carries a start keeps has_more:true (b); an under-full page with a hole-free cursor closes the

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// I-5 (the verdict bijection), AC-ABORT-ATOMIC (an abort answers only an atomic batch),
 /// AC-OFFENDER (the offender is a batch member) and the push half of AC-SIGNAL (a push signal is

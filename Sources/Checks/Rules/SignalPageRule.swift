@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// I-8: a pull signal excludes page data (no rows, no tombstones, has_more:false); I-9e: a
 /// signal page is exempt from page accounting because it echoes the request cursor verbatim;

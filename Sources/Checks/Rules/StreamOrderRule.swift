@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// I-10: rows and tombstones each keep strict (seq, table, pk) stream order, and no entry of

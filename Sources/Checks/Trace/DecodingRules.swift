@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// The rules that decoding enforces: shape (I-2) and the closed sets.

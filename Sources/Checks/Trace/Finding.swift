@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// One rule violation found in a trace: a value, never a thrown error.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,3 @@
-import KizunaWire
-
 /// A rule id: "I-5" for an upstream invariant, "AC-…" for Accord's own rules.
 public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The id text.

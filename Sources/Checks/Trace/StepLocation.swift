@@ -1,5 +1,3 @@
-import KizunaWire
-
 /// Where in a trace something happened: a transcript step or a recording exchange.
 public struct StepLocation: Sendable, Hashable, CustomStringConvertible {
     /// What the number counts.

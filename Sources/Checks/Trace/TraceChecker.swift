@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// Runs the decoding rules and every trace rule over a trace, keeping one fold per client.

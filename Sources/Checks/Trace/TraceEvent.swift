@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 /// One event of a trace: an exchange, a set of client-state checks, or a step no offline rule
 /// reads.

@@ -1,5 +1,4 @@
 import Corpus
-import KizunaWire
 
 /// A rule over a trace, written as a pure fold: it sees each decoded exchange (and each set of
 /// client-state checks) of one client's session in order and appends findings. Rules hold only

@@ -1,5 +1,4 @@
 import Corpus
-import KizunaWire
 
 /// What the rules need to know about the trace as a whole.
 public struct TraceSettings: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A whole recording held in memory: its header, its complete exchanges and the torn last line
 /// if there was one. Replay and conversion need every exchange at once (sessions are grouped,

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Turns a recording into a transcript document: every recorded pull and push becomes an rpc
 /// step (another session's exchanges carry a `caller`; one whose answer was lost, status 0,

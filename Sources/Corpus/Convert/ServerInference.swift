@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// The server configuration a recording implies, since a recording's header carries none: the
 /// tables its requests name, each table's bucket column (from pull bucket params; else the

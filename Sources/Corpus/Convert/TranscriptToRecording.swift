@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Turns a transcript into a recording: each rpc step becomes one exchange numbered by its step
 /// (so a replay's logical clock, set to the exchange number, gives the transcript's timestamps),

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A transcript together with the bytes it was read from.
 public struct LoadedTranscript: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Read access to a corpus folder; the runner supplies the file-system implementation so the
 /// corpus layer stays free of I/O.

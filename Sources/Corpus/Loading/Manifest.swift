@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// `cases/manifest.json`: the registry of every case (schemas/manifest.schema.json).

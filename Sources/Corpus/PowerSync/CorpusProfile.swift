@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Which protocol a transcript, manifest or corpus folder speaks, from its top-level
 /// `"profile"` member: absent (upstream's grammar has no such key) is KizunaSync, `"powersync"`

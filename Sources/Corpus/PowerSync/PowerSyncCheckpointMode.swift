@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// How a PowerSync client learns that the service has seen its writes (the core's

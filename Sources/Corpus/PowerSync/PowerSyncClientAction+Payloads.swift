@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A local write on a PowerSync client: PowerSync's CRUD shape, `op` PUT, PATCH or DELETE on

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// The client-side step kinds of a PowerSync transcript (docs/powersync.md, "Client steps"):

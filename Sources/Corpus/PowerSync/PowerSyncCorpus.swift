@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A PowerSync corpus folder: `cases/manifest.json` with `"profile": "powersync"` and one entry

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// How the service answers, where a transcript needs it fixed (`"service"` at the top level).

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// One step of a PowerSync transcript with its dense, one-based number. Payloads stay JSON so

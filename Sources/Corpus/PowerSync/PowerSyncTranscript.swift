@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A PowerSync transcript (`"profile": "powersync"`): a case id, title, citations, the user and

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// One change in a source-database transaction, as the service's replication turns it into

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A source step: one transaction committed in the service's source database, replicated at

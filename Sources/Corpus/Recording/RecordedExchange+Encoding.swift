@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension RecordedExchange {
     /// The exchange line's bytes without its `exchange` member (which the writer puts first):

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension RecordedExchange {
     /// Header fields as a recording holds them: names as written, in order of first appearance,

@@ -1,5 +1,3 @@
-import KizunaWire
-
 extension RecordedExchange {
     /// The largest magnitude of `at_ms` and `duration_ms` a recording holds (about 285,000
     /// years), so that every value prints as a whole number of thousandths.

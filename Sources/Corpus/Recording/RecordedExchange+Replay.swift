@@ -1,5 +1,3 @@
-import KizunaWire
-
 extension RecordedExchange {
     /// Why this exchange's recorded answer is not the service's to replay, when it is not: the
     /// recording proxy answered it itself (`:accord-error`, e.g. a 502 while the upstream was down),

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// The first line of a recording: what wrote it and under which policy.

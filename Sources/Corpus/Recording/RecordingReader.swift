@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// Splits a recording's bytes into lines as they arrive and decodes each one, so that a

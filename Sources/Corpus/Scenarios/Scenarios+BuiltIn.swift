@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension Scenarios {
     /// Accord's own setup for upstream's KizunaSync corpus (kizunasync/kizunasync,

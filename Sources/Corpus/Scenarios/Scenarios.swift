@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// Per-case setup that transcripts state only in prose: the first seq, history before step 1,

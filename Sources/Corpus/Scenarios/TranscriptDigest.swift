@@ -1,5 +1,5 @@
 import COpenSSL
-import KizunaWire
+import JSON
 
 /// The identity of a transcript that scenario setup is written for: the SHA-256, in lowercase
 /// hex, of its canonical JSON. For a corpus file that is already canonical (upstream's are) it

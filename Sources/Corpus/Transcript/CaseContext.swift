@@ -1,5 +1,3 @@
-import KizunaWire
-
 /// The context a transcript runs in: identities, schema version and server configuration.
 public struct CaseContext: Sendable, Hashable {
     /// The client under test.

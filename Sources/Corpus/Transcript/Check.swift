@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A client-state check (assert steps and postconditions).
 public enum Check: Sendable, Hashable {

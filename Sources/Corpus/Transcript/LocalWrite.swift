@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A client-local write.

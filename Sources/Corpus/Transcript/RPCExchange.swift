@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Which RPC.
 public enum RPCKind: String, Sendable, Hashable, CaseIterable {

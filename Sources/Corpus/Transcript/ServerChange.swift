@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Another actor's change on the server.
 public struct ServerChange: Sendable, Hashable {

@@ -1,5 +1,3 @@
-import KizunaWire
-
 /// One transcript step with its dense, one-based number.
 public struct Step: Sendable, Hashable {
     /// The step number `n`.

@@ -1,5 +1,3 @@
-import KizunaWire
-
 /// A golden transcript: one corpus case's context, steps and postconditions
 /// (schemas/transcript.schema.json).
 public struct Transcript: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A transport fault the harness injects.
 public struct TransportFault: Sendable, Hashable {

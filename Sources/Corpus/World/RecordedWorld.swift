@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// What happened on a recorded service outside its recording, as far as the recording shows it:
 /// the server configuration, the history before the first exchange, and the changes other

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// Infers the world a recording implies (`RecordedWorld`) from the recording alone, reading its

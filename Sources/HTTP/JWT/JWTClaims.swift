@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// The claims of a verified JWT, with the ones KizunaSync reads picked out.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import KizunaWire
 
 /// An HS256 secret that verifies and mints JWTs (RFC 7519, JWS compact form, RFC 7515).

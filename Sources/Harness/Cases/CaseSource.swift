@@ -1,7 +1,7 @@
 import Capture
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import PowerSyncWire
 import Reports
 

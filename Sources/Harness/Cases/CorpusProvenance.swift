@@ -1,7 +1,7 @@
 import Checks
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 import Reports
 
 /// Decision titles from an optional decisions/index.json, for blocked-case reasons, and the

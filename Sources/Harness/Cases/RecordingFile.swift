@@ -1,6 +1,6 @@
 import Corpus
 import Foundation
-import KizunaWire
+import JSON
 
 /// Reads and writes whole recordings, transcripts and HAR files for replay and conversion; the
 /// conversions themselves are pure (Corpus/Convert).

@@ -1,3 +1,5 @@
+import JSON
+
 /// A mutation's operation: the closed set insert | update | delete.
 public enum MutationOp: String, Sendable, Hashable, CaseIterable {
     /// Creates a row.

@@ -1,3 +1,5 @@
+import JSON
+
 /// A conflict-journal entry riding a winning pull (D-conflict-journal-visibility).
 public struct ConflictEntry: Sendable, Hashable {
     /// The overwritten column.

@@ -1,3 +1,5 @@
+import JSON
+
 /// One outbox mutation as pushed.
 public struct Mutation: Sendable, Hashable {
     /// The mutation's id (a uuid).

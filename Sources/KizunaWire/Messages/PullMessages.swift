@@ -1,3 +1,5 @@
+import JSON
+
 /// One pull bucket: a table and its parameter equalities.
 public struct Bucket: Sendable, Hashable {
     /// The table.

@@ -1,3 +1,5 @@
+import JSON
+
 /// The body of a pull response.
 public struct PullResponse: WireMessage {
     /// The new cursor token.

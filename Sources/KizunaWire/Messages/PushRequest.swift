@@ -1,3 +1,5 @@
+import JSON
+
 /// The body of `POST /rest/v1/rpc/push`.
 public struct PushRequest: WireMessage {
     /// Whether the batch commits all-or-nothing.

@@ -1,3 +1,5 @@
+import JSON
+
 /// One way a push response fails to answer its request (I-5 and the abort rules).
 public struct PushAnswerViolation: Sendable, Hashable {
     /// The protocol's kind of failure.

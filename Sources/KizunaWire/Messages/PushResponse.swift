@@ -1,3 +1,5 @@
+import JSON
+
 /// The single outcome of an atomic batch that aborted (D-atomic-batch-abort).
 public struct BatchAbort: Sendable, Hashable {
     /// The mutation whose rejection reverted the batch.

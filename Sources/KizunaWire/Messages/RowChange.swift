@@ -1,3 +1,5 @@
+import JSON
+
 /// One delivered row: the latest state of a row, visible to the caller.
 public struct RowChange: Sendable, Hashable {
     /// The table.

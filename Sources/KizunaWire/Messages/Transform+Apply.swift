@@ -1,3 +1,5 @@
+import JSON
+
 extension Transform {
     /// The column's value after this transform, as the protocol defines it (D-field-transforms):
     /// increment adds `by` to an integer (absent or null counts as 0), arrayUnion appends the

@@ -1,3 +1,5 @@
+import JSON
+
 /// A field transform on an update (D-field-transforms).
 public enum Transform: Sendable, Hashable {
     /// Adds `by` (a JSON integer, or a decimal string past 2^31) to the column.

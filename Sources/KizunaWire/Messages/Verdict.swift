@@ -1,3 +1,5 @@
+import JSON
+
 /// One per-mutation verdict.
 public enum Verdict: Sendable, Hashable {
     /// The mutation took effect; `serverRow` is given when transforms ran.

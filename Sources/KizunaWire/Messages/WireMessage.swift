@@ -1,3 +1,5 @@
+import JSON
+
 /// A message that reads strictly from JSON and writes back its wire form; `Codable` through
 /// its JSON form, with the same strict checks.
 public protocol WireMessage: Sendable, Hashable, Codable {

@@ -1,3 +1,5 @@
+import JSON
+
 extension PostgRESTSurface {
     /// KizunaSync's JWT claims: who calls (`sub`), from which client (`session_id`), as which
     /// PostgreSQL role (`role`).

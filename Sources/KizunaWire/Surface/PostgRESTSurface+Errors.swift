@@ -1,3 +1,5 @@
+import JSON
+
 extension PostgRESTSurface {
     /// PostgREST's error object `{code, details, hint, message}`, as every PostgREST-shaped error
     /// Accord answers or relays carries it (the router's refusals, SQL errors, the mock's and the

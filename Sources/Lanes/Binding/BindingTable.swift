@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Where a binding was learned: a step's or exchange's response (with the pointer of the live
 /// value), the seed, or the protocol itself (the bootstrap cursor "0").

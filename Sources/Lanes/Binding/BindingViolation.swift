@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A server-made value that cannot be bound: the golden-to-live map would stop being a
 /// bijection that keeps order, or a live time is not one the protocol allows. A violation is a

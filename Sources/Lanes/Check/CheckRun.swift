@@ -3,7 +3,6 @@ import Checks
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
 import Reports
 
 /// `accord check`: the offline lane over corpus folders, transcripts and recordings.

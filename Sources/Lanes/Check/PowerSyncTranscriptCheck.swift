@@ -1,7 +1,7 @@
 import Checks
 import Corpus
 import Harness
-import KizunaWire
+import JSON
 import Reports
 
 /// The offline check of one PowerSync transcript: PS-SHAPE and the PS rules over its steps,

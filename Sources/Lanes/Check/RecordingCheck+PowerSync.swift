@@ -2,7 +2,7 @@ import Capture
 import Checks
 import Corpus
 import Harness
-import KizunaWire
+import JSON
 import Reports
 
 extension RecordingCheck {

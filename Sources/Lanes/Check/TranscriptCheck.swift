@@ -1,7 +1,7 @@
 import Checks
 import Corpus
 import Harness
-import KizunaWire
+import JSON
 import Reports
 
 /// The offline check of one transcript: I-1 on its bytes, the decoding and trace rules on its

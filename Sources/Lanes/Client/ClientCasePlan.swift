@@ -1,6 +1,6 @@
 import AccordDriver
 import Corpus
-import KizunaWire
+import JSON
 
 /// What the client lane derives from a transcript before playing it: the full writes (the
 /// golden push request carries each mutation's precondition and atomic batch), the checkpoint

@@ -1,7 +1,6 @@
 import AccordDriver
 import Checks
 import Corpus
-import KizunaWire
 import Reports
 
 extension ClientCasePlay {

@@ -1,6 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
+import JSON
 import KizunaWire
 import Reports
 

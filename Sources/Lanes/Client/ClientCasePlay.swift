@@ -2,7 +2,6 @@ import AccordDriver
 import Checks
 import Corpus
 import Foundation
-import KizunaWire
 import Reports
 
 /// One case played in the client lane: the runner drives the client through its driver and

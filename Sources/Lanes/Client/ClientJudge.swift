@@ -1,7 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 
 /// The judging half of a client-lane play, pure: what the golden pages say the client has

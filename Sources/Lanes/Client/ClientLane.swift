@@ -3,7 +3,6 @@ import Corpus
 import Foundation
 import HTTP
 import Harness
-import KizunaWire
 import Reports
 
 /// The client lane for one case: a fresh loopback PostgREST mock, a fresh driver, a fresh

@@ -1,7 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 
 /// What wraps a client-lane play: the seams the play calls at step boundaries, after the driver's

@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import HTTP
 import Harness
+import JSON
 import KizunaWire
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Corpus
 import HTTP
+import JSON
 import KizunaWire
 
 /// Compares a client's RPC with the golden request: method and path, the PostgREST headers,

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension ExchangeJudge {
     /// The longest value a one-line message shows whole; longer ones are cut with `…`.

@@ -4,7 +4,7 @@ import Corpus
 import Foundation
 import HTTP
 import Harness
-import KizunaWire
+import JSON
 import Reports
 
 extension ClientCasePlay where Wrapper == KillPlay {

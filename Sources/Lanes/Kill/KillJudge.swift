@@ -1,7 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 
 /// The kill matrix's pure findings (KM-…): the state recovered after a restart judged against the

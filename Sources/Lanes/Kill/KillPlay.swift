@@ -1,7 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 
 /// The kill matrix as a wrapper around an ordinary client-lane play. It owns the point, its step

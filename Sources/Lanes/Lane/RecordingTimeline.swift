@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 
 /// Builds a recording's sequence picture exchange by exchange, so `accord check` can draw a

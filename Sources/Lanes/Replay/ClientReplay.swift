@@ -1,6 +1,6 @@
 import Corpus
 import Harness
-import KizunaWire
+import JSON
 import Reports
 
 /// The client lane for one recording. Each client session becomes an in-memory transcript

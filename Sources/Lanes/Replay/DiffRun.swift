@@ -3,7 +3,7 @@ import Capture
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 import Reports
 import ServerContract
 

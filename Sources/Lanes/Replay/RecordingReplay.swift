@@ -1,7 +1,6 @@
 import Checks
 import Corpus
 import Harness
-import KizunaWire
 import Reports
 import ServerContract
 

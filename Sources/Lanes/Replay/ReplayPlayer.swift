@@ -1,6 +1,6 @@
 import Corpus
 import Harness
-import KizunaWire
+import JSON
 import ServerContract
 
 /// One recorded exchange as replayed against a live target.

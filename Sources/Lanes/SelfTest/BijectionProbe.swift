@@ -1,6 +1,6 @@
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 
 /// The self-test's client-only probe: push/001 cut after its push, whose golden answer now
 /// carries a verdict for a mutation never sent. Only a client that checks the verdict bijection

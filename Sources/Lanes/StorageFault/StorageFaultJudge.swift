@@ -1,6 +1,5 @@
 import AccordDriver
 import Checks
-import KizunaWire
 import Reports
 
 /// The storage-fault matrix's pure findings (SF-…): the answer to the command that ran while the

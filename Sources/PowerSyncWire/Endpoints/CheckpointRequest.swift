@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// `POST /sync/checkpoint-request`: the client submits its next checkpoint-request id; the
 /// service keeps the greatest id per user and client and answers it.

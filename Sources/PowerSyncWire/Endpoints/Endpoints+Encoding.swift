@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension WriteCheckpointAnswer {
     /// The answer as `/write-checkpoint2.json` writes it: `{"data": {"write_checkpoint": "N"}}`.

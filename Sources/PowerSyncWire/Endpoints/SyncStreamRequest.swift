@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// The body of `POST /sync/stream` (`StreamingSyncRequest`), as far as the rules read it: the
 /// buckets the client already holds and where each stands, and the client id.

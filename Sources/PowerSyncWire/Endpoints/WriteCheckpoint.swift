@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// `GET /write-checkpoint2.json?client_id=…`: the service creates a write checkpoint for the
 /// user and client and answers its id, which a later checkpoint line acknowledges.

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// One bucket of a checkpoint: its name, the checksum its ops add up to, the op count and the
 /// priority it syncs at (0 is the highest; the SDK core reads an absent priority as 3).

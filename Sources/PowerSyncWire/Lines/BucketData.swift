@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A `data` line: ops of one bucket after `after`, up to `next_after`, and whether more follow.
 public struct BucketData: Sendable, Hashable {

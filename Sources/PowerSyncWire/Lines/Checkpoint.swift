@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A `checkpoint` line: a new checkpoint with every bucket's checksum. It resets the
 /// checkpoint state; `write_checkpoint` acknowledges a write checkpoint or checkpoint request.

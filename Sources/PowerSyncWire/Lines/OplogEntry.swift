@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// The four bucket operations.
 public enum OpType: String, Sendable, Hashable, CaseIterable {

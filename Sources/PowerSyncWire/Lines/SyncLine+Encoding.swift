@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension SyncLine {
     /// The line as the wire writes it: one object with one key naming its kind; ids as decimal

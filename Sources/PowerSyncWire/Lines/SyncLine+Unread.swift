@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension SyncLine {
     /// What Accord's model reads of a line kind's body: a member it reads, and the shape inside.

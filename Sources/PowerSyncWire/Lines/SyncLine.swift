@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// One line of the NDJSON sync stream (`POST /sync/stream`): an object with exactly one key,
 /// naming the line kind.

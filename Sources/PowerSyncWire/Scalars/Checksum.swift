@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A bucket or op checksum: conceptually an unsigned 32-bit integer, added with wrap-around.
 /// The wire may carry it as a u32, as the same bits read as a negative i32, or as a whole

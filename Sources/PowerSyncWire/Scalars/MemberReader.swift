@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// KizunaWire's `ObjectReader` (each key once) seen with PowerSync's error kinds: every shape

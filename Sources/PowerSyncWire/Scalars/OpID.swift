@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// An op id (`ProtocolOpId`): a base-10 string on the wire, 0 through 2^63−1, kept exact as an
 /// `Int64` (the SDK core parses it into an i64). Checkpoint ids and checkpoint-request ids use

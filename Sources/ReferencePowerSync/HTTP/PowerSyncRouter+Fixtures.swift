@@ -1,5 +1,6 @@
 import Corpus
 import HTTP
+import JSON
 import KizunaWire
 
 extension PowerSyncRouter {

@@ -1,7 +1,7 @@
 import Corpus
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// `accord serve --profile powersync`: the embedded service's three endpoints over the HTTP

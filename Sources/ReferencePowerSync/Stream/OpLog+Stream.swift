@@ -1,4 +1,3 @@
-import KizunaWire
 import PowerSyncWire
 
 extension OpLog {

@@ -1,5 +1,4 @@
 import Corpus
-import KizunaWire
 import ServerContract
 
 /// A server change held in an open transaction: its seq is stamped when it is applied, its

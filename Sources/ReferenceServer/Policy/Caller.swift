@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// The caller of an RPC as the server sees it: the user (bucket owner) and the client.
 struct Caller: Sendable {

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// One page of the (seq, table, pk)-ordered stream after a cursor: the deliverable entries up
 /// to the limit, the scan cap counting hidden candidates too, and the cursor that follows.

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// What one mutation came to.

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// Field transforms (D-field-transforms) evaluated against the current column value; a type

@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A column's SQL type, as fixtures/domain.json names it; decides which JSON values a write

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 extension ReferenceDomain {
     /// Reads a domain from JSON in the shape of the corpus's fixtures/domain.json:

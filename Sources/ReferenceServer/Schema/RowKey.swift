@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// The canonical text of a row key (D-row-key): one key column gives its component text, several
 /// give the JSON array of their component texts as Postgres prints jsonb (`["1", "12"]`).

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// Writes rows the way every writer does (a push, another actor, a held transaction's commit):
 /// stamps the global seq, keeps the column clocks, leaves a tombstone for a bucket move-out

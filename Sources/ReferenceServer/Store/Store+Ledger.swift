@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A conflict-journal entry as stored: who overwrote which column's value, at which seq.

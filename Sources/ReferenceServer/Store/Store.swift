@@ -1,5 +1,3 @@
-import KizunaWire
-
 /// The server's tables in SQLite: rows, column clocks, tombstones and the counters (next seq,
 /// high-water, reap horizon). Every statement is prepared with bound parameters.
 final class Store {

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// JSON text helpers for stored values.
 enum StoredJSON {

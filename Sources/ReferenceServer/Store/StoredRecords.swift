@@ -1,3 +1,4 @@
+import JSON
 import KizunaWire
 
 /// A live row: its latest state and the seq of its last write.

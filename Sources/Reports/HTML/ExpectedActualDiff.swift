@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A failure body split for the page: its finding lines, and the expected and actual values
 /// side by side, each pretty-printed as canonical JSON when it parses, with the lines the other

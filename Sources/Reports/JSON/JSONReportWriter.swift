@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// A streaming JSON report: one document holding every suite written, then the overall tally.
 ///

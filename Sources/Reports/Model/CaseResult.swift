@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// One test case: a step, a postcondition, or a file-level check.
 public struct CaseResult: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 extension FixtureRequest {
     /// The body of a seed call, for a client of the fixture endpoint (the runner's HTTP target).

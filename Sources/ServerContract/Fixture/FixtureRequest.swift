@@ -1,4 +1,5 @@
 import Corpus
+import JSON
 import KizunaWire
 
 /// The bodies of the fixture endpoint (docs/server-contract.md), read strictly: unknown keys,

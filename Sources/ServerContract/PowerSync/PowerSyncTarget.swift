@@ -1,5 +1,5 @@
 import Corpus
-import KizunaWire
+import JSON
 
 /// What the server lane needs of a PowerSync-shaped service to play a PowerSync transcript:
 /// perform its source-side steps, answer its three endpoints as the user the transcript runs

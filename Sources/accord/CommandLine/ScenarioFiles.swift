@@ -1,6 +1,6 @@
 import Corpus
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 
 /// The scenario setup a run plays with: Accord's built-in setup for upstream's corpus, with each

@@ -1,6 +1,6 @@
 import Foundation
 import HTTP
-import KizunaWire
+import JSON
 
 extension OptionKey {
     static let secret = OptionKey("secret")

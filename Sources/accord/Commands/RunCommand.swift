@@ -1,7 +1,6 @@
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
 import Lanes
 import ServerContract
 

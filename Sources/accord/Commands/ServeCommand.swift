@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import HTTP
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import ReferencePowerSync
 import ReferenceServer

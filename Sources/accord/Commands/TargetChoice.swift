@@ -2,7 +2,7 @@ import Corpus
 import Foundation
 import HTTPTargets
 import Harness
-import KizunaWire
+import JSON
 import Lanes
 import PostgresTarget
 import ReferencePowerSync

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// PS-DIFF: a `checkpoint_diff` applies to the checkpoint it follows: the stream has had a

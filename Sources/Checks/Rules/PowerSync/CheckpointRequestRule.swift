@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// PS-REQUEST-ID: one counter per user and client. `/sync/checkpoint-request` and

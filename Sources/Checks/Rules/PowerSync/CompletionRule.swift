@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// PS-COMPLETE: a `checkpoint_complete` or `partial_checkpoint_complete` names the

@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// PS-CHECKSUM and PS-PRIORITY, one fold because they judge the same moment (a completion)

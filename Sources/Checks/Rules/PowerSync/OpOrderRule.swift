@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// PS-OP-ORDER: within a stream, each bucket's op ids increase strictly, and its `data` lines

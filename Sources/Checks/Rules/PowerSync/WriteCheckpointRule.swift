@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// PS-WRITE-CHECKPOINT: the `write_checkpoint` a stream acknowledges never goes back, per

@@ -1,7 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 
 /// The judging half of the PowerSync client lane, pure: what the golden steps say the client

@@ -2,7 +2,6 @@ import AccordDriver
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
 import Reports
 
 /// The client lane for one PowerSync case: a fresh loopback mock service, a fresh PowerSync

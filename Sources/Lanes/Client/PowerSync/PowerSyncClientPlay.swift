@@ -3,7 +3,7 @@ import Checks
 import Corpus
 import Foundation
 import Harness
-import KizunaWire
+import JSON
 import PowerSyncWire
 import Reports
 

@@ -3,7 +3,7 @@ import Corpus
 import Foundation
 import HTTP
 import Harness
-import KizunaWire
+import JSON
 import PowerSyncWire
 import Synchronization
 

@@ -1,6 +1,6 @@
 import Checks
 import Corpus
-import KizunaWire
+import JSON
 import Reports
 import ServerContract
 

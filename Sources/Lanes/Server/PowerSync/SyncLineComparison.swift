@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 import PowerSyncWire
 
 /// How the server lane compares a live NDJSON line with the golden one: both are decoded

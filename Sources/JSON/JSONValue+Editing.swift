@@ -22,7 +22,7 @@ extension JSONValue {
             }
             return .object(object)
         case .array(var array):
-            let position = token == "-" ? array.count : (SequenceNumber.isCanonical(token.utf8) ? Int(token) : nil)
+            let position = token == "-" ? array.count : (JSONPointer.isArrayIndex(token) ? Int(token) : nil)
             guard let index = position, index <= array.count else { return self }
             if rest.isEmpty {
                 if let newValue {

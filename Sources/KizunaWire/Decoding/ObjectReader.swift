@@ -1,3 +1,5 @@
+import JSON
+
 /// Reads the members of one JSON object strictly: each key is taken at most once and any key
 /// left unread at `finish()` is an unknown key (schemas say additionalProperties: false).
 public struct ObjectReader {

@@ -2,6 +2,14 @@ import Foundation
 
 /// An RFC 6901 JSON pointer, used to say where in a document a problem is.
 public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Comparable {
+    /// Whether a reference token is an array index (RFC 6901 §4): "0", or digits without a
+    /// leading zero, no sign.
+    static func isArrayIndex(_ token: String) -> Bool {
+        guard let first = token.utf8.first else { return false }
+        if first == UInt8(ascii: "0") { return token.utf8.count == 1 }
+        return token.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
     /// The reference tokens, unescaped.
     public private(set) var tokens: [String]
 
@@ -87,7 +95,7 @@ extension JSONValue {
                 current = next
             case .array(let array):
                 // RFC 6901: an array index is "0" or digits without a leading zero (no sign, no "01").
-                guard SequenceNumber.isCanonical(token.utf8), let index = Int(token), array.indices.contains(index) else {
+                guard JSONPointer.isArrayIndex(token), let index = Int(token), array.indices.contains(index) else {
                     return nil
                 }
                 current = array[index]

@@ -53,6 +53,12 @@ public struct JSONObject: Sendable, Hashable {
         public var key: String
         /// The member's value.
         public var value: JSONValue
+
+        /// Makes a member.
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// The members in source order.
