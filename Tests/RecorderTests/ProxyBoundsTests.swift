@@ -74,8 +74,9 @@ struct ProxyBoundsTests {
     @Test("past three quarters of the buffer budget, a request arriving is answered 503, refused at its head; the others go on")
     func budgetRefuses() async throws {
         let budget = 1 << 20
-        // A long read timeout: the requests held unfinished must not time out on a busy machine.
-        let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
+        // A read timeout far beyond any stall: a loaded test run has paused every test for over 60 s,
+        // and the requests held unfinished must not time out meanwhile (this test is about room).
+        let harness = try RecorderHarness(readTimeout: .seconds(600), bufferBudget: budget)
         let first = try RawSocket(port: harness.port)
         Self.sendAside(
             first,
@@ -101,8 +102,9 @@ struct ProxyBoundsTests {
     @Test("pipelined requests behind a slow one are read only into the room the buffer has, then all answered")
     func pipeliningReadsIntoRoom() async throws {
         let budget = 1 << 20
-        // A long read timeout: the requests held unfinished must not time out on a busy machine.
-        let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
+        // A read timeout far beyond any stall: a loaded test run has paused every test for over 60 s,
+        // and the requests held unfinished must not time out meanwhile (this test is about room).
+        let harness = try RecorderHarness(readTimeout: .seconds(600), bufferBudget: budget)
         let client = try RawSocket(port: harness.port)
         let body = String(repeating: "p", count: 256 * 1024)
         let gate = UUID().uuidString
@@ -131,8 +133,9 @@ struct ProxyBoundsTests {
     @Test("pipelined requests behind a slow one stop being read one receive short of three quarters of the budget, then all answered")
     func pipeliningStopsAtBudget() async throws {
         let budget = 1 << 20
-        // A long read timeout: the requests held unfinished must not time out on a busy machine.
-        let harness = try RecorderHarness(readTimeout: .seconds(60), bufferBudget: budget)
+        // A read timeout far beyond any stall: a loaded test run has paused every test for over 60 s,
+        // and the requests held unfinished must not time out meanwhile (this test is about room).
+        let harness = try RecorderHarness(readTimeout: .seconds(600), bufferBudget: budget)
         // The pipelining connection's buffer keeps 350 KB of room from an earlier large request.
         let client = try RawSocket(port: harness.port)
         Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 350000\r\n\r\n" + String(repeating: "l", count: 350_000))
