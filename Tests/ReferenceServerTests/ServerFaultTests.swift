@@ -116,7 +116,7 @@ struct ServerFaultTests {
     static func failures(_ suite: SuiteResult) -> [(step: String, rules: [String])] {
         suite.cases.compactMap { item in
             switch item.outcome {
-            case .failed(let failures): (item.name, failures.map(\.ruleID))
+            case .failed(let failures): (item.name, failures.map(\.ruleID.rawValue))
             case .errored(let message): (item.name, ["ERROR: \(message)"])
             case .passed, .skipped: nil
             }

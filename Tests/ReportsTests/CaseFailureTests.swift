@@ -46,7 +46,7 @@ struct CaseFailureTests {
     @Test("a failed case without findings is unexplained, not typed")
     func unexplained() {
         let failure = CaseFailure([])
-        #expect(failure.ruleID.isEmpty)
+        #expect(failure.ruleID == nil)
         #expect(failure.message == CaseFailure.unexplained)
         #expect(CaseResult(name: "n", classname: "c", outcome: .passed).failure == nil)
     }

@@ -101,7 +101,9 @@ struct HTMLReportWriterTests {
         for entry in RuleCatalog.entries {
             let suite = SuiteResult(
                 name: "s",
-                cases: [CaseResult(name: "step 1 push", classname: "k", outcome: .failed([Failure(ruleID: entry.id, message: "m")]))])
+                cases: [
+                    CaseResult(name: "step 1 push", classname: "k", outcome: .failed([Failure(ruleID: RuleID(entry.id), message: "m")]))
+                ])
             let html = try Self.page([suite])
             #expect(!html.contains("not in the rule catalog"), "\(entry.id)")
         }

@@ -87,7 +87,7 @@ public enum TranscriptCheck {
         if let actual = finding.actual ?? scope.value(at: finding.pointer), !finding.pointer.tokens.isEmpty || finding.actual != nil {
             body.append("actual: " + CanonicalJSON.compact(actual))
         }
-        return Failure(ruleID: finding.ruleID.rawValue, message: finding.description, body: body.joined(separator: "\n"))
+        return Failure(ruleID: finding.ruleID, message: finding.description, body: body.joined(separator: "\n"))
     }
 
     /// The suite for a blocked manifest entry: in the offline lane, one skipped case naming its

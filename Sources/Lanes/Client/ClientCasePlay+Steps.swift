@@ -127,7 +127,7 @@ extension ClientCasePlay {
         var result = CaseResult(name: name, classname: classname, outcome: failures.isEmpty ? .passed : .failed(failures))
         if let sent = received.first(where: { $0.rpc == exchange.rpc })?.body { result.observed = CaseResult.Observed(request: sent) }
         cases.append(result)
-        let requestRules: Set<String> = [ObligationID.request.rawValue, ObligationID.resend.rawValue, ObligationID.atomicRun.rawValue]
+        let requestRules = Set([ObligationID.request, .resend, .atomicRun].map { RuleID($0.rawValue) })
         if failures.contains(where: { requestRules.contains($0.ruleID) }) {
             progress = .stopped("step \(step.n) sent another request than the golden one")
             return

@@ -8,6 +8,6 @@ extension Failure {
     ///   - message: one line, the id in it.
     ///   - body: expected vs actual, when there is one.
     init(_ obligation: ObligationID, message: String, body: String = "") {
-        self.init(ruleID: obligation.rawValue, message: message, body: body)
+        self.init(ruleID: RuleID(obligation.rawValue), message: message, body: body)
     }
 }

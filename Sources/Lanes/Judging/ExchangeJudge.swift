@@ -98,7 +98,7 @@ enum ExchangeJudge {
             notes.append("sent with " + exchange.substitutions.map(\.description).joined(separator: ", "))
         }
         if !exchange.recordedFaults.isEmpty {
-            let broken = Set(exchange.recordedFaults.map(\.ruleID)).sorted().joined(separator: ", ")
+            let broken = Set(exchange.recordedFaults.map(\.ruleID.rawValue)).sorted().joined(separator: ", ")
             notes.append("not compared: the recorded answer breaks \(broken)")
             return Judgement(outcome: .failed(exchange.recordedFaults + failures), note: notes.joined(separator: "; "), tier: nil)
         }

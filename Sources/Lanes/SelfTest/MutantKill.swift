@@ -21,8 +21,8 @@ public struct MutantKill: Sendable, Hashable {
             for item in suite.cases {
                 switch item.outcome {
                 case .failed(let failures):
-                    let ruleID = CaseFailure(failures).ruleID
-                    return MutantKill(ruleID: ruleID.isEmpty ? "FAILED" : ruleID, caseID: suite.name, step: item.name, lane: lane)
+                    let ruleID = CaseFailure(failures).ruleID?.rawValue ?? "FAILED"
+                    return MutantKill(ruleID: ruleID, caseID: suite.name, step: item.name, lane: lane)
                 case .errored:
                     return MutantKill(ruleID: "ERROR", caseID: suite.name, step: item.name, lane: lane)
                 case .passed, .skipped:

@@ -1,3 +1,4 @@
+import Checks
 import Corpus
 import Foundation
 import Harness
@@ -73,7 +74,7 @@ public struct SelfTestReport: Sendable {
                 failure.map {
                     .failed([
                         Failure(
-                            ruleID: $0.kill.ruleID,
+                            ruleID: RuleID($0.kill.ruleID),
                             message: "the unmutated \(component.rawValue) fails at \($0.kill.caseID) › \($0.kill.step)")
                     ])
                 } ?? .passed

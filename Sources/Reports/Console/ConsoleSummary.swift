@@ -152,7 +152,7 @@ public struct ConsoleSummary: Sendable {
     ///   - failure: the case's failure.
     /// - Returns: the line, without the `FAIL` label.
     public static func failureLine(suite: String, _ failure: CaseFailure) -> String {
-        let others = failure.failures.dropFirst().map(\.ruleID)
+        let others = failure.failures.dropFirst().map(\.ruleID.rawValue)
         var seen = Set<String>()
         let rules = others.filter { seen.insert($0).inserted }
         let more = others.isEmpty ? "" : " (+\(others.count) more: \(rules.joined(separator: ", ")))"

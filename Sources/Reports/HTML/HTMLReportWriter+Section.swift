@@ -12,8 +12,8 @@ extension HTMLReportWriter {
         for result in suite.cases {
             switch result.outcome {
             case .failed(let failures):
-                for failure in failures where !rules.contains(failure.ruleID) { rules.append(failure.ruleID) }
-                if let step = result.step { failing[step, default: []] += failures.map(\.ruleID) }
+                for failure in failures where !rules.contains(failure.ruleID.rawValue) { rules.append(failure.ruleID.rawValue) }
+                if let step = result.step { failing[step, default: []] += failures.map(\.ruleID.rawValue) }
             case .errored:
                 if let step = result.step { failing[step, default: []].append("error") }
             case .passed, .skipped: break
@@ -68,10 +68,10 @@ extension HTMLReportWriter {
     }
 
     private static func failure(_ failure: Failure) -> String {
-        var out = "<div class=\"failure\"><p><span class=\"rule\">\(HTMLText.escape(failure.ruleID))</span> "
+        var out = "<div class=\"failure\"><p><span class=\"rule\">\(HTMLText.escape(failure.ruleID.rawValue))</span> "
         out += HTMLText.escape(failure.message) + "</p>"
         if let statement = RuleText.statement(of: failure.ruleID) {
-            out += "<p class=\"statement\">\(HTMLText.escape(failure.ruleID)): \(HTMLText.escape(statement))"
+            out += "<p class=\"statement\">\(HTMLText.escape(failure.ruleID.rawValue)): \(HTMLText.escape(statement))"
             if let source = RuleText.source(of: failure.ruleID) { out += " <span class=\"source\">(\(HTMLText.escape(source)))</span>" }
             out += "</p>"
         }

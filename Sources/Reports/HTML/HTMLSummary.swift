@@ -15,7 +15,7 @@ struct HTMLSummary {
     private(set) var failedSuites = 0
     private var lanes: [String: Row] = [:]
     private var areas: [String: Row] = [:]
-    private var rules: [String: (failures: Int, suites: Set<String>)] = [:]
+    private var rules: [RuleID: (failures: Int, suites: Set<String>)] = [:]
 
     /// Counts one suite.
     /// - Parameters:
@@ -82,10 +82,11 @@ struct HTMLSummary {
         var out = "<table class=\"counts rules\"><thead><tr><th>Rule</th><th>failures</th><th>suites</th><th>statement</th></tr>"
         out += "</thead><tbody>\n"
         if rules.isEmpty { out += "<tr><td colspan=\"4\">no rule failed</td></tr>\n" }
-        for id in rules.keys.sorted(by: { RuleID($0) < RuleID($1) }) {
+        for id in rules.keys.sorted() {
             guard let counts = rules[id] else { continue }
             let statement = RuleText.statement(of: id).map(HTMLText.escape) ?? "<i>not in the rule catalog</i>"
-            out += "<tr class=\"bad\"><td><a href=\"#\" data-rule-filter=\"\(HTMLText.token(id))\">\(HTMLText.escape(id))</a></td>"
+            out +=
+                "<tr class=\"bad\"><td><a href=\"#\" data-rule-filter=\"\(HTMLText.token(id.rawValue))\">\(HTMLText.escape(id.rawValue))</a></td>"
             out += "<td>\(counts.failures)</td><td>\(counts.suites.count)</td><td>\(statement)</td></tr>\n"
         }
         return out + "</tbody></table>\n"

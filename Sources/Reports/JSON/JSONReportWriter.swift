@@ -129,7 +129,9 @@ public final class JSONReportWriter {
         out.bytes.append(UInt8(ascii: "["))
         for (index, failure) in failures.enumerated() {
             if index > 0 { out.bytes.append(UInt8(ascii: ",")) }
-            for (member, (name, text)) in [("rule", failure.ruleID), ("message", failure.message), ("body", failure.body)].enumerated() {
+            for (member, (name, text)) in [("rule", failure.ruleID.rawValue), ("message", failure.message), ("body", failure.body)]
+                .enumerated()
+            {
                 key(name, opening: member == 0)
                 string(text)
             }

@@ -103,7 +103,7 @@ public final class JUnitWriter {
         case .failed(let failures):
             let failure = CaseFailure(failures)
             try start("failure")
-            if !failure.ruleID.isEmpty { try attribute("type", failure.ruleID) }
+            if let ruleID = failure.ruleID { try attribute("type", ruleID.rawValue) }
             try attribute("message", failure.message)
             if !failure.body.isEmpty { try text(failure.body) }
             try end()

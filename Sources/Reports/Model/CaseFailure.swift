@@ -1,3 +1,5 @@
+import Checks
+
 /// The one failure a failed test case reports, root cause first: when a step has both protocol
 /// rule findings and a comparison with its reference (AC-GOLDEN, AC-BINDING, AC-DIFF), the first
 /// rule finding is the failure (its id the JUnit `type`, its message the `message`), and the body
@@ -5,10 +7,11 @@
 /// comparisons, whose first difference carries the values and where it is.
 public struct CaseFailure: Sendable, Hashable {
     /// The rule ids that compare a live answer with a reference rather than state a protocol rule.
-    public static let comparisonRuleIDs: Set<String> = ["AC-GOLDEN", "AC-BINDING", "AC-DIFF"]
+    public static let comparisonRuleIDs: Set<RuleID> = ["AC-GOLDEN", "AC-BINDING", "AC-DIFF"]
 
-    /// The rule the failure is reported under: the root cause.
-    public var ruleID: String
+    /// The rule the failure is reported under: the root cause; nil for a case that failed
+    /// without a recorded finding.
+    public var ruleID: RuleID?
     /// The root cause's one-line message.
     public var message: String
     /// Every finding, root cause first: each message, then its expected/actual lines indented.
@@ -25,7 +28,7 @@ public struct CaseFailure: Sendable, Hashable {
         let ordered = Self.rootCauseFirst(failures)
         self.failures = ordered
         guard let first = ordered.first else {
-            ruleID = ""
+            ruleID = nil
             message = Self.unexplained
             body = ""
             return

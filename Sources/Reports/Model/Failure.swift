@@ -1,7 +1,9 @@
+import Checks
+
 /// One rule failure as reports show it.
 public struct Failure: Sendable, Hashable {
     /// The rule id, e.g. "I-5"; JUnit's failure type.
-    public var ruleID: String
+    public var ruleID: RuleID
     /// One line, naming the step, e.g. "step 7 push: I-5 verdict 1 answers …".
     public var message: String
     /// Expected versus actual, as canonical JSON text; may be empty.
@@ -12,7 +14,7 @@ public struct Failure: Sendable, Hashable {
     ///   - ruleID: the rule id.
     ///   - message: the one-line message.
     ///   - body: expected versus actual.
-    public init(ruleID: String, message: String, body: String = "") {
+    public init(ruleID: RuleID, message: String, body: String = "") {
         self.ruleID = ruleID
         self.message = message
         self.body = body
