@@ -66,3 +66,45 @@ public struct RecordedExchange: Sendable, Hashable {
         self.lineMilliseconds = nil
     }
 }
+
+extension RecordedExchange {
+    /// Why this exchange's recorded answer is not the service's to replay, when it is not: the
+    /// recording proxy answered it itself (`:accord-error`, e.g. a 502 while the upstream was down),
+    /// or the answer depends on a credential a replay cannot reproduce (a 401 for an expired or
+    /// foreign token: a replay mints a valid JWT for the recorded identity). A replay reports such
+    /// an exchange skipped with this reason and sends nothing; world inference ignores it.
+    public var unreplayableReason: String? {
+        if let note = responseHeaders[":accord-error"]?.stringValue {
+            return "the recording proxy answered this exchange itself (HTTP \(status): \(note)); it is not the service's answer"
+        }
+        if status == 401 {
+            let code = response["code"]?.stringValue.map { " \($0)" } ?? ""
+            return
+                "the service refused the recorded credential (HTTP 401\(code)); a replay mints a valid JWT for the recorded identity, so the refusal cannot be reproduced"
+        }
+        return nil
+    }
+}
+
+extension RecordedExchange {
+    /// Header fields as a recording holds them: names as written, in order of first appearance,
+    /// a repeated name as an array of its values in order. Shared by the proxy and HAR import;
+    /// the values are as given (redact with `Redactor.headers(_:)`).
+    /// - Parameter fields: the fields in wire order.
+    /// - Returns: the header object.
+    public static func headerObject(_ fields: [(name: String, value: String)]) -> JSONObject {
+        var object = JSONObject(capacity: fields.count)
+        var position: [String: Int] = [:]
+        var repeated: [Int: [JSONValue]] = [:]
+        for (name, value) in fields {
+            if let index = position[name] {
+                repeated[index, default: [object.members[index].value]].append(.string(value))
+            } else {
+                position[name] = object.count
+                object.append(name, .string(value))
+            }
+        }
+        for (index, values) in repeated { object.members[index].value = .array(values) }
+        return object
+    }
+}

@@ -1,3 +1,5 @@
+import JSON
+
 /// KizunaSync's wire surface as PostgREST serves it: the RPC routes, the request headers and
 /// the schema profile. Every side of Accord that speaks or reads this surface (the reference
 /// server's router, the client lane's mock, the HTTP target, the recorder, HAR import and the
@@ -50,5 +52,23 @@ public enum PostgRESTSurface {
     public static func rpc(inCapturedPath path: some StringProtocol) -> String? {
         let bare = path.prefix { $0 != "?" }
         return rpcNames.first { bare.hasSuffix("/rpc/" + $0) }
+    }
+}
+
+extension PostgRESTSurface {
+    /// PostgREST's error object `{code, details, hint, message}`, as every PostgREST-shaped error
+    /// Accord answers or relays carries it (the router's refusals, SQL errors, the mock's and the
+    /// proxy's own failures).
+    /// - Parameters:
+    ///   - code: the SQLSTATE, PostgREST (`PGRST…`) or Accord code.
+    ///   - message: the message.
+    ///   - details: the details, or nil (JSON null).
+    ///   - hint: the hint, or nil (JSON null).
+    /// - Returns: the object.
+    public static func errorBody(code: String, message: String, details: String? = nil, hint: String? = nil) -> JSONValue {
+        [
+            "code": .string(code), "details": details.map { .string($0) } ?? .null, "hint": hint.map { .string($0) } ?? .null,
+            "message": .string(message),
+        ]
     }
 }
