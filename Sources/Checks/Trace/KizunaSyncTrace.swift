@@ -2,52 +2,40 @@ import Corpus
 import JSON
 import KizunaWire
 
-/// Runs the decoding rules and every trace rule over a trace, keeping one fold per client.
-public struct TraceChecker: Sendable {
-    private let settings: TraceSettings
-    private let ruleTypes: [any TraceRule.Type]
-    private var sessions: [String: [any TraceRule]] = [:]
-    /// How many events carried something a rule examined, by step: an exchange, or checks a rule reads.
-    public private(set) var examinedExchanges = 0
+/// The KizunaSync profile of the rules: a trace event is an exchange (decoded strictly into a
+/// `DecodedExchange`, its decoding failures findings) or a set of client-state checks, and each
+/// client has its own session of folds.
+public enum KizunaSyncTrace: RuleProfile {
+    /// A fold starts from the trace's server settings.
+    public typealias Settings = TraceSettings
 
-    /// Starts a checker.
-    /// - Parameters:
-    ///   - settings: the trace's settings.
-    ///   - rules: the trace rules to run; the catalog's by default.
-    public init(settings: TraceSettings, rules: [any TraceRule.Type] = RuleCatalog.traceRules) {
-        self.settings = settings
-        self.ruleTypes = rules
+    /// What a KizunaSync rule observes.
+    public enum Observation: Sendable {
+        case exchange(DecodedExchange)
+        case checks([Check])
     }
 
-    /// Checks one event.
-    /// - Parameter event: the event.
-    /// - Returns: the findings at this event, in rule order.
-    public mutating func observe(_ event: TraceEvent) -> [Finding] {
-        var findings: [Finding] = []
+    /// Reads one event for the rules (`RuleProfile.read`).
+    public static func read(_ event: TraceEvent, at location: StepLocation, into findings: inout [Finding]) -> (
+        session: String, observation: Observation
+    )? {
         switch event.payload {
-        case .other:
-            return findings
-        case .checks(let checks):
-            withSession(event.client) { rules in
-                for index in rules.indices { rules[index].observe(checks: checks, at: event.location, into: &findings) }
-            }
+        case .other: return nil
+        case .checks(let checks): return (event.client, .checks(checks))
         case .exchange(let rpc, let request, let response):
-            examinedExchanges += 1
-            guard let decoded = Self.decode(rpc, request: request, response: response, at: event.location, into: &findings) else {
-                return findings
-            }
-            withSession(event.client) { rules in
-                for index in rules.indices { rules[index].observe(decoded, at: event.location, into: &findings) }
-            }
+            guard let decoded = decode(rpc, request: request, response: response, at: location, into: &findings) else { return nil }
+            return (event.client, .exchange(decoded))
         }
-        return findings
     }
 
-    private mutating func withSession(_ client: String, _ body: (inout [any TraceRule]) -> Void) {
-        var rules = sessions.removeValue(forKey: client) ?? ruleTypes.map { $0.init(settings: settings) }
-        body(&rules)
-        sessions[client] = rules
+    /// Whether an event is an exchange or line the rules examine.
+    public static func examines(_ event: TraceEvent) -> Bool {
+        if case .exchange = event.payload { return true }
+        return false
     }
+
+    /// Where an event is.
+    public static func location(of event: TraceEvent) -> StepLocation { event.location }
 
     /// Decodes an exchange strictly, turning a decoding failure into a finding of the decoding
     /// rule it breaks (I-2 shape, or a closed set: AC-OP, AC-REASON, AC-SIGNAL, AC-VERDICT-KIND).
@@ -84,5 +72,19 @@ public struct TraceChecker: Sendable {
             findings.append(DecodingRules.finding(for: error, side: "response", at: location))
             return nil
         }
+    }
+}
+
+/// The checker of KizunaSync traces: the decoding rules and every trace rule, one fold per client.
+public typealias TraceChecker = Checker<KizunaSyncTrace>
+
+extension Checker where Profile == KizunaSyncTrace {
+    /// A checker of a trace with `settings`, running `rules` (the catalog's by default).
+    public init(settings: TraceSettings, rules: [any TraceRule.Type] = RuleCatalog.traceRules) {
+        self.init(settings: settings, starts: rules.map { rule in { Self.start(rule, $0) } })
+    }
+
+    private static func start<R: TraceRule>(_ rule: R.Type, _ settings: TraceSettings) -> any Rule<KizunaSyncTrace> {
+        R(settings: settings)
     }
 }

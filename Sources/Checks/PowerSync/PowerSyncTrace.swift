@@ -1,48 +1,37 @@
 import JSON
 import PowerSyncWire
 
-/// Runs the PowerSync decoding rule (PS-SHAPE) and every PS rule over one transcript's or
-/// recording's events, in order.
-public struct PowerSyncChecker: Sendable {
-    private var rules: [any PowerSyncRule]
-    /// How many events carried something a rule examined.
-    public private(set) var examined = 0
+/// The PowerSync profile of the rules: a trace event is a stream's opening, line or end, a write
+/// checkpoint, a checkpoint request or a held id, decoded strictly into a `PowerSyncExchange`
+/// (what does not decode is a PS-SHAPE finding); one session, since the PS rules follow each
+/// client themselves.
+public enum PowerSyncTrace: RuleProfile {
+    /// PowerSync's rules take no settings.
+    public typealias Settings = Void
 
-    /// Starts a checker.
-    /// - Parameter rules: the rules to run; the catalog's by default.
-    public init(rules: [any PowerSyncRule.Type] = RuleCatalog.powerSyncTraceRules) {
-        self.rules = rules.map { $0.init() }
-    }
-
-    /// Checks one event.
-    /// - Parameter event: the event.
-    /// - Returns: the findings at this event, in rule order.
-    public mutating func observe(_ event: PowerSyncEvent) -> [Finding] {
-        var findings: [Finding] = []
-        let location = event.location
+    /// Reads one event for the rules (`RuleProfile.read`).
+    public static func read(_ event: PowerSyncEvent, at location: StepLocation, into findings: inout [Finding]) -> (
+        session: String, observation: PowerSyncExchange
+    )? {
         let decoded: PowerSyncExchange?
         switch event.payload {
         case .streamOpened(let request):
-            examined += 1
             decoded = .streamOpened(
-                Self.decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
+                decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
                     try SyncStreamRequest(json: request)
                 })
         case .line(let line):
-            examined += 1
-            decoded = Self.decode(side: nil, at: location, into: &findings) { () throws(PowerSyncWireError) in try SyncLine(json: line) }
+            decoded = decode(side: nil, at: location, into: &findings) { () throws(PowerSyncWireError) in try SyncLine(json: line) }
                 .map(PowerSyncExchange.line)
         case .streamClosed:
             decoded = .streamClosed
         case .checkpointRequest(let request, let response):
-            examined += 1
-            decoded = Self.decode(
+            decoded = decode(
                 request, response, at: location, into: &findings, CheckpointRequest.init(json:at:), CheckpointRequestAnswer.init(json:at:)
             )
             .map { .checkpointRequest($0, $1) }
         case .writeCheckpoint(let request, let response):
-            examined += 1
-            decoded = Self.decode(
+            decoded = decode(
                 request, response, at: location, into: &findings, WriteCheckpointRequest.init(json:at:),
                 WriteCheckpointAnswer.init(json:at:)
             )
@@ -50,13 +39,21 @@ public struct PowerSyncChecker: Sendable {
         case .held(let client, let id):
             decoded = OpID.parse(id).map { .held(clientID: client, id: $0) }
         }
-        guard let decoded else { return findings }
-        for index in rules.indices { rules[index].observe(decoded, at: location, into: &findings) }
-        return findings
+        // PowerSync's rules follow each client themselves (PS-REQUEST-ID, PS-WRITE-CHECKPOINT): one session.
+        return decoded.map { ("", $0) }
     }
 
-    /// Decodes a request and its response, each failure a PS-SHAPE finding under its side.
-    /// - Returns: both, or nil when either does not decode.
+    /// Whether an event is an exchange or line the rules examine.
+    public static func examines(_ event: PowerSyncEvent) -> Bool {
+        switch event.payload {
+        case .streamOpened, .line, .checkpointRequest, .writeCheckpoint: true
+        case .streamClosed, .held: false
+        }
+    }
+
+    /// Where an event is.
+    public static func location(of event: PowerSyncEvent) -> StepLocation { event.location }
+
     private static func decode<Request, Answer>(
         _ request: JSONValue, _ response: JSONValue, at location: StepLocation, into findings: inout [Finding],
         _ readRequest: (JSONValue, JSONPointer) throws(PowerSyncWireError) -> Request,
@@ -84,5 +81,19 @@ public struct PowerSyncChecker: Sendable {
             findings.append(Finding("PS-SHAPE", at: location, pointer: pointer, "\(error.protocolCode): \(error.detail)"))
             return nil
         }
+    }
+}
+
+/// The checker of PowerSync traces: the PS rules over a transcript's or a recording's events.
+public typealias PowerSyncChecker = Checker<PowerSyncTrace>
+
+extension Checker where Profile == PowerSyncTrace {
+    /// A checker running `rules` (the catalog's PS rules by default).
+    public init(rules: [any PowerSyncRule.Type] = RuleCatalog.powerSyncTraceRules) {
+        self.init(settings: (), starts: rules.map { rule in { _ in Self.start(rule) } })
+    }
+
+    private static func start<R: PowerSyncRule>(_ rule: R.Type) -> any Rule<PowerSyncTrace> {
+        R()
     }
 }
