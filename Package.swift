@@ -144,7 +144,7 @@ let package = Package(
             dependencies: ["ReferenceServer", "ServerContract", "Corpus", "JSON", "KizunaWire", "Lanes", "Reports"],
             swiftSettings: strict),
         .testTarget(
-            name: "RunnerTests",
+            name: "LanesTests",
             dependencies: [
                 "Harness", "Lanes", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "JSON", "KizunaWire", "Transport",
                 "Reports",

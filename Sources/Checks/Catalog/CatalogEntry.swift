@@ -133,7 +133,7 @@ private enum ObligationLane {
         case (.storage, .faultCursor):
             "accord driver --fault drop-cursor-on-failed-commit (the cursor dropped after a failed page commit), caught at staged-page"
         case (.storage, _):
-            "the judge's fixtures in Tests/RunnerTests/StorageFaultJudgeTests.swift: a state or answer that breaks it, found and named"
+            "the judge's fixtures in Tests/LanesTests/StorageFaultJudgeTests.swift: a state or answer that breaks it, found and named"
         case (.powerSyncClient, _):
             "accord run --client 'accord driver --profile powersync --fault NAME' Conformance/powersync, NAME a seeded fault that breaks it (accord driver --help)"
         default:

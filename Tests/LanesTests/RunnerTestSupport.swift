@@ -5,9 +5,9 @@ import JSON
 import Lanes
 import Testing
 
-/// Paths and helpers shared by the Runner tests.
+/// Paths and helpers shared by the harness and lanes tests.
 enum RunnerFixtures {
-    /// The package root, found from this file's path (Tests/RunnerTests/RunnerTestSupport.swift).
+    /// The package root, found from this file's path (Tests/LanesTests/RunnerTestSupport.swift).
     static var packageRoot: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
