@@ -13,10 +13,8 @@ package struct LaneRunner: Sendable {
     /// Runs the lane, reporting each suite as it ends; returns true when nothing failed.
     package func run<L: Lane>(_ lane: L, output: (String) -> Void) async throws(RunError) -> Bool {
         try options.reports.check(inputs: options.inputs.paths)
-        let (cases, ids) = try source(lane).selected()
-        let shared = try await lane.prepare(cases, preflight: true)
+        let (ids, shared, plan) = try await prepared(lane, preflight: true)
         defer { lane.release(shared) }
-        let plan = lane.plan(cases, shared)
         var report = try ReportSession(options.reports, name: lane.reportName, console: options.console, total: plan.count)
         let knownFailing = options.selection.knownFailing
         var unreadable: RunError?
@@ -34,10 +32,8 @@ package struct LaneRunner: Sendable {
     /// Plays the lane quietly, with no preflight: its suites (known-failing applied) in report
     /// order, and every case id of the inputs.
     package func collect<L: Lane>(_ lane: L) async throws(RunError) -> (suites: [SuiteResult], ids: Set<String>) {
-        let (cases, ids) = try source(lane).selected()
-        let shared = try await lane.prepare(cases, preflight: false)
+        let (ids, shared, plan) = try await prepared(lane, preflight: false)
         defer { lane.release(shared) }
-        let plan = lane.plan(cases, shared)
         let played = await CaseSchedule.run(count: plan.count, jobs: options.selection.jobs, Self.unit(plan, lane, shared))
         let knownFailing = options.selection.knownFailing
         var suites: [SuiteResult] = []
@@ -50,11 +46,16 @@ package struct LaneRunner: Sendable {
         return (suites, ids)
     }
 
-    /// Where the lane's cases come from.
-    private func source<L: Lane>(_ lane: L) -> CaseSource {
+    /// Selects the cases (read as the lane reads recordings), prepares the lane and plans them:
+    /// every case id of the inputs, what the units share (the caller releases it), and the plan.
+    private func prepared<L: Lane>(_ lane: L, preflight: Bool) async throws(RunError) -> (
+        ids: Set<String>, shared: L.Shared, plan: [LanePlan<L.Unit>]
+    ) {
         var source = options.source
         source.reading = lane.reading
-        return source
+        let (cases, ids) = try source.selected()
+        let shared = try await lane.prepare(cases, preflight: preflight)
+        return (ids, shared, lane.plan(cases, shared))
     }
 
     /// Plays one entry of the plan, timing a played unit.

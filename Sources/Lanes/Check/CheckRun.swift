@@ -59,35 +59,28 @@ extension CheckRun: Lane {
     package func prepare(_ cases: [CaseSource.Case], preflight: Bool) {}
 
     /// Every case in input order, blocked entries where the corpus lists them; a KizunaSync
-    /// corpus's cases name its commit.
+    /// corpus's entries name its commit, read once per folder.
     package func plan(_ cases: [CaseSource.Case], _: Void) -> [LanePlan<Unit>] {
         var commits: [String: String] = [:]
-        var plan: [LanePlan<Unit>] = []
-        for item in cases {
-            var properties = Self.properties(target: "offline", corpus: item.folder)
-            if let folder = item.folder, case .transcript = item.kind {
-                properties.append(Self.commit(of: folder, &commits))
-            } else if let folder = item.folder, case .blocked = item.kind {
-                properties.append(Self.commit(of: folder, &commits))
-            }
+        func withCommit(_ properties: [SuiteResult.Property], _ folder: String?) -> [SuiteResult.Property] {
+            guard let folder else { return properties }
+            let commit = commits[folder] ?? CorpusProvenance.corpusCommit(FolderFiles(root: folder)) ?? "unknown"
+            commits[folder] = commit
+            return properties + [SuiteResult.Property(name: "corpus_commit", value: commit)]
+        }
+        return cases.map { item in
+            let properties = Self.properties(target: "offline", corpus: item.folder)
             switch item.kind {
-            case .transcript(let loaded): plan.append(.play(.transcript(loaded, properties)))
-            case .powerSync(let loaded): plan.append(.play(.powerSync(loaded, properties)))
-            case .recording(let source): plan.append(.play(.recording(source.file)))
+            case .transcript(let loaded): return .play(.transcript(loaded, withCommit(properties, item.folder)))
+            case .powerSync(let loaded): return .play(.powerSync(loaded, properties))
+            case .recording(let source): return .play(.recording(source.file))
             case .blocked(let entry):
-                plan.append(.notPlayed(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)))
+                return .notPlayed(
+                    TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: withCommit(properties, item.folder)))
             case .unsupported(let file, let reason):
-                plan.append(.notPlayed(CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties)))
+                return .notPlayed(CaseSource.unsupportedSuite(item.id, file: file, reason: reason, properties: properties))
             }
         }
-        return plan
-    }
-
-    /// The `corpus_commit` property of a corpus folder, read once per folder.
-    private static func commit(of folder: String, _ commits: inout [String: String]) -> SuiteResult.Property {
-        let commit = commits[folder] ?? CorpusProvenance.corpusCommit(FolderFiles(root: folder)) ?? "unknown"
-        commits[folder] = commit
-        return SuiteResult.Property(name: "corpus_commit", value: commit)
     }
 
     package func play(_ unit: Unit, _: Void) throws(RunError) -> SuiteResult {

@@ -56,18 +56,6 @@ extension RecordingCheck {
         return true
     }
 
-    /// Counts an outcome and keeps its case when passes are kept or it did not pass.
-    private mutating func record(_ outcome: CaseOutcome, name: String, seconds: Double, note: String? = nil) {
-        tally.add(outcome)
-        if keepPassing || outcome != .passed {
-            var result = CaseResult(name: name, classname: classname, outcome: outcome, time: seconds)
-            result.note = note
-            cases.append(result)
-        } else {
-            notKept.add(outcome)
-        }
-    }
-
     /// The JSON a finding's pointer is relative to: its NDJSON line, or the exchange's bodies.
     private static func scope(of finding: Finding, in exchange: RecordedExchange) -> JSONValue {
         if let line = finding.location?.streamLine, let lines = exchange.response.arrayValue, lines.indices.contains(line - 1) {

@@ -16,8 +16,6 @@ public struct RecordingCheck {
     /// Whether any exchange was one of PowerSync's routes.
     var sawPowerSync = false
     var cases: [CaseResult] = []
-    /// Every exchange's outcome, kept or not.
-    var tally = Tally()
     /// The outcomes of the passing exchanges not kept.
     var notKept = Tally()
     let keepPassing: Bool
@@ -48,7 +46,6 @@ public struct RecordingCheck {
                         ? "the answer never reached the client (status 0, e.g. a dropped ack): nothing to judge offline"
                         : "HTTP \(exchange.status) error response: the offline rules judge 2xx pull and push answers; error shapes are checked in the server lane"
                 let outcome = CaseOutcome.skipped(reason)
-                tally.add(outcome)
                 if keepPassing {
                     cases.append(CaseResult(name: "exchange \(exchange.number) \(exchange.rpc)", classname: classname, outcome: outcome))
                 } else {
@@ -65,12 +62,18 @@ public struct RecordingCheck {
                 let scope: JSONValue = ["request": exchange.request, "response": exchange.response]
                 outcome = .failed(findings.map { TranscriptCheck.failure($0, in: scope) })
             }
-            tally.add(outcome)
-            if keepPassing || outcome != .passed {
-                cases.append(CaseResult(name: name, classname: classname, outcome: outcome, time: RunClock.seconds(since: started)))
-            } else {
-                notKept.add(outcome)
-            }
+            record(outcome, name: name, seconds: RunClock.seconds(since: started))
+        }
+    }
+
+    /// Counts an outcome and keeps its case when passes are kept or it did not pass.
+    mutating func record(_ outcome: CaseOutcome, name: String, seconds: Double, note: String? = nil) {
+        if keepPassing || outcome != .passed {
+            var result = CaseResult(name: name, classname: classname, outcome: outcome, time: seconds)
+            result.note = note
+            cases.append(result)
+        } else {
+            notKept.add(outcome)
         }
     }
 
@@ -90,7 +93,7 @@ public struct RecordingCheck {
             all.append(SuiteResult.Property(name: "upstream", value: header.upstream))
         }
         var cases = self.cases
-        if tally.tests == 0 {
+        if cases.isEmpty && notKept.tests == 0 {
             cases.append(CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no exchanges")))
         }
         if let tornLine {

@@ -174,15 +174,15 @@ public struct SelfTest: Sendable {
 
     private func clientSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
         let launch: DriverLauncher = { () throws(RunError) in try ProcessDriver(command: command) }
-        return try await runner(paths).collect(ClientRun(matrixRun(paths, command: command), launch: launch)).suites
+        return try await runner(paths).collect(ClientRun(clientOptions(paths, command: command), launch: launch)).suites
     }
 
     private func killSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        try await runner(paths).collect(KillMatrixRun(options: matrixRun(paths, command: command), launch: launch(command))).suites
+        try await runner(paths).collect(KillMatrixRun(options: clientOptions(paths, command: command), launch: launch(command))).suites
     }
 
     private func storageSuites(_ paths: [String], command: String) async throws(RunError) -> [SuiteResult] {
-        try await runner(paths).collect(StorageFaultRun(options: matrixRun(paths, command: command), launch: launch(command))).suites
+        try await runner(paths).collect(StorageFaultRun(options: clientOptions(paths, command: command), launch: launch(command))).suites
     }
 
     /// Starts a mutant's driver with extra environment variables.
@@ -191,7 +191,7 @@ public struct SelfTest: Sendable {
     }
 
     /// The client lanes' run of a mutant's driver: the self-test's jobs and request timeout.
-    private func matrixRun(_ paths: [String], command: String) -> ClientRun.Options {
+    private func clientOptions(_ paths: [String], command: String) -> ClientRun.Options {
         var run = ClientRun.Options(paths: paths, clientName: command)
         run.run.selection.jobs = options.jobs
         run.requestTimeout = options.requestTimeout
