@@ -30,9 +30,11 @@ struct SetupErrorTests {
 
     @Test("a server that is down (a closed loopback port): not reachable, said once")
     func serverDown() async throws {
-        let served = try ServeEndToEndTests.Served(["--jwt-secret", "s", "--fixtures"])
-        let port = served.port
-        _ = served.stop()
+        // A port bound and never listened on refuses every connection, and no other test's server
+        // can take it while the run is on (a port a stopped server gave back could be).
+        let closed = try #require(ClosedPort())
+        defer { closed.release() }
+        let port = closed.port
         let result = try await AccordBinary.run([
             "run", "--server", "http://127.0.0.1:\(port)", "--jwt-secret", "s", AccordBinary.sharedCorpus,
         ])
@@ -132,4 +134,30 @@ struct SetupErrorTests {
         #expect(server.status == 78, "\(server.stdout)\(server.stderr)")
         #expect(server.stderr.contains("nothing was checked"), "\(server.stderr)")
     }
+}
+
+/// A loopback port bound but never listened on: connecting to it is refused, and nothing else can
+/// bind it until `release()`.
+private struct ClosedPort {
+    let fd: Int32
+    let port: UInt16
+
+    init?() {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let fd = self.fd
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, bound else {
+            close(fd)
+            return nil
+        }
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    func release() { close(fd) }
 }
