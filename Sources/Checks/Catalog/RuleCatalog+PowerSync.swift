@@ -1,6 +1,6 @@
 extension RuleCatalog {
     /// The PowerSync profile's rule folds, in the order they run.
-    public static let powerSyncTraceRules: [any PowerSyncRule.Type] = [
+    public static let powerSyncTraceRules: [any Rule<PowerSyncTrace>.Type] = [
         CompletionRule.self, OpOrderRule.self, CoverageRule.self, CheckpointDiffRule.self,
         WriteCheckpointRule.self, CheckpointRequestRule.self,
     ]

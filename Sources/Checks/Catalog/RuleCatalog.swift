@@ -2,7 +2,7 @@
 /// generated from this list (`accord rules --markdown`).
 public enum RuleCatalog {
     /// The trace rules, in the order they run.
-    public static let traceRules: [any TraceRule.Type] = [
+    public static let traceRules: [any Rule<KizunaSyncTrace>.Type] = [
         CursorMonotonicityRule.self, DeliveryBoundRule.self, PushAnswerRule.self, SignalPageRule.self, PageAccountingRule.self,
         StreamOrderRule.self,
     ]

@@ -2,18 +2,21 @@ import JSON
 import PowerSyncWire
 
 /// The PowerSync profile of the rules: a trace event is a stream's opening, line or end, a write
-/// checkpoint, a checkpoint request or a held id, decoded strictly into a `PowerSyncExchange`
+/// checkpoint, a checkpoint request or a held id, decoded strictly into a `PowerSyncTrace.Observation`
 /// (what does not decode is a PS-SHAPE finding); one session, since the PS rules follow each
 /// client themselves.
 public enum PowerSyncTrace: RuleProfile {
     /// PowerSync's rules take no settings.
     public typealias Settings = Void
 
+    /// The catalog's PS rule folds, in the order they run.
+    public static var rules: [any Rule<Self>.Type] { RuleCatalog.powerSyncTraceRules }
+
     /// Reads one event for the rules (`RuleProfile.read`).
-    public static func read(_ event: PowerSyncEvent, at location: StepLocation, into findings: inout [Finding]) -> (
-        session: String, observation: PowerSyncExchange
+    public static func read(_ event: PowerSyncTrace.Event, at location: StepLocation, into findings: inout [Finding]) -> (
+        session: String, observation: PowerSyncTrace.Observation
     )? {
-        let decoded: PowerSyncExchange?
+        let decoded: PowerSyncTrace.Observation?
         switch event.payload {
         case .streamOpened(let request):
             decoded = .streamOpened(
@@ -22,7 +25,7 @@ public enum PowerSyncTrace: RuleProfile {
                 })
         case .line(let line):
             decoded = decode(side: nil, at: location, into: &findings) { () throws(PowerSyncWireError) in try SyncLine(json: line) }
-                .map(PowerSyncExchange.line)
+                .map(PowerSyncTrace.Observation.line)
         case .streamClosed:
             decoded = .streamClosed
         case .checkpointRequest(let request, let response):
@@ -44,7 +47,7 @@ public enum PowerSyncTrace: RuleProfile {
     }
 
     /// Whether an event is an exchange or line the rules examine.
-    public static func examines(_ event: PowerSyncEvent) -> Bool {
+    public static func examines(_ event: PowerSyncTrace.Event) -> Bool {
         switch event.payload {
         case .streamOpened, .line, .checkpointRequest, .writeCheckpoint: true
         case .streamClosed, .held: false
@@ -52,7 +55,7 @@ public enum PowerSyncTrace: RuleProfile {
     }
 
     /// Where an event is.
-    public static func location(of event: PowerSyncEvent) -> StepLocation { event.location }
+    public static func location(of event: PowerSyncTrace.Event) -> StepLocation { event.location }
 
     private static func decode<Request, Answer>(
         _ request: JSONValue, _ response: JSONValue, at location: StepLocation, into findings: inout [Finding],
@@ -81,19 +84,5 @@ public enum PowerSyncTrace: RuleProfile {
             findings.append(Finding("PS-SHAPE", at: location, pointer: pointer, "\(error.protocolCode): \(error.detail)"))
             return nil
         }
-    }
-}
-
-/// The checker of PowerSync traces: the PS rules over a transcript's or a recording's events.
-public typealias PowerSyncChecker = Checker<PowerSyncTrace>
-
-extension Checker where Profile == PowerSyncTrace {
-    /// A checker running `rules` (the catalog's PS rules by default).
-    public init(rules: [any PowerSyncRule.Type] = RuleCatalog.powerSyncTraceRules) {
-        self.init(settings: (), starts: rules.map { rule in { _ in Self.start(rule) } })
-    }
-
-    private static func start<R: PowerSyncRule>(_ rule: R.Type) -> any Rule<PowerSyncTrace> {
-        R()
     }
 }

@@ -5,7 +5,9 @@ import KizunaWire
 /// I-3: a pull response's cursor high-water never decreases (neither below the previous
 /// response's nor below the request's), except across CHECKPOINT_EXPIRED; an asserted client
 /// cursor changes only across a has_more:false checkpoint boundary.
-public struct CursorMonotonicityRule: TraceRule {
+public struct CursorMonotonicityRule: Rule {
+    /// Folds KizunaSync traces.
+    public typealias Profile = KizunaSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-3"]
     private var lastHighWater: SequenceNumber?
@@ -17,11 +19,14 @@ public struct CursorMonotonicityRule: TraceRule {
     public init(settings: TraceSettings) {}
 
     /// Tracks pull cursors.
-    /// - Parameters:
-    ///   - exchange: the decoded exchange.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
-    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+        switch observation {
+        case .exchange(let exchange): observe(exchange, at: location, into: &findings)
+        case .checks(let checks): observe(checks: checks, at: location, into: &findings)
+        }
+    }
+
+    private mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(let request, let response) = exchange else { return }
         let highWater = response.cursor.highWater
         if highWater < request.cursor.highWater {
@@ -47,7 +52,7 @@ public struct CursorMonotonicityRule: TraceRule {
     ///   - checks: the checks.
     ///   - location: where they are.
     ///   - findings: where violations go.
-    public mutating func observe(checks: [Check], at location: StepLocation, into findings: inout [Finding]) {
+    private mutating func observe(checks: [Check], at location: StepLocation, into findings: inout [Finding]) {
         for (index, check) in checks.enumerated() {
             guard case .cursor(let value) = check else { continue }
             let pointer = JSONPointer(tokens: ["checks", String(index), "value"])

@@ -3,7 +3,9 @@ import JSON
 /// I-4: nothing above the response high-water is delivered, nor anything at or below the
 /// request's high-water unless it fills a hole of the request token (visibility-horizon
 /// fencing). Signal pages are left to I-8.
-public struct DeliveryBoundRule: TraceRule {
+public struct DeliveryBoundRule: Rule {
+    /// Folds KizunaSync traces.
+    public typealias Profile = KizunaSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-4"]
     private let allowsHoleRedelivery: Bool
@@ -12,12 +14,9 @@ public struct DeliveryBoundRule: TraceRule {
     /// - Parameter settings: the fencing decides whether holes may be re-delivered.
     public init(settings: TraceSettings) { allowsHoleRedelivery = settings.fencing == "visibility-horizon" }
 
-    /// Checks every delivered seq of a pull page.
-    /// - Parameters:
-    ///   - exchange: the decoded exchange.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
-    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+    /// Checks every delivered seq of a pull page; client-state checks say nothing to it.
+    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .exchange(let exchange) = observation else { return }
         guard case .pull(let request, let response) = exchange, response.signal == nil else { return }
         let delivered =
             response.rows.enumerated().map { (["response", "rows", String($0.offset), "seq"], $0.element.seq) }

@@ -5,7 +5,9 @@ import JSON
 /// checkpoint (c); a continuation cursor is `<start>:<last entry seq>` with the transfer's
 /// start (d); a has_more:true hole-free cursor carries a start (f). A declared scan cap lets a
 /// page stop early. Clause e (signal pages) is `SignalPageRule`.
-public struct PageAccountingRule: TraceRule {
+public struct PageAccountingRule: Rule {
+    /// Folds KizunaSync traces.
+    public typealias Profile = KizunaSyncTrace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["I-9a", "I-9b", "I-9c", "I-9d", "I-9f"]
     private let scanCap: Int?
@@ -18,12 +20,9 @@ public struct PageAccountingRule: TraceRule {
         defaultLimit = settings.defaultLimit
     }
 
-    /// Checks one page's accounting.
-    /// - Parameters:
-    ///   - exchange: the decoded exchange.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
-    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+    /// Checks one page's accounting; client-state checks say nothing to it.
+    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .exchange(let exchange) = observation else { return }
         guard case .pull(let request, let response) = exchange, response.signal == nil else { return }
         let limit = request.limit ?? defaultLimit
         let entries = response.entryCount

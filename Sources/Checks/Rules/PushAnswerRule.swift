@@ -3,7 +3,9 @@ import JSON
 /// I-5 (the verdict bijection), AC-ABORT-ATOMIC (an abort answers only an atomic batch),
 /// AC-OFFENDER (the offender is a batch member) and the push half of AC-SIGNAL (a push signal is
 /// RESET_REQUIRED). The abort and signal arms are exempt from the bijection.
-public struct PushAnswerRule: TraceRule {
+public struct PushAnswerRule: Rule {
+    /// Folds KizunaSync traces.
+    public typealias Profile = KizunaSyncTrace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["I-5", "AC-ABORT-ATOMIC", "AC-OFFENDER", "AC-SIGNAL"]
 
@@ -11,12 +13,9 @@ public struct PushAnswerRule: TraceRule {
     /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
-    /// Checks a push response against its request.
-    /// - Parameters:
-    ///   - exchange: the decoded exchange.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
-    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+    /// Checks a push response against its request; client-state checks say nothing to it.
+    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .exchange(let exchange) = observation else { return }
         guard case .push(let request, let response) = exchange else { return }
         for violation in response.violations(answering: request) {
             let rule: RuleID =

@@ -3,7 +3,9 @@ import JSON
 /// I-8: a pull signal excludes page data (no rows, no tombstones, has_more:false); I-9e: a
 /// signal page is exempt from page accounting because it echoes the request cursor verbatim;
 /// AC-EXPIRY: a transfer that started from "0" never expires.
-public struct SignalPageRule: TraceRule {
+public struct SignalPageRule: Rule {
+    /// Folds KizunaSync traces.
+    public typealias Profile = KizunaSyncTrace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["I-8", "I-9e", "AC-EXPIRY"]
 
@@ -11,12 +13,9 @@ public struct SignalPageRule: TraceRule {
     /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
-    /// Checks a signal page.
-    /// - Parameters:
-    ///   - exchange: the decoded exchange.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
-    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+    /// Checks a signal page; client-state checks say nothing to it.
+    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .exchange(let exchange) = observation else { return }
         guard case .pull(let request, let response) = exchange, let signal = response.signal else { return }
         if !response.rows.isEmpty || !response.tombstones.isEmpty {
             findings.append(

@@ -4,7 +4,9 @@ import KizunaWire
 /// I-10: rows and tombstones each keep strict (seq, table, pk) stream order, and no entry of
 /// the page's stream appears twice (a row and a tombstone never share a key). Signal pages are
 /// left to I-8.
-public struct StreamOrderRule: TraceRule {
+public struct StreamOrderRule: Rule {
+    /// Folds KizunaSync traces.
+    public typealias Profile = KizunaSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-10"]
 
@@ -12,12 +14,9 @@ public struct StreamOrderRule: TraceRule {
     /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
-    /// Checks the order of a page's entries.
-    /// - Parameters:
-    ///   - exchange: the decoded exchange.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
-    public mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
+    /// Checks the order of a page's entries; client-state checks say nothing to it.
+    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+        guard case .exchange(let exchange) = observation else { return }
         guard case .pull(_, let response) = exchange, response.signal == nil else { return }
         check(response.rows.map { ($0.seq, $0.table, $0.pk) }, field: "rows", at: location, into: &findings)
         check(response.tombstones.map { ($0.seq, $0.table, $0.pk) }, field: "tombstones", at: location, into: &findings)

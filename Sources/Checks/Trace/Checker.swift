@@ -21,6 +21,9 @@ public protocol RuleProfile: Sendable {
 
     /// Where an event is.
     static func location(of event: Event) -> StepLocation
+
+    /// The rules a checker runs unless told others, in the order they run.
+    static var rules: [any Rule<Self>.Type] { get }
 }
 
 /// A rule over a trace of one profile, written as a pure fold: it sees each observation of one
@@ -49,14 +52,11 @@ public struct Checker<Profile: RuleProfile>: Sendable {
     /// How many exchanges (or stream lines) were examined.
     public private(set) var examined = 0
 
-    /// A checker running `rules`, each session's folds started from `settings`.
-    public init(settings: Profile.Settings, rules: [any Rule<Profile>.Type]) {
-        self.init(settings: settings, starts: rules.map { rule in { rule.init(settings: $0) } })
-    }
-
-    init(settings: Profile.Settings, starts: [Start]) {
+    /// A checker running `rules` (the profile's own by default), each session's folds started
+    /// from `settings`.
+    public init(settings: Profile.Settings, rules: [any Rule<Profile>.Type] = Profile.rules) {
         self.settings = settings
-        self.starts = starts
+        self.starts = rules.map { rule in { rule.init(settings: $0) } }
     }
 
     /// Folds one event into its session's rules; returns the findings it produced.
@@ -69,5 +69,12 @@ public struct Checker<Profile: RuleProfile>: Sendable {
         for index in rules.indices { rules[index].observe(observation, at: location, into: &findings) }
         sessions[session] = rules
         return findings
+    }
+}
+
+extension Checker where Profile.Settings == Void {
+    /// A checker of a profile whose rules take no settings, running `rules` (its own by default).
+    public init(rules: [any Rule<Profile>.Type] = Profile.rules) {
+        self.init(settings: (), rules: rules)
     }
 }

@@ -9,6 +9,9 @@ public enum KizunaSyncTrace: RuleProfile {
     /// A fold starts from the trace's server settings.
     public typealias Settings = TraceSettings
 
+    /// The catalog's trace rules, in the order they run.
+    public static var rules: [any Rule<Self>.Type] { RuleCatalog.traceRules }
+
     /// What a KizunaSync rule observes.
     public enum Observation: Sendable {
         case exchange(DecodedExchange)
@@ -16,7 +19,7 @@ public enum KizunaSyncTrace: RuleProfile {
     }
 
     /// Reads one event for the rules (`RuleProfile.read`).
-    public static func read(_ event: TraceEvent, at location: StepLocation, into findings: inout [Finding]) -> (
+    public static func read(_ event: KizunaSyncTrace.Event, at location: StepLocation, into findings: inout [Finding]) -> (
         session: String, observation: Observation
     )? {
         switch event.payload {
@@ -29,13 +32,13 @@ public enum KizunaSyncTrace: RuleProfile {
     }
 
     /// Whether an event is an exchange or line the rules examine.
-    public static func examines(_ event: TraceEvent) -> Bool {
+    public static func examines(_ event: KizunaSyncTrace.Event) -> Bool {
         if case .exchange = event.payload { return true }
         return false
     }
 
     /// Where an event is.
-    public static func location(of event: TraceEvent) -> StepLocation { event.location }
+    public static func location(of event: KizunaSyncTrace.Event) -> StepLocation { event.location }
 
     /// Decodes an exchange strictly, turning a decoding failure into a finding of the decoding
     /// rule it breaks (I-2 shape, or a closed set: AC-OP, AC-REASON, AC-SIGNAL, AC-VERDICT-KIND).
@@ -72,19 +75,5 @@ public enum KizunaSyncTrace: RuleProfile {
             findings.append(DecodingRules.finding(for: error, side: "response", at: location))
             return nil
         }
-    }
-}
-
-/// The checker of KizunaSync traces: the decoding rules and every trace rule, one fold per client.
-public typealias TraceChecker = Checker<KizunaSyncTrace>
-
-extension Checker where Profile == KizunaSyncTrace {
-    /// A checker of a trace with `settings`, running `rules` (the catalog's by default).
-    public init(settings: TraceSettings, rules: [any TraceRule.Type] = RuleCatalog.traceRules) {
-        self.init(settings: settings, starts: rules.map { rule in { Self.start(rule, $0) } })
-    }
-
-    private static func start<R: TraceRule>(_ rule: R.Type, _ settings: TraceSettings) -> any Rule<KizunaSyncTrace> {
-        R(settings: settings)
     }
 }

@@ -22,10 +22,10 @@ public enum PowerSyncTranscriptCheck {
         let transcript = loaded.transcript
         let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
-        var checker = PowerSyncChecker()
+        var checker = Checker<PowerSyncTrace>()
         var byStep: [Int: [Finding]] = [:]
         var seconds: [Int: Double] = [:]
-        for event in PowerSyncEvent.events(of: transcript.steps) {
+        for event in PowerSyncTrace.Event.events(of: transcript.steps) {
             let started = ContinuousClock.now
             let found = checker.observe(event)
             seconds[event.location.number, default: 0] += RunClock.seconds(since: started)

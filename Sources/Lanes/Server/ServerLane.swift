@@ -93,7 +93,7 @@ struct CasePlay {
     let requiredTier: ResponseTier
     var cases: [CaseResult] = []
     var worstTier: ResponseTier?
-    var checker: TraceChecker
+    var checker: Checker<KizunaSyncTrace>
     var bindings: Bindings
     var capabilities: TargetCapabilities?
     var phase = Phase.playing
@@ -104,7 +104,7 @@ struct CasePlay {
         self.loaded = loaded
         self.scenario = scenario
         self.requiredTier = requiredTier
-        self.checker = TraceChecker(settings: .of(loaded.transcript))
+        self.checker = Checker<KizunaSyncTrace>(settings: .of(loaded.transcript))
         self.bindings = Bindings(times: loaded.transcript.isRecorded ? .order : .bijection)
     }
 

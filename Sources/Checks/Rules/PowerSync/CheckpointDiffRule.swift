@@ -4,20 +4,22 @@ import PowerSyncWire
 /// PS-DIFF: a `checkpoint_diff` applies to the checkpoint it follows: the stream has had a
 /// `checkpoint` before it, every bucket it removes is in that checkpoint, no bucket is both
 /// updated and removed, and its `last_op_id` is not behind the checkpoint's.
-public struct CheckpointDiffRule: PowerSyncRule {
+public struct CheckpointDiffRule: Rule {
+    /// Folds PowerSync traces.
+    public typealias Profile = PowerSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-DIFF"]
     private var view = CheckpointView()
 
     /// Starts a fold.
-    public init() {}
+    public init(settings: Void = ()) {}
 
     /// Follows the checkpoint and judges each diff against it.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened: view.reset()
         case .line(.checkpointDiff(let diff)):

@@ -18,7 +18,9 @@ import PowerSyncWire
 /// or `write_checkpoint` change: the case says the row is there), and a write-checkpoint answer
 /// equal to the held id is allowed (the service's batcher gives
 /// requests of one key in one batch the same id, `util/write-checkpoint-batcher.ts`).
-public struct CheckpointRequestRule: PowerSyncRule {
+public struct CheckpointRequestRule: Rule {
+    /// Folds PowerSync traces.
+    public typealias Profile = PowerSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-REQUEST-ID"]
     /// The id held per counter: the client id, or "" for the user's own.
@@ -27,14 +29,14 @@ public struct CheckpointRequestRule: PowerSyncRule {
     private var stated: Set<String> = []
 
     /// Starts a fold.
-    public init() {}
+    public init(settings: Void = ()) {}
 
     /// Follows the id held per client and judges each answer.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .checkpointRequest(let request, let answer): requested(request, answer, at: location, &findings)
         case .writeCheckpoint(let request, let answer): generated(request, answer, at: location, &findings)

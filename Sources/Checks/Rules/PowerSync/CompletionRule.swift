@@ -4,20 +4,22 @@ import PowerSyncWire
 /// PS-COMPLETE: a `checkpoint_complete` or `partial_checkpoint_complete` names the
 /// `last_op_id` of the latest `checkpoint` or `checkpoint_diff` line of its stream, and never
 /// comes before one.
-public struct CompletionRule: PowerSyncRule {
+public struct CompletionRule: Rule {
+    /// Folds PowerSync traces.
+    public typealias Profile = PowerSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-COMPLETE"]
     private var latest: OpID?
 
     /// Starts a fold.
-    public init() {}
+    public init(settings: Void = ()) {}
 
     /// Follows the stream's checkpoints and judges its completions.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened: latest = nil
         case .line(.checkpoint(let checkpoint)): latest = checkpoint.lastOpID

@@ -21,7 +21,9 @@ import PowerSyncWire
 /// packages/service-core/src/sync/sync.ts `bucketDataBatch`: an empty chunk is not sent, lines
 /// 476-485; storage/SyncRulesBucketStorage.ts `getBucketDataBatch`, lines 138-150). The SDK
 /// core judges a completion by its checksums, as these rules do.
-public struct CoverageRule: PowerSyncRule {
+public struct CoverageRule: Rule {
+    /// Folds PowerSync traces.
+    public typealias Profile = PowerSyncTrace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["PS-CHECKSUM", "PS-PRIORITY"]
 
@@ -38,14 +40,14 @@ public struct CoverageRule: PowerSyncRule {
     }
 
     /// Starts a fold.
-    public init() {}
+    public init(settings: Void = ()) {}
 
     /// Adds up each bucket's ops and judges completions.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let request):
             settle(into: &findings)

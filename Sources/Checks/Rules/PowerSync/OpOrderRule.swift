@@ -10,7 +10,9 @@ import PowerSyncWire
 /// 332d649 `packages/service-core/src/sync/sync.ts` L480-489; the SDK core then holds every
 /// bucket at the checkpoint's `last_op_id`, `storage_adapter.rs` `sync_local`), so an `after`
 /// ahead of the chain is taken up to the latest checkpoint's `last_op_id`.
-public struct OpOrderRule: PowerSyncRule {
+public struct OpOrderRule: Rule {
+    /// Folds PowerSync traces.
+    public typealias Profile = PowerSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-OP-ORDER"]
     private var request: SyncStreamRequest?
@@ -18,14 +20,14 @@ public struct OpOrderRule: PowerSyncRule {
     private var view = CheckpointView()
 
     /// Starts a fold.
-    public init() {}
+    public init(settings: Void = ()) {}
 
     /// Follows each bucket's position and judges its data lines.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let opened):
             request = opened

@@ -10,7 +10,9 @@ import PowerSyncWire
 /// A checkpoint-request or write-checkpoint answer of 1 starts the client's count again: the
 /// trace does not say whose a stream is, and another user on the same device (which keeps its
 /// client id across a sign-out) or a compacted row has a counter of its own.
-public struct WriteCheckpointRule: PowerSyncRule {
+public struct WriteCheckpointRule: Rule {
+    /// Folds PowerSync traces.
+    public typealias Profile = PowerSyncTrace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-WRITE-CHECKPOINT"]
     /// The greatest acknowledged, per stream client id ("" for a stream without one).
@@ -19,14 +21,14 @@ public struct WriteCheckpointRule: PowerSyncRule {
     private var client = ""
 
     /// Starts a fold.
-    public init() {}
+    public init(settings: Void = ()) {}
 
     /// Follows the greatest write checkpoint acknowledged to each client and judges each new one.
     /// - Parameters:
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncExchange, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let request): client = request?.clientID ?? ""
         case .line(.checkpoint(let checkpoint)):

@@ -19,7 +19,7 @@ extension PowerSyncCasePlay {
             stop(error, name: name)
             return
         }
-        findings += checker.observe(PowerSyncEvent(location: location, payload: .streamOpened(request: request)))
+        findings += checker.observe(PowerSyncTrace.Event(location: location, payload: .streamOpened(request: request)))
         var failure: TargetError?
         lines: for (index, expected) in golden.enumerated() {
             let goldenLine = index + 1
@@ -30,7 +30,7 @@ extension PowerSyncCasePlay {
                         liveLines.append(line)
                         var at = location
                         at.streamLine = liveLines.count
-                        findings += checker.observe(PowerSyncEvent(location: at, payload: .line(line)))
+                        findings += checker.observe(PowerSyncTrace.Event(location: at, payload: .line(line)))
                         if !SyncLineComparison.isKeepalive(line) {
                             live = line
                             break
@@ -64,7 +64,7 @@ extension PowerSyncCasePlay {
             }
         }
         await handle.close()
-        findings += checker.observe(PowerSyncEvent(location: location, payload: .streamClosed))
+        findings += checker.observe(PowerSyncTrace.Event(location: location, payload: .streamClosed))
         if let failure {
             stop(failure, name: name)
             return

@@ -16,7 +16,7 @@ struct PowerSyncCasePlay {
 
     let transcript: PowerSyncTranscript
     var cases: [CaseResult] = []
-    var checker = PowerSyncChecker()
+    var checker = Checker<PowerSyncTrace>()
     var phase = Phase.playing
     /// The source-side steps performed.
     var sourceSteps = 0
@@ -158,12 +158,12 @@ struct PowerSyncCasePlay {
     /// the answer goes through the PS rules and is compared with the golden one (AC-GOLDEN).
     private mutating func endpoint(
         _ name: String, at location: StepLocation, golden: JSONValue,
-        _ call: () async throws(TargetError) -> (JSONValue, PowerSyncEvent.Payload)
+        _ call: () async throws(TargetError) -> (JSONValue, PowerSyncTrace.Event.Payload)
     ) async {
         do throws(TargetError) {
             let (answer, payload) = try await call()
             answers.append(Answer(n: location.number, body: .json(answer)))
-            let findings = checker.observe(PowerSyncEvent(location: location, payload: payload))
+            let findings = checker.observe(PowerSyncTrace.Event(location: location, payload: payload))
             record(name, findings: findings + Self.compare(answer, golden: golden, at: location, under: "response"))
         } catch {
             stop(error, name: name)
@@ -178,7 +178,9 @@ struct PowerSyncCasePlay {
                 try await target.apply(commit)
                 // The ids it says the service now holds, for PS-REQUEST-ID (no finding comes of them).
                 let location = StepLocation(number: step.n, label: step.label)
-                for held in PowerSyncEvent.held(in: commit) { _ = checker.observe(PowerSyncEvent(location: location, payload: held)) }
+                for held in PowerSyncTrace.Event.held(in: commit) {
+                    _ = checker.observe(PowerSyncTrace.Event(location: location, payload: held))
+                }
             case .replicate: try await target.replicate()
             case .syncStream, .checkpointRequest, .writeCheckpoint, .client: return
             }
