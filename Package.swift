@@ -166,7 +166,7 @@ let package = Package(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Harness", "Lanes", "JSON", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport", "Serve", "Checks", "HTTPTargets",
+                "AccordTestSupport", "Serve", "Checks", "HTTPTargets", "ReferencePowerSync",
             ],
             swiftSettings: strict),
     ],

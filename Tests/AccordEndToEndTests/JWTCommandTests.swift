@@ -73,19 +73,19 @@ struct JWTCommandTests {
 
     @Test("with the client lane's secret and no expiry, accord jwt mints the very token the lane hands its driver, which the mock accepts")
     func clientLaneMockAccepts() async throws {
-        // The lane's key is a fixed, non-secret string (ClientLane.jwtKey): the mock compares the
+        // The lane's key is a fixed, non-secret string (KizunaSync.jwtKey): the mock compares the
         // Authorization header with the token given at open, byte for byte; it does not verify JWTs.
         let token = try await Self.mint([
             "--secret", "accord-client-lane: the mock does not verify, the driver only echoes", "--sub", Self.user, "--session",
             Self.client, "--expires-in", "never",
         ])
-        let lanes = ClientLane.jwtKey.mint(JWTClaims(subject: Self.user, sessionID: Self.client))
+        let lanes = KizunaSync.jwtKey.mint(JWTClaims(subject: Self.user, sessionID: Self.client))
         #expect(token == lanes)
-        let match = RequestMatch(expected: .init(jwt: lanes, apikey: ClientLane.apikey, clientID: Self.client))
+        let match = RequestMatch(expected: .init(jwt: lanes, apikey: KizunaSync.apikey, clientID: Self.client))
         func request(_ bearer: String) -> HTTPRequest {
             var headers = HTTPHeaders()
             headers.add("Authorization", "Bearer \(bearer)")
-            headers.add("apikey", ClientLane.apikey)
+            headers.add("apikey", KizunaSync.apikey)
             headers.add("Content-Type", "application/json")
             headers.add("Content-Profile", "kizunasync")
             headers.add("Accept", "application/json")

@@ -4,10 +4,11 @@ import Foundation
 import HTTPTargets
 import Harness
 import JSON
-import Lanes
 import Reports
 import ServerContract
 import Testing
+
+@testable import Lanes
 
 /// The offset target over HTTP: `accord serve --fixtures` behind `HTTPTarget`, every seq and
 /// cursor it answers moved up by 100, played through the server lane case by case.

@@ -6,7 +6,7 @@ import Testing
 
 /// The client lane's pure judge: findings from a step, the driver's answer and its state, with no
 /// driver and no mock.
-@Suite("ClientJudge")
+@Suite("KizunaSync.ClientJudge")
 struct ClientJudgeTests {
     static func pull(_ n: Int, cursor: String, hasMore: Bool) -> (Step, RPCExchange) {
         let exchange = RPCExchange(
@@ -17,12 +17,12 @@ struct ClientJudgeTests {
 
     @Test("a closing page commits its cursor; a pull that reports another durable cursor fails CL-CHECKPOINT")
     func closingPageCommits() {
-        var judge = ClientJudge(checkpoint: nil)
+        var judge = KizunaSync.ClientJudge(checkpoint: nil)
         let (step, exchange) = Self.pull(2, cursor: "5", hasMore: false)
         let good = judge.judgePull(step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .closed, cursor: "5", pages: 1))))
         #expect(good.isEmpty)
         #expect(judge.committedCursor == "5")
-        var late = ClientJudge(checkpoint: "0")
+        var late = KizunaSync.ClientJudge(checkpoint: "0")
         let failures = late.judgePull(
             step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .closed, cursor: "0", pages: 1))))
         #expect(failures.map(\.ruleID) == ["CL-CHECKPOINT"])
@@ -30,7 +30,7 @@ struct ClientJudgeTests {
 
     @Test("a staged page keeps the committed cursor and remembers the keys it carries")
     func stagedPage() {
-        var judge = ClientJudge(checkpoint: "3")
+        var judge = KizunaSync.ClientJudge(checkpoint: "3")
         let (step, exchange) = Self.pull(4, cursor: "0:7", hasMore: true)
         let failures = judge.judgePull(
             step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .staged, cursor: "3", pages: 1))))
@@ -44,7 +44,7 @@ struct ClientJudgeTests {
         let exchange = RPCExchange(
             rpc: .push, request: ["batch": ["mutations": [["mutation_id": "m1"], ["mutation_id": "m2"]]]], response: ["verdicts": []])
         let step = Step(n: 3, action: .rpc(exchange))
-        let judge = ClientJudge(checkpoint: nil)
+        let judge = KizunaSync.ClientJudge(checkpoint: nil)
         #expect(judge.judgePush(step, exchange: exchange, answer: .result(.pushed(PushResult(outcome: .sent, mutations: 2)))).isEmpty)
         let wrong = judge.judgePush(step, exchange: exchange, answer: .result(.pushed(PushResult(outcome: .sent, mutations: 1))))
         #expect(wrong.map(\.ruleID) == ["CL-OUTCOME"])
@@ -52,7 +52,7 @@ struct ClientJudgeTests {
 
     @Test("state checks: a wrong cursor fails CL-CURSOR; a missing event is excused only when the caller says so")
     func stateChecks() {
-        let judge = ClientJudge(checkpoint: nil)
+        let judge = KizunaSync.ClientJudge(checkpoint: nil)
         let state = StateResult(rows: [:], cursor: "4", outboxDepth: 0)
         #expect(judge.evaluate(.cursor("4"), in: state, step: nil) == nil)
         #expect(judge.evaluate(.cursor("5"), in: state, step: nil)?.ruleID == "CL-CURSOR")
@@ -62,11 +62,11 @@ struct ClientJudgeTests {
 
     @Test("no request for a step fails CL-REQUEST; a changed resend after a fault fails CL-RESEND")
     func requests() {
-        var judge = ClientJudge(checkpoint: nil)
+        var judge = KizunaSync.ClientJudge(checkpoint: nil)
         let step = Step(n: 5, action: .reap)
         #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: []).map(\.ruleID) == ["CL-REQUEST"])
         judge.lastFault = (4, .push, ["batch": ["mutations": [["mutation_id": "m1"]]]])
-        let resent = PostgRESTMock.Received(
+        let resent = KizunaSync.Mock.Received(
             summary: "POST /rest/v1/rpc/push", mismatch: nil, unexpected: false, rpc: .push,
             body: ["batch": ["mutations": [["mutation_id": "m9"]]]])
         #expect(judge.requestFailures(step, rpc: .push, golden: nil, received: [resent]).map(\.ruleID) == ["CL-RESEND"])

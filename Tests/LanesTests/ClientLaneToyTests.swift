@@ -1,9 +1,10 @@
 import AccordDriver
 import AccordTestSupport
 import Corpus
-import Lanes
 import Reports
 import Testing
+
+@testable import Lanes
 
 /// A second engine, written in a few dozen lines against the driver library, goes through the
 /// client lane: it passes where its shortcuts do not matter and fails, naming the rule and the
@@ -12,7 +13,7 @@ import Testing
 struct ClientLaneToyTests {
     static func play(_ caseID: String, quirks: Set<ToyEngine.Quirk> = []) async throws -> SuiteResult {
         let loaded = try RunnerFixtures.transcript(caseID)
-        return await ClientLane(requestTimeout: .seconds(10)).run(
+        return await ClientLane<KizunaSync>(requestTimeout: .seconds(10)).run(
             loaded, launch: { InProcessDriver(engine: ToyEngine(quirks: quirks)) }, properties: [])
     }
 

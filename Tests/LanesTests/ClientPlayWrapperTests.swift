@@ -24,8 +24,8 @@ struct ClientPlayWrapperTests {
         return (Step(n: n, action: .rpc(exchange)), exchange)
     }
 
-    static func received(_ exchange: RPCExchange) -> PostgRESTMock.Received {
-        PostgRESTMock.Received(summary: "POST /rest/v1/rpc/push", mismatch: nil, unexpected: false, rpc: .push, body: exchange.request)
+    static func received(_ exchange: RPCExchange) -> KizunaSync.Mock.Received {
+        KizunaSync.Mock.Received(summary: "POST /rest/v1/rpc/push", mismatch: nil, unexpected: false, rpc: .push, body: exchange.request)
     }
 
     @Test("the ordinary play has no kill state: its wrapper is an empty value, and no field of the play is the kill matrix's")
@@ -33,8 +33,8 @@ struct ClientPlayWrapperTests {
         #expect(MemoryLayout<Unwrapped>.size == 0)
         #expect(Mirror(reflecting: Unwrapped()).children.isEmpty)
         let loaded = try RunnerFixtures.transcript("push/001-insert-applied")
-        let mock = try await PostgRESTMock.start(expecting: RequestMatch.Expected(jwt: "j", apikey: "a", clientID: "c"))
-        let play = ClientCasePlay(
+        let mock = try await KizunaSync.Mock.start(expecting: RequestMatch.Expected(jwt: "j", apikey: "a", clientID: "c"))
+        let play = KizunaSync.ClientPlay(
             loaded: loaded, plan: ClientCasePlan(loaded.transcript), channel: InProcessDriver(engine: ToyEngine()), mock: mock,
             timeout: .seconds(10), wrapper: Unwrapped())
         let fields = Mirror(reflecting: play).children

@@ -3,11 +3,12 @@ import Corpus
 import Foundation
 import JSON
 import KizunaWire
-import Lanes
 import ReferenceServer
 import Reports
 import ServerContract
 import Testing
+
+@testable import Lanes
 
 /// The reference server behind a deliberate fault: upstream's harness mutants M-1..M-6.
 actor BrokenServer: ServerTarget {

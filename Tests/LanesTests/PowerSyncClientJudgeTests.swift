@@ -21,7 +21,7 @@ struct PowerSyncClientJudgeTests {
     @Test("a checkpoint applied too early breaks the obligation of what is outstanding: uploads, the upload's request, a checksum fault")
     func applyObligationFollowsContext() {
         let wrong = Self.stateAnswer(last: "3", requests: ["1": false])
-        var judge = PowerSyncClientJudge()
+        var judge = PowerSync.ClientJudge()
         #expect(judge.judgeAnswer(Self.state, wrong).map(\.ruleID) == ["PSC-APPLY-WHOLE"])
         judge.observe(
             PowerSyncStep(
@@ -50,7 +50,7 @@ struct PowerSyncClientJudgeTests {
             PowerSyncStep(n: 5, action: .client(.waitForSync(requestID: "1", timeoutMilliseconds: 5, expect: expect)))
         }
         func got(_ outcome: PowerSyncWaitOutcome) -> DriverSession.Answer { .result(.powerSync(.waited(outcome))) }
-        var judge = PowerSyncClientJudge()
+        var judge = PowerSync.ClientJudge()
         #expect(judge.judgeAnswer(wait(.timeout), got(.resolved)).map(\.ruleID) == ["PSC-WAIT-COMPLETE"])
         #expect(judge.judgeAnswer(wait(.uploadError), got(.timeout)).map(\.ruleID) == ["PSC-WAIT-FAILURES"])
         #expect(judge.judgeAnswer(wait(.resolved), got(.timeout)).map(\.ruleID) == ["PSC-WAIT-COMPLETE"])
@@ -61,10 +61,10 @@ struct PowerSyncClientJudgeTests {
 
     @Test("a request the mock refused names the step's obligation and its reason")
     func requestMismatch() {
-        let judge = PowerSyncClientJudge()
+        let judge = PowerSync.ClientJudge()
         let step = PowerSyncStep(n: 6, action: .client(.requestCheckpoint(request: [:], response: [:])))
         let failures = judge.judgeRequests(
-            step, received: [PowerSyncMock.Received(summary: "POST /sync/checkpoint-request", mismatch: "expected \"43\", found \"2\"")],
+            step, received: [PowerSync.Mock.Received(summary: "POST /sync/checkpoint-request", mismatch: "expected \"43\", found \"2\"")],
             missing: [])
         #expect(failures.map(\.ruleID) == ["PSC-REQUEST-ID"])
         #expect(failures.first?.message.contains("step 6 request-checkpoint") == true)

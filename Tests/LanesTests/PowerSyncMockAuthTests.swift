@@ -11,11 +11,11 @@ import Transport
 @Suite("PowerSync client lane's mock: the credential schemes PowerSync's service takes")
 struct PowerSyncMockAuthTests {
     /// What the mock made of one checkpoint request sent with `authorization`.
-    static func received(_ authorization: String) async throws -> PowerSyncMock.Received? {
-        let mock = try PowerSyncMock.start(token: "t0k")
+    static func received(_ authorization: String) async throws -> PowerSync.Mock.Received? {
+        let mock = try PowerSync.Mock.start(token: "t0k")
         let golden: JSONValue = ["checkpoint_request_id": "1", "client_id": "c"]
         mock.expect([
-            PowerSyncMock.Expectation(
+            PowerSync.Mock.Expectation(
                 path: "/sync/checkpoint-request", golden: golden, status: 200,
                 body: Array(#"{"data":{"checkpoint_request_id":"1"}}"#.utf8), contentType: "application/json")
         ])
@@ -57,13 +57,13 @@ struct PowerSyncMockAuthTests {
             "raw_data": true, "binary_data": false, "parameters": [:], "app_metadata": ["version": "1"],
             "streams": ["include_defaults": true, "subscriptions": []],
         ]
-        #expect(PowerSyncMock.meaning(sdk, path: "/sync/stream") == PowerSyncMock.meaning(golden, path: "/sync/stream"))
+        #expect(PowerSync.Mock.meaning(sdk, path: "/sync/stream") == PowerSync.Mock.meaning(golden, path: "/sync/stream"))
         let behind: JSONValue = ["buckets": [["name": "a", "after": "1"], ["name": "b", "after": "0"]], "client_id": "c"]
-        #expect(PowerSyncMock.meaning(behind, path: "/sync/stream") != PowerSyncMock.meaning(golden, path: "/sync/stream"))
+        #expect(PowerSync.Mock.meaning(behind, path: "/sync/stream") != PowerSync.Mock.meaning(golden, path: "/sync/stream"))
         let number: JSONValue = ["checkpoint_request_id": 7, "client_id": "c", "extra": true]
         let string: JSONValue = ["client_id": "c", "checkpoint_request_id": "7"]
         #expect(
-            PowerSyncMock.meaning(number, path: "/sync/checkpoint-request")
-                == PowerSyncMock.meaning(string, path: "/sync/checkpoint-request"))
+            PowerSync.Mock.meaning(number, path: "/sync/checkpoint-request")
+                == PowerSync.Mock.meaning(string, path: "/sync/checkpoint-request"))
     }
 }

@@ -3,11 +3,12 @@ import Corpus
 import Foundation
 import Harness
 import JSON
-import Lanes
 import ReferenceServer
 import Reports
 import ServerContract
 import Testing
+
+@testable import Lanes
 
 /// The server lane follows the live conversation: a correct server that numbers differently
 /// passes at tier bound, and one whose numbering breaks the golden-to-live bijection fails at

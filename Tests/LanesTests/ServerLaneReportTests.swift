@@ -1,9 +1,10 @@
 import Corpus
 import Foundation
 import JSON
-import Lanes
 import Reports
 import Testing
+
+@testable import Lanes
 
 /// What a failing server-lane step tells a team (issue 22, item 2): where the first difference
 /// is, for a row its table and primary key, and both values.

@@ -4,10 +4,11 @@ import Foundation
 import Harness
 import JSON
 import KizunaWire
-import Lanes
 import Reports
 import ServerContract
 import Testing
+
+@testable import Lanes
 
 /// A target that answers every rpc with the golden response of a transcript, in order, after
 /// an optional edit: a stand-in server that is right (or wrong) by construction.

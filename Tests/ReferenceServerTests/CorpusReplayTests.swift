@@ -1,10 +1,11 @@
 import Corpus
 import JSON
-import Lanes
 import ReferenceServer
 import Reports
 import ServerContract
 import Testing
+
+@testable import Lanes
 
 /// Every upstream transcript through the server lane against a fresh reference server: each rpc
 /// step must reach tier pass (canonical bytes equal) and break no rule.

@@ -1,11 +1,12 @@
 import Corpus
 import Foundation
 import KizunaWire
-import Lanes
 import ReferenceServer
 import Reports
 import ServerContract
 import Testing
+
+@testable import Lanes
 
 /// Each seeded server fault changes the server's behaviour: one small case through the server
 /// lane passes on the unmutated server and fails, with the expected rule at the expected step,

@@ -42,11 +42,10 @@ public struct CheckRun {
         return try await LaneRunner(run).run(CheckRun(options: options), output: output)
     }
 
-    /// One unit of the offline lane: a transcript of either profile, or a recording streamed
-    /// through the rules, each with its suite's properties.
+    /// One unit of the offline lane: a transcript of any profile with its suite's properties, or
+    /// a recording streamed through the rules.
     package enum Unit: Sendable {
-        case transcript(LoadedTranscript, [SuiteResult.Property])
-        case powerSync(LoadedPowerSyncTranscript, [SuiteResult.Property])
+        case transcript(any ProfiledCase, [SuiteResult.Property])
         case recording(String)
     }
 }
@@ -72,7 +71,7 @@ extension CheckRun: Lane {
             let properties = Self.properties(target: "offline", corpus: item.folder)
             switch item.kind {
             case .transcript(let loaded): return .play(.transcript(loaded, withCommit(properties, item.folder)))
-            case .powerSync(let loaded): return .play(.powerSync(loaded, properties))
+            case .powerSync(let loaded): return .play(.transcript(loaded, properties))
             case .recording(let source): return .play(.recording(source.file))
             case .blocked(let entry):
                 return .notPlayed(
@@ -86,9 +85,7 @@ extension CheckRun: Lane {
     package func play(_ unit: Unit, _: Void) throws(RunError) -> SuiteResult {
         switch unit {
         case .transcript(let loaded, let properties):
-            return TranscriptCheck.suite(loaded, properties: properties).drawing(SequenceTimeline(transcript: loaded.transcript))
-        case .powerSync(let loaded, let properties):
-            return PowerSyncTranscriptCheck.suite(loaded, properties: properties)
+            return loaded.checked(properties: properties)
         case .recording(let path):
             return try Self.checkRecording(path, keepPassing: options.run.reports.writesFiles, maxLine: options.run.inputs.maxLine)
         }

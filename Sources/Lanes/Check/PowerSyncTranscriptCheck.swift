@@ -10,9 +10,6 @@ import Reports
 /// PowerSync transcript keeps number literals as written, so that a checksum sent as `-1.0`
 /// stays a float.
 public enum PowerSyncTranscriptCheck {
-    /// The suite property that names the profile.
-    static let profileProperty = SuiteResult.Property(name: "profile", value: CorpusProfile.powerSync.rawValue)
-
     /// Checks a transcript.
     /// - Parameters:
     ///   - loaded: the transcript and its bytes.
@@ -47,7 +44,7 @@ public enum PowerSyncTranscriptCheck {
             if case .syncStream(_, let lines) = step.action { result.note = UnreadNote.note(for: lines) }
             cases.append(result)
         }
-        return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [profileProperty], cases: cases)
+        return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [PowerSync.profileProperty], cases: cases)
     }
 
     /// Why a client-side step is not judged offline.

@@ -86,7 +86,7 @@ public struct RecordingCheck {
     public func suite(file: String, tornLine: Int?, properties: [SuiteResult.Property]) -> SuiteResult {
         var all = properties
         if sawPowerSync || header?.protocolName == CorpusProfile.powerSync.rawValue {
-            all.append(PowerSyncTranscriptCheck.profileProperty)
+            all.append(PowerSync.profileProperty)
         }
         if let header {
             all.append(SuiteResult.Property(name: "recorded_by", value: header.tool))

@@ -22,11 +22,11 @@ protocol ClientPlayWrapper: Sendable {
     /// Whether an event the state does not show is excused (it was raised where no state read can see it).
     func excuses(event code: String) -> Bool
     /// The wrapper's own findings on the requests the mock received for a step.
-    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure]
+    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [KizunaSync.Mock.Received]) -> [Failure]
     /// Plays `step` in the ordinary play's place; false when the ordinary play plays it.
-    static func play(_ step: Step, name: String, in play: inout ClientCasePlay<Self>) async -> Bool
+    static func play(_ step: Step, name: String, in play: inout KizunaSync.ClientPlay<Self>) async -> Bool
     /// Runs after the postconditions, before the driver is closed.
-    static func finish(_ play: inout ClientCasePlay<Self>) async
+    static func finish(_ play: inout KizunaSync.ClientPlay<Self>) async
 }
 
 extension ClientPlayWrapper {
@@ -36,9 +36,9 @@ extension ClientPlayWrapper {
     mutating func observed(_ state: StateResult) {}
     mutating func consumed(_ exchange: RPCExchange, step: Int) {}
     func excuses(event code: String) -> Bool { false }
-    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure] { [] }
-    static func play(_ step: Step, name: String, in play: inout ClientCasePlay<Self>) async -> Bool { false }
-    static func finish(_ play: inout ClientCasePlay<Self>) async {}
+    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [KizunaSync.Mock.Received]) -> [Failure] { [] }
+    static func play(_ step: Step, name: String, in play: inout KizunaSync.ClientPlay<Self>) async -> Bool { false }
+    static func finish(_ play: inout KizunaSync.ClientPlay<Self>) async {}
 }
 
 /// The ordinary client lane's wrapper: no seam adds anything, and it holds nothing.

@@ -86,14 +86,18 @@ extension ClientRun: Lane {
     }
 
     package func play(_ unit: CaseWork, _: Void) async -> SuiteResult {
-        let lane = ClientLane(requestTimeout: options.requestTimeout)
         switch unit {
         case .transcript(let loaded):
-            return await lane.run(loaded, launch: launch, properties: properties).drawing(transcript: loaded.transcript)
+            return await loaded.driven(by: self)
         case .recording(let source):
-            return await ClientReplay(lane: lane).run(source, launch: launch, properties: properties)
-        case .powerSync(let loaded):
-            return await PowerSyncClientLane(requestTimeout: options.requestTimeout).run(loaded, launch: launch, properties: properties)
+            return await ClientReplay(lane: ClientLane(requestTimeout: options.requestTimeout)).run(
+                source, launch: launch, properties: properties)
         }
+    }
+
+    /// Plays a case of `Profile` through a fresh driver against the profile's mock.
+    func drive<Profile: SyncProfile>(_ loaded: Profile.Loaded, as _: Profile.Type) async -> SuiteResult {
+        let suite = await ClientLane<Profile>(requestTimeout: options.requestTimeout).run(loaded, launch: launch, properties: properties)
+        return Profile.picture(suite, of: loaded)
     }
 }

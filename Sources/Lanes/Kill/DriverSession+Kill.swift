@@ -17,12 +17,12 @@ extension DriverSession {
         /// Never: the call ends with the driver's answer or death (a hooked driver dies by itself).
         case never
         /// As soon as the mock's counter passes a value, after a grace period.
-        case mock(PostgRESTMock.Counter, passes: Int, grace: Duration)
+        case mock(KizunaSync.Mock.Counter, passes: Int, grace: Duration)
     }
 
     /// Sends a request and waits for its answer, killing the driver as soon as `trigger` fires:
     /// the answer line and the trigger race, and whichever comes first decides.
-    mutating func callKilling(_ body: DriverRequest.Body, when trigger: KillTrigger, mock: PostgRESTMock) async -> KilledCall {
+    mutating func callKilling(_ body: DriverRequest.Body, when trigger: KillTrigger, mock: KizunaSync.Mock) async -> KilledCall {
         let request = self.request(body)
         await channel.send(request.line, timeout: timeout)
         enum First: Sendable {

@@ -56,13 +56,14 @@ struct KillMatrixRun: Lane {
                 // A recorded session is judged as the client lane plays it (its recorded
                 // checkpoint requests the client's own).
                 let play = loaded.clientPlay ?? loaded.transcript
-                if let reason = killSafe ?? PowerSyncClientLane.inapplicable(play) {
-                    suites.append(Self.skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, properties, reason))
+                let profiled = properties + [PowerSync.profileProperty]
+                if let reason = killSafe ?? PowerSync.clientInapplicable(play) {
+                    suites.append(Self.skipped("\(item.id) @ kill-matrix", caseID: item.id, file: loaded.file, profiled, reason))
                 } else {
-                    for hook in PowerSyncClientLane.killHooks(play) { work.append(.powerSync(loaded, hook)) }
-                    if let reason = PowerSyncClientLane.unplayableAfterApply(play) {
+                    for hook in PowerSync.killHooks(play) { work.append(.powerSync(loaded, hook)) }
+                    if let reason = PowerSync.unplayableAfterApply(play) {
                         let name = "\(item.id) @ \(KillHook.afterCheckpointApplied.rawValue)"
-                        suites.append(Self.skipped(name, caseID: item.id, file: loaded.file, properties, reason))
+                        suites.append(Self.skipped(name, caseID: item.id, file: loaded.file, profiled, reason))
                     }
                 }
             case .recording(let source):
@@ -94,16 +95,16 @@ struct KillMatrixRun: Lane {
         switch unit {
         case .powerSync(let loaded, let hook):
             let environment = [KillHook.environmentVariable: hook.rawValue]
-            var suite = await PowerSyncClientLane(requestTimeout: options.requestTimeout).run(
+            var suite = await ClientLane<PowerSync>(requestTimeout: options.requestTimeout).run(
                 loaded, launch: { () throws(RunError) in try launch(environment) }, properties: properties,
-                kill: (hook, { () throws(RunError) in try launch([:]) }))
+                variant: (hook, { () throws(RunError) in try launch([:]) }))
             suite.properties.append(SuiteResult.Property(name: "kill_point", value: hook.rawValue))
             return suite
         case .kizunaSync(let loaded, let point, let target):
             let hook = point.driverHook.map { [KillHook.environmentVariable: $0.rawValue] } ?? [:]
             let kill = KillState(point: point, target: target, relaunch: { () throws(RunError) in try launch([:]) }, hooked: !hook.isEmpty)
-            var suite = await ClientLane(requestTimeout: options.requestTimeout).run(
-                loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, wrapper: KillPlay(kill))
+            var suite = await ClientLane<KizunaSync>(requestTimeout: options.requestTimeout).run(
+                loaded, launch: { () throws(RunError) in try launch(hook) }, properties: properties, variant: KillPlay(kill))
             suite.properties.append(SuiteResult.Property(name: "kill_point", value: point.rawValue))
             return suite.drawing {
                 SequenceTimeline(transcript: loaded.transcript, observed: $0).killing(

@@ -37,7 +37,7 @@ struct KillPlay: ClientPlayWrapper {
 
     /// KM-DOUBLE-APPLY for a mutation whose answer was consumed; after a restart, a push that lost
     /// or reordered the queued mutations.
-    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure] {
+    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [KizunaSync.Mock.Received]) -> [Failure] {
         var failures = state.doubleApplies(step, received: received)
         if state.restarted, rpc == .push, let outbox = KillJudge.outboxFailure(step, golden: golden, received: received.first?.body) {
             failures.append(outbox)
@@ -46,13 +46,13 @@ struct KillPlay: ClientPlayWrapper {
     }
 
     /// Plays the point's step, once.
-    static func play(_ step: Step, name: String, in play: inout ClientCasePlay<KillPlay>) async -> Bool {
+    static func play(_ step: Step, name: String, in play: inout KizunaSync.ClientPlay<KillPlay>) async -> Bool {
         guard !play.kill.fired, play.kill.target == step.n else { return false }
         await play.playKilled(step, name: name)
         return true
     }
 
-    static func finish(_ play: inout ClientCasePlay<KillPlay>) async { await play.killFinalChecks() }
+    static func finish(_ play: inout KizunaSync.ClientPlay<KillPlay>) async { await play.killFinalChecks() }
 
     /// How long a hooked driver may take, after the mock handed over an answer, to die at its seam before the runner kills it.
     static let hookGrace: Duration = .milliseconds(300)
@@ -62,7 +62,7 @@ struct KillPlay: ClientPlayWrapper {
     static let otherClient = "00000000-0000-4000-8000-c100000000ff"
 }
 
-extension ClientCasePlay where Wrapper == KillPlay {
+extension KizunaSync.ClientPlay where Wrapper == KillPlay {
     /// The kill matrix's state, which its wrapper owns.
     var kill: KillState {
         get { wrapper.state }

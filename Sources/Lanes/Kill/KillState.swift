@@ -86,7 +86,7 @@ struct KillState: Sendable {
     }
 
     /// KM-DOUBLE-APPLY: a push that carries a mutation whose answer the client already consumed.
-    func doubleApplies(_ step: Step, received: [PostgRESTMock.Received]) -> [Failure] {
+    func doubleApplies(_ step: Step, received: [KizunaSync.Mock.Received]) -> [Failure] {
         var failures: [Failure] = []
         for request in received where request.rpc == .push {
             for mutation in request.body?["batch"]?["mutations"]?.arrayValue ?? [] {

@@ -2,12 +2,11 @@ import Corpus
 import Harness
 import Reports
 
-/// A unit of the server and client lanes: a transcript to play, a recording to replay, or a
-/// PowerSync case (played only by a lane that plays PowerSync cases).
+/// A unit of the server and client lanes: a case of any profile to play (a PowerSync case only
+/// in a lane that plays PowerSync cases), or a recording to replay.
 package enum CaseWork: Sendable {
-    case transcript(LoadedTranscript)
+    case transcript(any ProfiledCase)
     case recording(RecordingSource)
-    case powerSync(LoadedPowerSyncTranscript)
 
     /// The selected cases as work, blocked and unplayable entries last (the order reports have
     /// always had); PowerSync cases become work only when `playsPowerSync`.
@@ -18,7 +17,7 @@ package enum CaseWork: Sendable {
             switch item.kind {
             case .transcript(let loaded): work.append(.play(.transcript(loaded)))
             case .recording(let source): work.append(.play(.recording(source)))
-            case .powerSync(let loaded) where playsPowerSync: work.append(.play(.powerSync(loaded)))
+            case .powerSync(let loaded) where playsPowerSync: work.append(.play(.transcript(loaded)))
             case .powerSync(let loaded):
                 notPlayed.append(
                     .notPlayed(

@@ -11,11 +11,11 @@ import Reports
 /// run one after another, one driver each. Test cases are renamed after the exchanges.
 public struct ClientReplay: Sendable {
     /// The lane that plays each session.
-    public var lane: ClientLane
+    var lane: ClientLane<KizunaSync>
 
     /// Makes a replay.
     /// - Parameter lane: the client lane to play sessions through.
-    public init(lane: ClientLane) { self.lane = lane }
+    init(lane: ClientLane<KizunaSync>) { self.lane = lane }
 
     /// Replays a recording to a client.
     /// - Parameters:

@@ -42,7 +42,7 @@ public struct DiffRun: Sendable {
     let makeA: ServerRun.TargetFactory
     let makeB: ServerRun.TargetFactory
     /// Make a fresh PowerSync service of each target, nil when a target serves no PowerSync profile.
-    let powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)?
+    let powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)?
 
     /// Runs the comparison; returns true when every exchange answered alike. A PowerSync
     /// recording (`RecordingToPowerSyncTranscript.isPowerSync`) is compared on the two PowerSync
@@ -50,7 +50,7 @@ public struct DiffRun: Sendable {
     /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
         _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory,
-        powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)? = nil, output: (String) -> Void
+        powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)? = nil, output: (String) -> Void
     ) async throws(RunError) -> Bool {
         if options.run.inputs.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
         for path in options.run.inputs.paths {
@@ -161,10 +161,10 @@ extension DiffRun: Lane {
     /// The suite of a PowerSync recording: its exchange steps as two PowerSync services answered them.
     static func powerSyncSuite(
         _ recording: RecordingContents, file: String, classname: String, names: (String, String),
-        powerSync: (PowerSyncServerLane.TargetFactory, PowerSyncServerLane.TargetFactory)?
+        powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)?
     ) async throws(RunError) -> SuiteResult {
         let name = file.split(separator: "/").last.map(String.init) ?? file
-        let profile = [PowerSyncTranscriptCheck.profileProperty]
+        let profile = [PowerSync.profileProperty]
         guard let (makeA, makeB) = powerSync else {
             let reason =
                 "not applicable: a PowerSync recording, and \(names.0) or \(names.1) serves no PowerSync profile (accord diff compares PowerSync recordings on 'embedded' or a PowerSync service's URL with --jwt-secret)"

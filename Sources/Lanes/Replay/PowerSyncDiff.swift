@@ -5,7 +5,7 @@ import ServerContract
 
 /// `accord diff` for a PowerSync recording: the recording converted as the live lanes convert it
 /// (its fixture calls the source steps), played on a fresh service of each target with the
-/// server lane's play (`PowerSyncCasePlay`), and the two live answers of every exchange step
+/// server lane's play (`PowerSync.ServerPlay`), and the two live answers of every exchange step
 /// compared. Stream lines are compared one by one in their normal form (`SyncLineComparison`,
 /// as AC-GOLDEN compares them), `token_expires_in` lines left out; each difference is an `AC-DIFF`
 /// failure naming the step, the NDJSON line on each side and the JSON pointer in the line.
@@ -22,7 +22,7 @@ struct PowerSyncDiff {
     ///   - makeA: makes the first target's service.
     ///   - makeB: makes the second's.
     /// - Returns: the cases, in step order.
-    func cases(makeA: PowerSyncServerLane.TargetFactory, makeB: PowerSyncServerLane.TargetFactory) async -> [CaseResult] {
+    func cases(makeA: ServerRun.PowerSyncTargetFactory, makeB: ServerRun.PowerSyncTargetFactory) async -> [CaseResult] {
         let a = await play(makeA)
         let b = await play(makeB)
         let exchanges = loaded.transcript.steps.filter { step in
@@ -46,20 +46,20 @@ struct PowerSyncDiff {
     }
 
     /// One target's play of the transcript; a target that cannot be made errs every step.
-    private func play(_ make: PowerSyncServerLane.TargetFactory) async -> Played {
+    private func play(_ make: ServerRun.PowerSyncTargetFactory) async -> Played {
         let target: any PowerSyncTarget
         do throws(TargetError) { target = try make() } catch { return Played(play: nil, failure: "\(error)") }
-        var play = PowerSyncCasePlay(transcript: loaded.transcript)
+        var play = PowerSync.ServerPlay(transcript: loaded.transcript)
         await play.run(on: target)
         return Played(play: play, failure: nil)
     }
 
     /// What one target answered, and why a step it did not answer is missing.
     private struct Played {
-        let play: PowerSyncCasePlay?
+        let play: PowerSync.ServerPlay?
         let failure: String?
 
-        func answer(_ n: Int) -> PowerSyncCasePlay.Answer? { play?.answers.first { $0.n == n } }
+        func answer(_ n: Int) -> PowerSync.ServerPlay.Answer? { play?.answers.first { $0.n == n } }
 
         /// The outcome of a step this target did not answer: errored where the target failed
         /// at that step (or could not be made), skipped for the steps a failure left unplayed.
@@ -75,7 +75,7 @@ struct PowerSyncDiff {
 
     /// The differences between two answers of one step, at most `DiffRun.maximumListed` per step.
     static func compare(
-        _ a: PowerSyncCasePlay.Answer, _ b: PowerSyncCasePlay.Answer, label: String, names: (String, String)
+        _ a: PowerSync.ServerPlay.Answer, _ b: PowerSync.ServerPlay.Answer, label: String, names: (String, String)
     ) -> [Failure] {
         var failures: [Failure] = []
         var hidden = 0

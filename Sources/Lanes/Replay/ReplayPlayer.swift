@@ -130,7 +130,7 @@ struct ReplayPlayer {
         do throws(TargetError) {
             let made = try makeTarget()
             let wall = try await made.capabilities().clock == .wall
-            let before = CasePlay.wallClockSecond()
+            let before = KizunaSync.ServerPlay.wallClockSecond()
             let receipt = try await made.seed(Self.seed(for: world))
             if wall { bindings.notBefore = receipt.seededAt ?? before }
             phase = .playing(made)

@@ -15,7 +15,7 @@ public struct SelfTest: Sendable {
     /// The driver command line for a fault's name; nil for the unmutated client.
     public typealias ClientCommand = @Sendable (_ fault: String?) -> String
     /// Makes the PowerSync service factory for a fault's name; nil for the unmutated service.
-    public typealias PowerSyncFactory = @Sendable (_ fault: String?) -> PowerSyncServerLane.TargetFactory
+    public typealias PowerSyncFactory = @Sendable (_ fault: String?) -> ServerRun.PowerSyncTargetFactory
 
     /// What to play.
     public struct Options: Sendable {

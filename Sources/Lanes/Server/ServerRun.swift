@@ -8,8 +8,10 @@ import ServerContract
 /// `accord run --server`: the server lane over corpus folders, transcripts and recordings, cases
 /// in parallel on isolated targets (a recording replays on one fresh target, every session in recording order).
 public struct ServerRun: Sendable {
-    /// Makes a fresh, isolated target for one case.
+    /// Makes a fresh, isolated KizunaSync target for one case.
     public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
+    /// Makes a fresh, isolated PowerSync target for one case.
+    public typealias PowerSyncTargetFactory = @Sendable () throws(TargetError) -> any PowerSyncTarget
 
     /// What to run and where to report.
     public struct Options: Sendable {
@@ -38,10 +40,10 @@ public struct ServerRun: Sendable {
     let makeTarget: TargetFactory
     /// Makes one isolated PowerSync target per PowerSync case (nil: PowerSync cases are reported
     /// not applicable).
-    let makePowerSyncTarget: PowerSyncServerLane.TargetFactory?
+    let makePowerSyncTarget: ServerRun.PowerSyncTargetFactory?
 
     /// The lane over a target of each profile.
-    init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil) {
+    init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: ServerRun.PowerSyncTargetFactory? = nil) {
         self.options = options
         self.makeTarget = makeTarget
         self.makePowerSyncTarget = makePowerSyncTarget
@@ -50,7 +52,7 @@ public struct ServerRun: Sendable {
     /// Runs the lane; returns true when nothing failed.
     /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
-        _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: PowerSyncServerLane.TargetFactory? = nil,
+        _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: ServerRun.PowerSyncTargetFactory? = nil,
         output: (String) -> Void
     ) async throws(RunError) -> Bool {
         try await LaneRunner(options.run).run(
@@ -80,17 +82,21 @@ extension ServerRun: Lane {
     package func play(_ unit: CaseWork, _: Void) async -> SuiteResult {
         switch unit {
         case .transcript(let loaded):
-            let lane = ServerLane(scenarios: options.scenarios, requiredTier: options.requiredTier)
-            return await lane.run(loaded, makeTarget: makeTarget, properties: properties).drawing(transcript: loaded.transcript)
+            return await loaded.served(by: self)
         case .recording(let source):
             return await RecordingReplay(requiredTier: options.requiredTier).run(source, makeTarget: makeTarget, properties: properties)
-        case .powerSync(let loaded):
-            guard let makePowerSyncTarget else {
-                return CaseSource.unsupportedSuite(
-                    loaded.transcript.caseID, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties)
-            }
-            return await PowerSyncServerLane().run(loaded, makeTarget: makePowerSyncTarget, properties: properties)
         }
+    }
+
+    /// Plays a case of `Profile` on a target of the profile made for it.
+    func serve<Profile: SyncProfile>(_ loaded: Profile.Loaded, as _: Profile.Type) async -> SuiteResult {
+        guard let makeTarget = Profile.target(in: self) else {
+            let (name, file) = Profile.suite(of: loaded)
+            return CaseSource.unsupportedSuite(name, file: file, reason: CaseSource.powerSyncReason, properties: properties)
+        }
+        var lane = ServerLane<Profile>(requiredTier: options.requiredTier)
+        lane.scenarios = options.scenarios
+        return Profile.picture(await lane.run(loaded, makeTarget: makeTarget, properties: properties), of: loaded)
     }
 }
 

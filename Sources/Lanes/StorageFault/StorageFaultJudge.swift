@@ -20,7 +20,9 @@ enum StorageFaultJudge {
                     .falseSuccess,
                     message:
                         "\(label): \(ObligationID.falseSuccess) the \(result.op.rawValue) reported success while the store's writes failed",
-                    body: "expected: an error \(accepted.sorted().joined(separator: " or "))\nactual: \(ClientJudge.describe(answer))")
+                    body:
+                        "expected: an error \(accepted.sorted().joined(separator: " or "))\nactual: \(KizunaSync.ClientJudge.describe(answer))"
+                )
             ]
         case .failure(let failure) where accepted.contains(failure.code):
             return []

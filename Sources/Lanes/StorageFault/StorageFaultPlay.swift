@@ -34,7 +34,7 @@ struct StorageFaultPlay: ClientPlayWrapper {
     func excuses(event code: String) -> Bool { state.carriedEvents.contains(code) }
 
     /// Plays the point's step, once.
-    static func play(_ step: Step, name: String, in play: inout ClientCasePlay<StorageFaultPlay>) async -> Bool {
+    static func play(_ step: Step, name: String, in play: inout KizunaSync.ClientPlay<StorageFaultPlay>) async -> Bool {
         guard !play.wrapper.state.fired, play.wrapper.state.target == step.n else { return false }
         play.wrapper.state.fired = true
         await play.playFaulted(step, name: name)

@@ -70,7 +70,7 @@ struct StorageFaultRun: Lane {
             case .powerSync(let loaded):
                 suites.append(
                     Self.skipped(
-                        item.id, caseID: item.id, file: loaded.file, properties,
+                        item.id, caseID: item.id, file: loaded.file, properties + [PowerSync.profileProperty],
                         "not applicable: the storage-fault matrix plays KizunaSync cases; PowerSync cases are played by the client lane and the kill matrix"
                     ))
             case .transcript(let loaded):
@@ -96,8 +96,8 @@ struct StorageFaultRun: Lane {
         let relaunch: @Sendable () throws(RunError) -> any DriverChannel = { () throws(RunError) in try launch(environment) }
         let state = StorageFaultState(
             point: unit.point, variant: unit.variant, target: unit.target, failures: failures, relaunch: relaunch)
-        var suite = await ClientLane(requestTimeout: options.requestTimeout).run(
-            unit.loaded, launch: relaunch, properties: properties, wrapper: StorageFaultPlay(state))
+        var suite = await ClientLane<KizunaSync>(requestTimeout: options.requestTimeout).run(
+            unit.loaded, launch: relaunch, properties: properties, variant: StorageFaultPlay(state))
         suite.properties += [
             SuiteResult.Property(name: "storage_fault_point", value: unit.point.rawValue),
             SuiteResult.Property(name: "storage_fault_errno", value: unit.variant.errno.rawValue.uppercased()),

@@ -52,7 +52,7 @@ enum TargetChoice {
     /// an http(s) URL (reset before each case), or an app's checkpoint backend; nil for a target
     /// that serves no PowerSync profile (a postgres:// URL, or a URL without a JWT secret).
     static func powerSyncFactory(for server: ServerTargetSpec, jwtSecret: String? = nil, backendToken: String? = nil) throws(RunError)
-        -> PowerSyncServerLane.TargetFactory?
+        -> ServerRun.PowerSyncTargetFactory?
     {
         switch server {
         case .embedded:
@@ -76,7 +76,7 @@ enum TargetChoice {
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
     /// - Parameter faults: the faults.
     /// - Returns: the factory.
-    static func embeddedPowerSync(faults: Set<PowerSyncFault>) -> PowerSyncServerLane.TargetFactory {
+    static func embeddedPowerSync(faults: Set<PowerSyncFault>) -> ServerRun.PowerSyncTargetFactory {
         { () throws(TargetError) -> any PowerSyncTarget in
             do throws(PowerSyncServiceError) {
                 return EmbeddedPowerSync(service: try PowerSyncService(faults: faults))

@@ -4,7 +4,7 @@ import JSON
 import Reports
 import ServerContract
 
-extension PowerSyncCasePlay {
+extension PowerSync.ServerPlay {
     /// Plays a sync-stream step: opens the stream, reads one live line for each golden line
     /// (keepalives aside), performing the source-side steps that happen during it after the line
     /// they name, then closes it. Every live line goes through the PS rules with its own NDJSON

@@ -6,7 +6,7 @@ import Reports
 
 // The storage-fault matrix's steps. Like the kill matrix's, they exist only on a play wrapped in
 // `StorageFaultPlay`; `StorageFaultPlay.play` is their entry.
-extension ClientCasePlay where Wrapper == StorageFaultPlay {
+extension KizunaSync.ClientPlay where Wrapper == StorageFaultPlay {
     /// The matrix's state, which its wrapper owns.
     var faulting: StorageFaultState {
         get { wrapper.state }
@@ -38,7 +38,7 @@ extension ClientCasePlay where Wrapper == StorageFaultPlay {
         guard let pre = await state(name: name) else { return }
         let point = faulting.point
         let failures = failureSwitch()
-        let answer: PostgRESTMock.Answer =
+        let answer: KizunaSync.Mock.Answer =
             point.armsAtRequest
             ? .replyAfter(status: exchange.status, body: exchange.response, before: { failures.switchOnBlocking() })
             : .reply(status: exchange.status, body: exchange.response)
@@ -67,7 +67,7 @@ extension ClientCasePlay where Wrapper == StorageFaultPlay {
         var other = own
         other.userID = StorageFaultPlay.otherUser
         other.clientID = StorageFaultPlay.otherClient
-        other.jwt = ClientLane.jwtKey.mint(JWTClaims(subject: other.userID, sessionID: other.clientID))
+        other.jwt = KizunaSync.jwtKey.mint(JWTClaims(subject: other.userID, sessionID: other.clientID))
         mock.expect(nil)
         guard await restartDriver(name, open: nil) else { return }
         let call = await session.callFailing(.open(other), failures: failureSwitch(), atRequest: false)

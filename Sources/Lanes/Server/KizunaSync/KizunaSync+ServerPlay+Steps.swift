@@ -4,7 +4,7 @@ import JSON
 import Reports
 import ServerContract
 
-extension CasePlay {
+extension KizunaSync.ServerPlay {
     mutating func play(_ step: Step, name: String, on target: any ServerTarget) async {
         do throws(TargetError) {
             try await target.setStep(step.n)

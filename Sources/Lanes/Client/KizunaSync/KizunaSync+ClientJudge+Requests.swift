@@ -4,12 +4,12 @@ import Corpus
 import JSON
 import Reports
 
-extension ClientJudge {
+extension KizunaSync.ClientJudge {
     /// The requests the mock received for a step, judged against the golden request.
     /// - Parameter wrapped: a play wrapper's own findings on the same requests, reported after the
     ///   request's and before a count of extra requests (dropped when no request arrived).
     func requestFailures(
-        _ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received], wrapped: [Failure] = []
+        _ step: Step, rpc: RPCKind, golden: JSONValue?, received: [KizunaSync.Mock.Received], wrapped: [Failure] = []
     ) -> [Failure] {
         guard let first = received.first else {
             return [

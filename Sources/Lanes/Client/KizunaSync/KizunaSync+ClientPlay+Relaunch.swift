@@ -1,7 +1,7 @@
 import AccordDriver
 import Harness
 
-extension ClientCasePlay {
+extension KizunaSync.ClientPlay {
     /// Puts a fresh driver from `launch` in place of the session's, says hello and, when given,
     /// opens `open` (the same store): how the kill matrix and the storage-fault matrix bring a
     /// client back. False, with the case stopped at `name`, when any of it fails.

@@ -3,7 +3,7 @@ import Checks
 import Corpus
 import Reports
 
-extension ClientCasePlay {
+extension KizunaSync.ClientPlay {
     /// Judges one transcript check against the driver's state; events the wrapper excuses are not judged.
     func evaluate(_ check: Check, in state: StateResult, step: Step?) -> Failure? {
         let wrapper = self.wrapper

@@ -3,9 +3,9 @@ import Checks
 import Corpus
 import Reports
 
-extension ClientCasePlay {
+extension KizunaSync.ClientPlay {
     /// What an answer was, in words for a finding.
-    func describe(_ answer: Answer) -> String { ClientJudge.describe(answer) }
+    func describe(_ answer: Answer) -> String { KizunaSync.ClientJudge.describe(answer) }
 
     /// A response the client must refuse: the code, and no change to the state.
     mutating func refusal(_ step: Step, answer: Answer, expected: String, before: StateResult?, name: String) async -> [Failure] {
@@ -39,7 +39,7 @@ extension ClientCasePlay {
     /// the reason, and the suite counts as skipped (`SuiteResult.unsupported`), not passed. A
     /// driver that declared its parts gets no such pass: a refusal of a part it declared fails.
     /// - Returns: whether it did.
-    mutating func refusedAsUnsupported(_ answer: DriverSession.Answer, name: String, received: [PostgRESTMock.Received] = []) -> Bool {
+    mutating func refusedAsUnsupported(_ answer: DriverSession.Answer, name: String, received: [KizunaSync.Mock.Received] = []) -> Bool {
         guard declaredParts == nil, received.isEmpty, case .failure(let failure) = answer,
             failure.code == DriverErrorKind.unsupported.protocolCode || failure.code == EngineErrorCode.localUnsupported.rawValue
         else { return false }

@@ -4,7 +4,7 @@ import Corpus
 import JSON
 import Reports
 
-extension ClientJudge {
+extension KizunaSync.ClientJudge {
     /// Judges one transcript check against the driver's state; nil when it holds.
     /// - Parameter excused: whether an event code missing from `state` was raised before a kill (then it is not judged).
     func evaluate(_ check: Check, in state: StateResult, step: Step?, excused: (String) -> Bool = { _ in false }) -> Failure? {

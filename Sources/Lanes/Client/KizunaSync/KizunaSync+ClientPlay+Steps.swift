@@ -5,7 +5,7 @@ import JSON
 import KizunaWire
 import Reports
 
-extension ClientCasePlay {
+extension KizunaSync.ClientPlay {
     mutating func play(_ step: Step, name: String) async {
         if case .rpc(let exchange) = step.action, exchange.isAnotherClient(than: transcript.context) { return }
         if step.isClientVisible(to: transcript.context) { reportStrays(before: name) }
@@ -165,7 +165,7 @@ extension ClientCasePlay {
     }
 
     /// The requests the mock received for a step, judged against the golden request (and by the wrapper).
-    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [PostgRESTMock.Received]) -> [Failure] {
+    func requestFailures(_ step: Step, rpc: RPCKind, golden: JSONValue?, received: [KizunaSync.Mock.Received]) -> [Failure] {
         let wrapped = wrapper.requestFailures(step, rpc: rpc, golden: golden, received: received)
         return judge.requestFailures(step, rpc: rpc, golden: golden, received: received, wrapped: wrapped)
     }

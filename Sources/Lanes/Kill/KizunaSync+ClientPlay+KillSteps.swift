@@ -3,7 +3,7 @@ import Checks
 import Corpus
 import Reports
 
-extension ClientCasePlay where Wrapper == KillPlay {
+extension KizunaSync.ClientPlay where Wrapper == KillPlay {
     /// after-local-write: SIGKILL after the write's answer; with the hook the driver dies at the
     /// seam instead, and the write must be durable whole (row and outbox entry) or not at all.
     mutating func killWrite(_ step: Step, local: LocalWrite, name: String) async {

@@ -6,8 +6,8 @@ import Reports
 
 // The kill matrix's steps, restart and final check. They are written against the play they wrap
 // (its session, mock and judge) but exist only on a play wrapped in `KillPlay`: the ordinary
-// `ClientCasePlay<Unwrapped>` has none of them, and `KillPlay.play`/`finish` are their entries.
-extension ClientCasePlay where Wrapper == KillPlay {
+// `KizunaSync.ClientPlay<Unwrapped>` has none of them, and `KillPlay.play`/`finish` are their entries.
+extension KizunaSync.ClientPlay where Wrapper == KillPlay {
     /// Plays the step the kill point applies to.
     mutating func playKilled(_ step: Step, name: String) async {
         let point = kill.point

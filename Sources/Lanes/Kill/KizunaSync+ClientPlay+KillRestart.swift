@@ -7,7 +7,7 @@ import Harness
 import JSON
 import Reports
 
-extension ClientCasePlay where Wrapper == KillPlay {
+extension KizunaSync.ClientPlay where Wrapper == KillPlay {
     /// between-pages and soft-block: the step is played as usual, then the driver is killed and
     /// restarted: a staged page stays invisible and the cursor stays committed; a latched soft
     /// block stays latched (push and pull make no request and answer blocked).
@@ -64,10 +64,10 @@ extension ClientCasePlay where Wrapper == KillPlay {
             transcript.steps.filter { $0.n <= step.n }.compactMap { plan.writes[$0.n]?.mutation.mutationID })
         open.userID = KillPlay.otherUser
         open.clientID = KillPlay.otherClient
-        open.jwt = ClientLane.jwtKey.mint(JWTClaims(subject: KillPlay.otherUser, sessionID: KillPlay.otherClient))
-        let other: PostgRESTMock
+        open.jwt = KizunaSync.jwtKey.mint(JWTClaims(subject: KillPlay.otherUser, sessionID: KillPlay.otherClient))
+        let other: KizunaSync.Mock
         do throws(RunError) {
-            other = try await PostgRESTMock.start(
+            other = try await KizunaSync.Mock.start(
                 expecting: RequestMatch.Expected(jwt: open.jwt, apikey: open.apikey, clientID: KillPlay.otherClient))
         } catch {
             stop(name, "\(error)")
