@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "KizunaWire", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "PowerSyncWire", dependencies: ["JSON", "KizunaWire"], swiftSettings: strict),
+        .target(name: "PowerSyncWire", dependencies: ["JSON"], swiftSettings: strict),
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "JSON", "KizunaWire"], swiftSettings: strict),

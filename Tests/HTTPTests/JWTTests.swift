@@ -1,6 +1,7 @@
 import AccordTestSupport
 import Foundation
 import HTTP
+import JSON
 import KizunaWire
 import Serve
 import ServerContract

@@ -31,29 +31,12 @@ extension PostgRESTSurface {
         }
     }
 
-    /// The unverified claims of an `Authorization: Bearer <jwt>` value: the JSON object of the
-    /// token's second part. A token is three dot-separated parts; its payload is base64url, and
-    /// padding or the standard alphabet, which some tools write, are read too.
+    /// The unverified claims of an `Authorization: Bearer <jwt>` value (`UnverifiedJWT`).
     /// - Parameter authorization: the header value.
     /// - Returns: the claims, or nil when the value is not a bearer JWT with a JSON object payload.
     public static func unverifiedClaims(authorization: some StringProtocol) -> JSONObject? {
         guard let space = authorization.firstIndex(of: " "), authorization[..<space].lowercased() == "bearer" else { return nil }
-        return unverifiedClaims(jwt: authorization[authorization.index(after: space)...])
-    }
-
-    /// The unverified claims of a JWT (without its scheme), as `unverifiedClaims(authorization:)`
-    /// reads them; a surface whose credential has another scheme (PowerSync's `Token`) reads
-    /// its claims here.
-    /// - Parameter jwt: the token.
-    /// - Returns: the claims, or nil when it is not a JWT with a JSON object payload.
-    public static func unverifiedClaims(jwt: some StringProtocol) -> JSONObject? {
-        let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var payload = String(parts[1])
-        while payload.hasSuffix("=") { payload.removeLast() }
-        payload = String(payload.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
-        guard let bytes = Base64URL.decode(payload), let claims = try? JSONParser.parse(bytes) else { return nil }
-        return claims.objectValue
+        return UnverifiedJWT.claims(authorization[authorization.index(after: space)...])
     }
 
     /// The user and client of a bearer JWT, read without verifying it.

@@ -1,13 +1,11 @@
 import JSON
-import KizunaWire
 
-/// KizunaWire's `ObjectReader` (each key once) seen with PowerSync's error kinds: every shape
-/// error it finds keeps its pointer and detail and takes `kind`. The one object reader, not a
-/// second one. Members it does not read are allowed, as PowerSync's service allows them in
+/// The strict object reader (`StrictObjectReader`: each key once) with PowerSync's error kinds,
+/// every shape error of `kind`. Members it does not read are allowed, as PowerSync's service allows them in
 /// requests (`allowAdditional`) and its SDK core ignores them in lines and answers (serde without
 /// `deny_unknown_fields`, powersync-sqlite-core 60ebb70).
 struct MemberReader {
-    private var reader: ObjectReader
+    private var reader: StrictObjectReader<PowerSyncWireErrorKind>
     /// The error kind of shape problems.
     let kind: PowerSyncWireError.Kind
 
@@ -15,11 +13,7 @@ struct MemberReader {
     var pointer: JSONPointer { reader.pointer }
 
     init(_ value: JSONValue, at pointer: JSONPointer, kind: PowerSyncWireError.Kind) throws(PowerSyncWireError) {
-        do throws(WireError) {
-            reader = try ObjectReader(value, at: pointer, malformed: .json)
-        } catch {
-            throw PowerSyncWireError(kind, at: error.pointer, error.detail)
-        }
+        reader = try StrictObjectReader(value, at: pointer, malformed: kind)
         self.kind = kind
     }
 

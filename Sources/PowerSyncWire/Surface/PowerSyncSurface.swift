@@ -1,4 +1,4 @@
-import KizunaWire
+import JSON
 
 /// PowerSync's wire surface: the three routes Accord judges, with the method each is called
 /// with. Every module that recognises or builds PowerSync routes (the recorder, HAR import,
@@ -87,8 +87,8 @@ public enum PowerSyncSurface {
         guard let authorization, let space = authorization.firstIndex(of: " "),
             ["token", "bearer"].contains(authorization[..<space].lowercased())
         else { return nil }
-        let claims = PostgRESTSurface.unverifiedClaims(jwt: authorization[authorization.index(after: space)...])
-        return claims?[PostgRESTSurface.Claim.user]?.stringValue
+        // PowerSync's service takes the user id from `sub` (docs/powersync.md, "The server lane").
+        return UnverifiedJWT.claims(authorization[authorization.index(after: space)...])?["sub"]?.stringValue
     }
 
     /// The route a step kind or recorded exchange kind names.
