@@ -24,7 +24,7 @@ struct PowerSyncMockAuthTests {
             "POST", mock.baseURL + "/sync/checkpoint-request",
             headers: [("Authorization", authorization), ("Content-Type", "application/json")],
             body: Array(CanonicalJSON.compact(golden).utf8))
-        let (received, _) = mock.take()
+        let (received, _) = mock.settle()
         await mock.stop()
         return received.first
     }

@@ -44,7 +44,10 @@ struct ClientLane<Profile: SyncProfile>: Sendable {
                 throw RunError.usage("cannot create the case folder \(folder.path): \(error.localizedDescription)")
             }
             mock = try await Profile.startMock(for: loaded)
-            channel = try await LaneMockServer.launch(launch) { await Profile.stop(mock) }
+            do throws(RunError) { channel = try launch() } catch {
+                await Profile.stop(mock)
+                throw error
+            }
         } catch {
             return suite([CaseResult(name: "driver", classname: names.classname, outcome: .errored("\(error)"))])
         }

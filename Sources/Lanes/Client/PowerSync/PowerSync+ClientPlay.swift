@@ -150,7 +150,7 @@ extension PowerSync {
             if transcript.checkpointMode == .custom { expectations = expectations.map(Self.toBackend) }
             mock.expect(expectations)
             let answer = await session.call(body, timeout: extra.map { session.timeout + $0 })
-            var (received, missing) = mock.take()
+            var (received, missing) = mock.settle()
             var reconciled: [Failure] = []
             if let reconcile {
                 // The first request answered the reconcile; if none came, the reconcile is the first missing.

@@ -5,13 +5,16 @@ import HTTP
 import Harness
 import JSON
 import PowerSyncWire
-import Synchronization
 
 extension PowerSync {
     /// The PowerSync client lane's service: a loopback HTTP server that answers each request the
     /// current step expects with its golden answer (the sync stream's NDJSON lines, a checkpoint
-    /// request's id, an upload's status) and keeps what it received for the judge.
-    final class Mock: Sendable {
+    /// request's id, an upload's status).
+    typealias Mock = MockService<Responder>
+
+    /// How the PowerSync mock reads and answers one request: the next request the step expects, by
+    /// method, path, credential and what its body means to PowerSync's service.
+    struct Responder: MockResponder {
         /// One request the step expects, and its answer.
         struct Expectation: Sendable {
             /// The method: POST, or GET for `/write-checkpoint2.json`.
@@ -42,67 +45,28 @@ extension PowerSync {
             var mismatch: String?
         }
 
-        private struct State {
-            var expected: [Expectation] = []
-            var received: [Received] = []
-        }
+        /// The bearer token every request must carry.
+        let token: String
 
-        private let state = Mutex(State())
-        private let server: HTTPServer
-        private let token: String
-        /// The base URL the driver is given.
-        let baseURL: String
-
-        private init(server: HTTPServer, token: String, baseURL: String) {
-            self.server = server
-            self.token = token
-            self.baseURL = baseURL
-        }
-
-        /// Starts a mock on 127.0.0.1 at a free port.
-        /// - Parameter token: the bearer token every request must carry.
-        /// - Throws: `RunError` when no port can be bound.
-        static func start(token: String) throws(RunError) -> PowerSync.Mock {
-            try LaneMockServer.start("the PowerSync client lane's mock service", answer: { $0.answer($1) }) { server, baseURL in
-                PowerSync.Mock(server: server, token: token, baseURL: baseURL)
-            }
-        }
-
-        /// Stops the server.
-        func stop() async { await server.stop() }
-
-        /// Sets the requests the current step expects, in order (none: no request may come).
-        func expect(_ expectations: [Expectation]) { state.withLock { $0.expected = expectations } }
-
-        /// Every request received since the last `take`, and the expected ones that never came.
-        func take() -> (received: [Received], missing: [Expectation]) {
-            state.withLock { state in
-                defer {
-                    state.received = []
-                    state.expected = []
-                }
-                return (state.received, state.expected)
-            }
-        }
-
-        private func answer(_ request: HTTPRequest) -> HTTPResponse {
+        func respond(to request: HTTPRequest, expecting next: Expectation?) -> (Received, MockReply) {
             let summary = "\(request.method) \(request.target) " + String(decoding: request.body.prefix(2048), as: UTF8.self)
-            let next = state.withLock { state -> Expectation? in state.expected.isEmpty ? nil : state.expected.removeFirst() }
             guard let next else {
-                record(Received(summary: summary, mismatch: "no request was expected at this step"))
-                return Self.close(HTTPResponse.text(status: 503, "accord: no request was expected at this step"))
+                return (
+                    Received(summary: summary, mismatch: "no request was expected at this step"),
+                    .refusal(HTTPResponse.text(status: 503, "accord: no request was expected at this step"))
+                )
             }
             if let mismatch = mismatch(request, next) {
-                record(Received(summary: summary, mismatch: mismatch))
-                return Self.close(HTTPResponse.text(status: 500, "accord: \(mismatch)"))
+                return (Received(summary: summary, mismatch: mismatch), .refusal(HTTPResponse.text(status: 500, "accord: \(mismatch)")))
             }
-            record(Received(summary: summary, mismatch: nil))
-            return Self.close(
-                HTTPResponse(status: next.status, headers: ["Content-Type": next.contentType], body: answerBody(request, next)))
+            return (
+                Received(summary: summary, mismatch: nil),
+                .golden(HTTPResponse(status: next.status, headers: ["Content-Type": next.contentType], body: answerBody(request, next)))
+            )
         }
 
         /// The golden answer, or for an `atLeast` reconcile the greater of the sent id and the golden one.
-        private func answerBody(_ request: HTTPRequest, _ expected: Expectation) -> [UInt8] {
+        func answerBody(_ request: HTTPRequest, _ expected: Expectation) -> [UInt8] {
             guard expected.atLeast, let body = try? JSONParser.parse(request.body), let sent = try? CheckpointRequest(json: body),
                 let json = try? JSONParser.parse(expected.body), let golden = try? CheckpointRequestAnswer(backend: json),
                 sent.id > golden.id
@@ -111,7 +75,7 @@ extension PowerSync {
             return Array(CanonicalJSON.compact(expected.token == nil ? answer.json : answer.backendJSON).utf8)
         }
 
-        private func mismatch(_ request: HTTPRequest, _ expected: Expectation) -> String? {
+        func mismatch(_ request: HTTPRequest, _ expected: Expectation) -> String? {
             if request.method != expected.method || request.path != expected.path {
                 return "expected \(expected.method) \(expected.path), found \(request.method) \(request.path)"
             }
@@ -166,13 +130,17 @@ extension PowerSync {
                 return body
             }
         }
-
-        private func record(_ received: Received) { state.withLock { $0.received.append(received) } }
-
-        private static func close(_ response: HTTPResponse) -> HTTPResponse {
-            var response = response
-            response.headers.set("Connection", "close")
-            return response
-        }
     }
+}
+
+extension MockService where Responder == PowerSync.Responder {
+    /// Starts a mock on 127.0.0.1 at a free port.
+    /// - Parameter token: the bearer token every request must carry.
+    /// - Throws: `RunError` when no port can be bound.
+    static func start(token: String) throws(RunError) -> MockService {
+        try start("the PowerSync client lane's mock service", responder: PowerSync.Responder(token: token))
+    }
+
+    /// What a request means to PowerSync's service (`PowerSync.Responder.meaning`).
+    static func meaning(_ body: JSONValue, path: String) -> JSONValue { PowerSync.Responder.meaning(body, path: path) }
 }
