@@ -90,9 +90,6 @@ enum PowerSync: SyncProfile {
 
     static func stop(_ mock: Mock) async { await mock.stop() }
 
-    static func checked(_ loaded: LoadedPowerSyncTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
-        PowerSyncTranscriptCheck.suite(loaded, properties: properties)
-    }
 }
 
 extension PowerSync {

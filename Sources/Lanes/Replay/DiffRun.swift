@@ -46,7 +46,7 @@ public struct DiffRun: Sendable {
 
     /// Runs the comparison; returns true when every exchange answered alike. A PowerSync
     /// recording (`RecordingToPowerSyncTranscript.isPowerSync`) is compared on the two PowerSync
-    /// targets (`PowerSyncDiff`); without them its suite is skipped, saying why.
+    /// targets (`PowerSync.Diff`); without them its suite is skipped, saying why.
     /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
         _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory,
@@ -176,7 +176,7 @@ extension DiffRun: Lane {
         do throws(CorpusError) { loaded = try RecordingToPowerSyncTranscript.replay(recording, file: file).loaded } catch {
             throw RunError.input(error)
         }
-        var cases = await PowerSyncDiff(loaded: loaded, names: names, classname: classname).cases(makeA: makeA, makeB: makeB)
+        var cases = await PowerSync.Diff(loaded: loaded, names: names, classname: classname).cases(makeA: makeA, makeB: makeB)
         if cases.isEmpty {
             cases = [CaseResult(name: "no exchanges", classname: classname, outcome: .skipped("the recording holds no PowerSync exchange"))]
         }

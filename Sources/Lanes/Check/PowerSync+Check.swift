@@ -9,13 +9,8 @@ import Reports
 /// NDJSON line and the pointer. I-1 (KizunaSync's corpus byte rule) does not apply: a
 /// PowerSync transcript keeps number literals as written, so that a checksum sent as `-1.0`
 /// stays a float.
-public enum PowerSyncTranscriptCheck {
-    /// Checks a transcript.
-    /// - Parameters:
-    ///   - loaded: the transcript and its bytes.
-    ///   - properties: the suite's properties.
-    /// - Returns: the suite result.
-    public static func suite(_ loaded: LoadedPowerSyncTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
+extension PowerSync {
+    static func checked(_ loaded: LoadedPowerSyncTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
         let transcript = loaded.transcript
         let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
@@ -44,7 +39,7 @@ public enum PowerSyncTranscriptCheck {
             if case .syncStream(_, let lines) = step.action { result.note = UnreadNote.note(for: lines) }
             cases.append(result)
         }
-        return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [PowerSync.profileProperty], cases: cases)
+        return SuiteResult(name: transcript.caseID, file: loaded.file, properties: properties + [profileProperty], cases: cases)
     }
 
     /// Why a client-side step is not judged offline.
