@@ -57,3 +57,12 @@ struct ClientLane<Profile: SyncProfile>: Sendable {
         return suite(played.cases, played.properties)
     }
 }
+
+extension ClientLane {
+    /// Plays a case in `run`: through a fresh driver against the profile's mock, with the run's
+    /// timeout, its picture drawn.
+    static func play(_ loaded: Profile.Loaded, in run: ClientRun) async -> SuiteResult {
+        let suite = await ClientLane(requestTimeout: run.options.requestTimeout).run(loaded, launch: run.launch, properties: run.properties)
+        return Profile.picture(suite, of: loaded)
+    }
+}

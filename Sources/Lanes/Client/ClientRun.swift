@@ -94,10 +94,4 @@ extension ClientRun: Lane {
                 source, launch: launch, properties: properties)
         }
     }
-
-    /// Plays a case of `Profile` through a fresh driver against the profile's mock.
-    func drive<Profile: SyncProfile>(_ loaded: Profile.Loaded, as _: Profile.Type) async -> SuiteResult {
-        let suite = await ClientLane<Profile>(requestTimeout: options.requestTimeout).run(loaded, launch: launch, properties: properties)
-        return Profile.picture(suite, of: loaded)
-    }
 }

@@ -40,31 +40,6 @@ enum KizunaSync: SyncProfile {
 
     static func target(in run: ServerRun) -> ServerLane<KizunaSync>.TargetFactory? { run.makeTarget }
 
-    /// Seeds the target with the case's setup (or reports the case not applicable when it needs
-    /// setup nobody gave) and plays its server and rpc steps (`ServerPlay`); the suite gains a
-    /// `tier` property (the worst tier of its compared rpc steps, `none` when none was compared), a
-    /// `left_to_client_lane` property (the client-side steps, transport faults and postconditions,
-    /// which are not test cases here) and the target's capabilities.
-    static func serve(_ loaded: LoadedTranscript, on target: any ServerTarget, lane: ServerLane<KizunaSync>) async -> Played {
-        var play: ServerPlay
-        switch lane.scenarios.setup(for: loaded) {
-        case .ready(let scenario):
-            play = ServerPlay(loaded: loaded, scenario: scenario, requiredTier: lane.requiredTier)
-        case .missing(let reason):
-            play = ServerPlay(loaded: loaded, scenario: .none, requiredTier: lane.requiredTier)
-            play.notApplicable(reason)
-        }
-        await play.run(on: target)
-        var properties = [
-            SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"),
-            SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)"),
-        ]
-        if let capabilities = play.capabilities {
-            properties.append(SuiteResult.Property(name: "capabilities", value: capabilities.description))
-        }
-        return Played(cases: play.cases, properties: properties)
-    }
-
     static var plain: any ClientPlayWrapper { Unwrapped() }
 
     static func clientNames(of loaded: LoadedTranscript, _ variant: any ClientPlayWrapper) -> (suite: String, classname: String) {

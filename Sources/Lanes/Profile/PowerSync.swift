@@ -40,20 +40,6 @@ enum PowerSync: SyncProfile {
 
     static func target(in run: ServerRun) -> ServerLane<PowerSync>.TargetFactory? { run.makePowerSyncTarget }
 
-    /// A fresh service, configured with the case's `service` settings, performs the source-side
-    /// steps and answers the exchanges (`ServerPlay`): one test case per exchange step; a
-    /// source-side step is a test case only when the service could not take it (errored), and the
-    /// suite's `source_steps` property counts them.
-    static func serve(_ loaded: LoadedPowerSyncTranscript, on target: any PowerSyncTarget, lane: ServerLane<PowerSync>) async
-        -> Played
-    {
-        var play = ServerPlay(transcript: loaded.transcript)
-        await play.run(on: target)
-        let source = SuiteResult.Property(name: "source_steps", value: "\(play.sourceSteps)")
-        let left = SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)")
-        return Played(cases: play.cases, properties: [source, left])
-    }
-
     static var plain: Variant { nil }
 
     /// A recorded session is played as its client played it (`clientPlay`); a kill-matrix play is

@@ -42,8 +42,8 @@ protocol SyncProfile: Sendable {
     /// case of it.
     static func target(in run: ServerRun) -> ServerLane<Self>.TargetFactory?
 
-    /// Plays a case on a target no other case uses.
-    static func serve(_ loaded: Loaded, on target: Target, lane: ServerLane<Self>) async -> Played
+    /// How the server lane plays one case on a target no other case uses.
+    associatedtype ServerPlay: ServerCasePlay where ServerPlay.Profile == Self
 
     /// The plain client lane's variant (no seam).
     static var plain: Variant { get }
@@ -76,6 +76,14 @@ extension SyncProfile {
     static func picture(_ suite: SuiteResult, of loaded: Loaded) -> SuiteResult { suite }
 }
 
+/// A profile's play of one case on its server, which the server lane calls.
+protocol ServerCasePlay {
+    /// The profile it plays.
+    associatedtype Profile: SyncProfile
+    /// Plays a case on a target no other case uses.
+    static func play(_ loaded: Profile.Loaded, on target: Profile.Target, lane: ServerLane<Profile>) async -> Played
+}
+
 /// What a profile's play of one case gives its lane: the test cases, and the properties the play
 /// learned (appended to the suite's).
 struct Played: Sendable {
@@ -95,13 +103,13 @@ package protocol ProfiledCase: Sendable {
 }
 
 extension LoadedTranscript: ProfiledCase {
-    package func served(by run: ServerRun) async -> SuiteResult { await run.serve(self, as: KizunaSync.self) }
-    package func driven(by run: ClientRun) async -> SuiteResult { await run.drive(self, as: KizunaSync.self) }
+    package func served(by run: ServerRun) async -> SuiteResult { await ServerLane<KizunaSync>.play(self, in: run) }
+    package func driven(by run: ClientRun) async -> SuiteResult { await ClientLane<KizunaSync>.play(self, in: run) }
     package func checked(properties: [SuiteResult.Property]) -> SuiteResult { KizunaSync.checked(self, properties: properties) }
 }
 
 extension LoadedPowerSyncTranscript: ProfiledCase {
-    package func served(by run: ServerRun) async -> SuiteResult { await run.serve(self, as: PowerSync.self) }
-    package func driven(by run: ClientRun) async -> SuiteResult { await run.drive(self, as: PowerSync.self) }
+    package func served(by run: ServerRun) async -> SuiteResult { await ServerLane<PowerSync>.play(self, in: run) }
+    package func driven(by run: ClientRun) async -> SuiteResult { await ClientLane<PowerSync>.play(self, in: run) }
     package func checked(properties: [SuiteResult.Property]) -> SuiteResult { PowerSync.checked(self, properties: properties) }
 }

@@ -1,10 +1,11 @@
 import Corpus
+import Harness
 import Reports
 import ServerContract
 
 /// The server lane for one case of any profile: a target made for the case (one that cannot be
 /// made is the suite's one errored test case, `target`), the case played on it by its profile
-/// (`SyncProfile.serve`), the suite assembled (the run draws its picture). A case no server can play is one skipped
+/// (`SyncProfile.ServerPlay`), the suite assembled (the run draws its picture). A case no server can play is one skipped
 /// test case, `server lane`, and no target is made.
 struct ServerLane<Profile: SyncProfile>: Sendable {
     /// Makes a fresh, isolated target for one case.
@@ -42,8 +43,22 @@ struct ServerLane<Profile: SyncProfile>: Sendable {
         do throws(TargetError) { target = try makeTarget() } catch {
             return suite([CaseResult(name: "target", classname: classname, outcome: .errored("\(error)"))])
         }
-        let played = await Profile.serve(loaded, on: target, lane: self)
+        let played = await Profile.ServerPlay.play(loaded, on: target, lane: self)
         return suite(played.cases, played.properties)
+    }
+}
+
+extension ServerLane {
+    /// Plays a case in `run`: on a target of the profile made for it, with the run's settings, its
+    /// picture drawn; a run whose target plays no case of the profile reports it not applicable.
+    static func play(_ loaded: Profile.Loaded, in run: ServerRun) async -> SuiteResult {
+        guard let makeTarget = Profile.target(in: run) else {
+            let (name, file) = Profile.suite(of: loaded)
+            return CaseSource.unsupportedSuite(name, file: file, reason: CaseSource.powerSyncReason, properties: run.properties)
+        }
+        var lane = ServerLane(requiredTier: run.options.requiredTier)
+        lane.scenarios = run.options.scenarios
+        return Profile.picture(await lane.run(loaded, makeTarget: makeTarget, properties: run.properties), of: loaded)
     }
 }
 

@@ -42,22 +42,13 @@ public struct ServerRun: Sendable {
     /// not applicable).
     let makePowerSyncTarget: ServerRun.PowerSyncTargetFactory?
 
-    /// The lane over a target of each profile.
-    init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: ServerRun.PowerSyncTargetFactory? = nil) {
+    /// The lane over a target of each profile; `LaneRunner.run` plays it.
+    package init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: ServerRun.PowerSyncTargetFactory? = nil) {
         self.options = options
         self.makeTarget = makeTarget
         self.makePowerSyncTarget = makePowerSyncTarget
     }
 
-    /// Runs the lane; returns true when nothing failed.
-    /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
-    public static func run(
-        _ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: ServerRun.PowerSyncTargetFactory? = nil,
-        output: (String) -> Void
-    ) async throws(RunError) -> Bool {
-        try await LaneRunner(options.run).run(
-            ServerRun(options, makeTarget: makeTarget, makePowerSyncTarget: makePowerSyncTarget), output: output)
-    }
 }
 
 extension ServerRun: Lane {
@@ -86,17 +77,6 @@ extension ServerRun: Lane {
         case .recording(let source):
             return await RecordingReplay(requiredTier: options.requiredTier).run(source, makeTarget: makeTarget, properties: properties)
         }
-    }
-
-    /// Plays a case of `Profile` on a target of the profile made for it.
-    func serve<Profile: SyncProfile>(_ loaded: Profile.Loaded, as _: Profile.Type) async -> SuiteResult {
-        guard let makeTarget = Profile.target(in: self) else {
-            let (name, file) = Profile.suite(of: loaded)
-            return CaseSource.unsupportedSuite(name, file: file, reason: CaseSource.powerSyncReason, properties: properties)
-        }
-        var lane = ServerLane<Profile>(requiredTier: options.requiredTier)
-        lane.scenarios = options.scenarios
-        return Profile.picture(await lane.run(loaded, makeTarget: makeTarget, properties: properties), of: loaded)
     }
 }
 

@@ -132,13 +132,11 @@ enum RunCommand: Command {
                 console.help("accord: note: --jobs 1 for a URL target: one server, and each case's seed resets it\n")
             }
         }
-        let passed = try await ServerRun.run(
+        let lane = ServerRun(
             options, makeTarget: factory,
             makePowerSyncTarget: try TargetChoice.powerSyncFactory(
-                for: target, jwtSecret: arguments.value(.jwtSecret), backendToken: arguments.value(.backendToken))
-        ) {
-            console.out($0)
-        }
+                for: target, jwtSecret: arguments.value(.jwtSecret), backendToken: arguments.value(.backendToken)))
+        let passed = try await LaneRunner(options.run).run(lane) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
     }
 

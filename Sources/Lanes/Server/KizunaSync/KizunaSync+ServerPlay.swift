@@ -10,7 +10,32 @@ extension KizunaSync {
     static let historyActor = "00000000-0000-4000-8000-c19999999999"
 
     /// One KizunaSync case being played on a server: its results so far and the state the steps share.
-    struct ServerPlay {
+    struct ServerPlay: ServerCasePlay {
+        /// Seeds the target with the case's setup (or reports the case not applicable when it needs
+        /// setup nobody gave) and plays its server and rpc steps; the suite gains a
+        /// `tier` property (the worst tier of its compared rpc steps, `none` when none was compared), a
+        /// `left_to_client_lane` property (the client-side steps, transport faults and postconditions,
+        /// which are not test cases here) and the target's capabilities.
+        static func play(_ loaded: LoadedTranscript, on target: any ServerTarget, lane: ServerLane<KizunaSync>) async -> Played {
+            var play: Self
+            switch lane.scenarios.setup(for: loaded) {
+            case .ready(let scenario):
+                play = Self(loaded: loaded, scenario: scenario, requiredTier: lane.requiredTier)
+            case .missing(let reason):
+                play = Self(loaded: loaded, scenario: .none, requiredTier: lane.requiredTier)
+                play.notApplicable(reason)
+            }
+            await play.run(on: target)
+            var properties = [
+                SuiteResult.Property(name: "tier", value: play.worstTier?.rawValue ?? "none"),
+                SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)"),
+            ]
+            if let capabilities = play.capabilities {
+                properties.append(SuiteResult.Property(name: "capabilities", value: capabilities.description))
+            }
+            return Played(cases: play.cases, properties: properties)
+        }
+
         /// Where the play stands: playing, or stopped by a target that could not be driven or by
         /// setup the case needs and nobody gave (the remaining steps are reported not run, with the
         /// reason).

@@ -8,7 +8,21 @@ import ServerContract
 extension PowerSync {
     /// One PowerSync case being played: the results so far, the PS checker fed every live
     /// exchange in order, and whether a target failure stopped the play.
-    struct ServerPlay {
+    struct ServerPlay: ServerCasePlay {
+        /// Plays a case: a fresh service, configured with the case's `service` settings, performs the
+        /// source-side steps and answers the exchanges: one test case per exchange step; a
+        /// source-side step is a test case only when the service could not take it (errored), and the
+        /// suite's `source_steps` property counts them.
+        static func play(_ loaded: LoadedPowerSyncTranscript, on target: any PowerSyncTarget, lane: ServerLane<PowerSync>) async
+            -> Played
+        {
+            var play = Self(transcript: loaded.transcript)
+            await play.run(on: target)
+            let source = SuiteResult.Property(name: "source_steps", value: "\(play.sourceSteps)")
+            let left = SuiteResult.Property(name: SuiteResult.leftToLaneProperty("client"), value: "\(play.leftToClientLane)")
+            return Played(cases: play.cases, properties: [source, left])
+        }
+
         /// Playing, or stopped by a target that could not be driven (later steps are not run).
         enum Phase {
             case playing
