@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "JSON", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "JSON", "KizunaWire"], swiftSettings: strict),
+        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "JSON", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["JSON", "KizunaWire", "PowerSyncWire", "COpenSSL"], swiftSettings: strict),
         .target(name: "Capture", dependencies: ["Corpus", "JSON", "KizunaWire", "PowerSyncWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["JSON", "KizunaWire", "PowerSyncWire", "Corpus"], swiftSettings: strict),
@@ -115,7 +115,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "AccordTestSupport",
-            dependencies: ["JSON", "KizunaWire", "ServerContract", "Harness", "Lanes", "AccordDriver", "ReferenceClient"],
+            dependencies: ["JSON", "KizunaWire", "Corpus", "ServerContract", "Harness", "Lanes", "AccordDriver", "ReferenceClient"],
             path: "Tests/AccordTestSupport",
             swiftSettings: strict),
         .testTarget(name: "TransportTests", dependencies: ["Transport", "AccordTestSupport"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Capture
+import Corpus
 import ServerContract
 
 /// A KizunaSync server that is SQL in a PostgreSQL database (upstream's pack, or a team's own
@@ -8,7 +9,7 @@ import ServerContract
 /// server changes are superuser DML so the pack's triggers fire, a held change keeps its own
 /// connection open until its commit, a reap ages the tombstones past their TTL and runs the
 /// pack's own reaper). It refuses a database that `accord postgres-init` did not mark.
-public actor PostgresTarget: ServerTarget {
+public actor PostgresTarget: KizunaSync.ServerTarget {
     /// Where the target stands: not yet connected (connections open on first use, since a
     /// target factory is synchronous), or connected.
     enum State {

@@ -3,10 +3,10 @@ import JSON
 import PowerSyncWire
 import ServerContract
 
-/// The embedded service as the server lane's `PowerSyncTarget`: requests decode with
+/// The embedded service as the server lane's `PowerSync.ServerTarget`: requests decode with
 /// PowerSyncWire's strict decoders (a body the service refuses is `TargetError.refused`), and a
 /// stream answers lazily, so that a source step made while it is open shows up on it.
-public struct EmbeddedPowerSync: PowerSyncTarget {
+public struct EmbeddedPowerSync: PowerSync.ServerTarget {
     /// The service behind it.
     public let service: PowerSyncService
 
@@ -48,7 +48,7 @@ public struct EmbeddedPowerSync: PowerSyncTarget {
     }
 
     /// `POST /sync/stream`.
-    public func openStream(body: JSONValue, userID: String) async throws(TargetError) -> any PowerSyncStreamHandle {
+    public func openStream(body: JSONValue, userID: String) async throws(TargetError) -> any PowerSync.StreamHandle {
         do throws(PowerSyncWireError) {
             return EmbeddedSyncStream(service: service, cursor: StreamCursor(userID: userID, request: try SyncStreamRequest(json: body)))
         } catch {
@@ -59,7 +59,7 @@ public struct EmbeddedPowerSync: PowerSyncTarget {
 
 /// An open stream of the embedded service: it asks the service for the next answer when the
 /// lines it has run out, and says nil when the service has nothing more to say now.
-actor EmbeddedSyncStream: PowerSyncStreamHandle {
+actor EmbeddedSyncStream: PowerSync.StreamHandle {
     private let service: PowerSyncService
     private var cursor: StreamCursor
     private var buffered: [JSONValue] = []

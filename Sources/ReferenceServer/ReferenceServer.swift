@@ -5,7 +5,7 @@ import ServerContract
 
 /// The embedded KizunaSync reference server: the push and pull RPCs of PROTOCOL-NOTES §2–3 on
 /// one SQLite connection, plus the fixture operations the server lane drives.
-public actor ReferenceServer: ServerTarget {
+public actor ReferenceServer: KizunaSync.ServerTarget {
     private let db: SQLiteConnection
     private let store: Store
     private let domain: ReferenceDomain

@@ -1,16 +1,17 @@
+import Corpus
 import Foundation
 import HTTP
 import JSON
 import KizunaWire
 import ServerContract
 
-/// Puts a `ServerTarget` behind the PostgREST surface KizunaSync clients call
+/// Puts a `KizunaSync.ServerTarget` behind the PostgREST surface KizunaSync clients call
 /// (`POST /rest/v1/rpc/pull|push`) and, when enabled on a loopback listener, the fixture
 /// endpoint of docs/server-contract.md (`POST /accord/fixtures/seed|step|change|commit`,
 /// `GET /accord/fixtures/capabilities`).
 public struct PostgRESTRouter: Sendable {
     /// The server answering the RPCs and fixture operations.
-    public let target: any ServerTarget
+    public let target: any KizunaSync.ServerTarget
     private let key: JWTKey
     private let profile: String
     private let fixtures: Bool
@@ -26,7 +27,8 @@ public struct PostgRESTRouter: Sendable {
     ///   - apiKey: when set, the `apikey` header must equal it.
     ///   - now: the clock `exp` is judged by.
     public init(
-        target: any ServerTarget, key: JWTKey, profile: String = PostgRESTSurface.profile, fixtures: Bool = false, apiKey: String? = nil,
+        target: any KizunaSync.ServerTarget, key: JWTKey, profile: String = PostgRESTSurface.profile, fixtures: Bool = false,
+        apiKey: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.target = target

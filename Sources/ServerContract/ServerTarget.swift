@@ -2,55 +2,57 @@ import Corpus
 import JSON
 import KizunaWire
 
-/// A server under test, as the server lane drives it: the fixture operations of
-/// docs/server-contract.md (seed, set step, apply a server change, commit a held transaction)
-/// and the two RPCs. The embedded reference server and a server reached over HTTP both conform.
-public protocol ServerTarget: Sendable {
-    /// What this server can steer (its clock, when writes take their seqs).
-    /// - Returns: the capabilities.
-    /// - Throws: `TargetError` when the server cannot be asked.
-    func capabilities() async throws(TargetError) -> TargetCapabilities
+extension KizunaSync {
+    /// A server under test, as the server lane drives it: the fixture operations of
+    /// docs/server-contract.md (seed, set step, apply a server change, commit a held transaction)
+    /// and the two RPCs. The embedded reference server and a server reached over HTTP both conform.
+    public protocol ServerTarget: Sendable {
+        /// What this server can steer (its clock, when writes take their seqs).
+        /// - Returns: the capabilities.
+        /// - Throws: `TargetError` when the server cannot be asked.
+        func capabilities() async throws(TargetError) -> TargetCapabilities
 
-    /// Resets the server to an empty state with a case's configuration, first seq and history.
-    /// - Parameter seed: what to reset to.
-    /// - Returns: where the server's numbering stands: its base and the seq of each history change.
-    /// - Throws: `TargetError` when the server cannot be seeded.
-    func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt
+        /// Resets the server to an empty state with a case's configuration, first seq and history.
+        /// - Parameter seed: what to reset to.
+        /// - Returns: where the server's numbering stands: its base and the seq of each history change.
+        /// - Throws: `TargetError` when the server cannot be seeded.
+        func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt
 
-    /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`. A
-    /// wall-clock target takes the call and keeps its own clock.
-    /// - Parameter step: the step number `n`.
-    /// - Throws: `TargetError` when the server refuses.
-    func setStep(_ step: Int) async throws(TargetError)
+        /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`. A
+        /// wall-clock target takes the call and keeps its own clock.
+        /// - Parameter step: the step number `n`.
+        /// - Throws: `TargetError` when the server refuses.
+        func setStep(_ step: Int) async throws(TargetError)
 
-    /// Applies another actor's change, bypassing bucket visibility; with `transaction`, the
-    /// change stamps its seq now but stays invisible until `commit(transaction:)`.
-    /// - Parameters:
-    ///   - change: the change.
-    ///   - transaction: the held transaction's name, or nil to commit at once.
-    /// - Throws: `TargetError` when the server refuses.
-    func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError)
+        /// Applies another actor's change, bypassing bucket visibility; with `transaction`, the
+        /// change stamps its seq now but stays invisible until `commit(transaction:)`.
+        /// - Parameters:
+        ///   - change: the change.
+        ///   - transaction: the held transaction's name, or nil to commit at once.
+        /// - Throws: `TargetError` when the server refuses.
+        func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError)
 
-    /// Commits a held transaction.
-    /// - Parameter transaction: its name.
-    /// - Throws: `TargetError` when no such transaction is open.
-    func commit(transaction: String) async throws(TargetError)
+        /// Commits a held transaction.
+        /// - Parameter transaction: its name.
+        /// - Throws: `TargetError` when no such transaction is open.
+        func commit(transaction: String) async throws(TargetError)
 
-    /// Calls `rpc/pull` as a user and session.
-    /// - Parameters:
-    ///   - body: the request body.
-    ///   - identity: the caller (JWT `sub` and `session_id`).
-    /// - Returns: the HTTP status and body.
-    /// - Throws: `TargetError` when the call itself fails (not for a PostgREST error reply).
-    func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply
+        /// Calls `rpc/pull` as a user and session.
+        /// - Parameters:
+        ///   - body: the request body.
+        ///   - identity: the caller (JWT `sub` and `session_id`).
+        /// - Returns: the HTTP status and body.
+        /// - Throws: `TargetError` when the call itself fails (not for a PostgREST error reply).
+        func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply
 
-    /// Calls `rpc/push` as a user and session.
-    /// - Parameters:
-    ///   - body: the request body.
-    ///   - identity: the caller.
-    /// - Returns: the HTTP status and body.
-    /// - Throws: `TargetError` when the call itself fails.
-    func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply
+        /// Calls `rpc/push` as a user and session.
+        /// - Parameters:
+        ///   - body: the request body.
+        ///   - identity: the caller.
+        /// - Returns: the HTTP status and body.
+        /// - Throws: `TargetError` when the call itself fails.
+        func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply
+    }
 }
 
 /// The caller of an RPC: the JWT's `sub` (user) and `session_id` (client) claims.

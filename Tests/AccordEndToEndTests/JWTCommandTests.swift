@@ -1,4 +1,5 @@
 import AccordTestSupport
+import Corpus
 import Foundation
 import HTTP
 import JSON

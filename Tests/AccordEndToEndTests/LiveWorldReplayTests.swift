@@ -116,8 +116,8 @@ struct LiveWorldReplayTests {
         let recording = try await Self.record(in: folder)
         let secret = "live-world-broken"
         for (wrapped, exchange, rule) in [
-            (DroppedRowServer(try ReferenceServer(), nth: 3) as any ServerTarget, "exchange 3 pull", "AC-GOLDEN"),
-            (ReversedVerdictsServer(try ReferenceServer()) as any ServerTarget, "exchange 8 push", "I-5"),
+            (DroppedRowServer(try ReferenceServer(), nth: 3) as any KizunaSync.ServerTarget, "exchange 3 pull", "AC-GOLDEN"),
+            (ReversedVerdictsServer(try ReferenceServer()) as any KizunaSync.ServerTarget, "exchange 8 push", "I-5"),
         ] {
             var configuration = HTTPServerConfiguration()
             configuration.host = "127.0.0.1"

@@ -46,10 +46,10 @@ struct ProfileLanesTests {
         return options
     }
 
-    static let server: ServerRun.TargetFactory = { () throws(TargetError) -> any ServerTarget in
+    static let server: ServerRun.TargetFactory = { () throws(TargetError) -> any KizunaSync.ServerTarget in
         do { return try ReferenceServer() } catch { throw TargetError.refused("\(error)") }
     }
-    static let powerSync: ServerRun.PowerSyncTargetFactory = { () throws(TargetError) -> any PowerSyncTarget in
+    static let powerSync: ServerRun.PowerSyncTargetFactory = { () throws(TargetError) -> any PowerSync.ServerTarget in
         do { return EmbeddedPowerSync(service: try PowerSyncService()) } catch { throw TargetError.refused("\(error)") }
     }
 

@@ -10,7 +10,7 @@ import Testing
 
 @testable import Lanes
 
-/// The offset target over HTTP: `accord serve --fixtures` behind `HTTPTarget`, every seq and
+/// The offset target over HTTP: `accord serve --fixtures` behind `KizunaSync.HTTPTarget`, every seq and
 /// cursor it answers moved up by 100, played through the server lane case by case.
 @Suite("accord serve renumbered by +100 over HTTP", .serialized)
 struct RenumberedServeTests {
@@ -25,7 +25,7 @@ struct RenumberedServeTests {
         for item in try Corpus(files: FolderFiles(root: AccordBinary.sharedCorpus)).cases {
             guard case .transcript(let loaded, _) = item else { continue }
             let target = RenumberingServer(
-                try HTTPTarget(baseURL: "http://127.0.0.1:\(served.port)", secret: "offset-secret"), .offset(100))
+                try KizunaSync.HTTPTarget(baseURL: "http://127.0.0.1:\(served.port)", secret: "offset-secret"), .offset(100))
             let suite = await lane.run(loaded, on: target, properties: [])
             let failed = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }
             #expect(suite.tally.failures == 0 && suite.tally.errors == 0, "\(suite.name): \(failed)")

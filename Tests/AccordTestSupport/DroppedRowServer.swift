@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import ServerContract
 
@@ -7,7 +8,7 @@ import ServerContract
 /// exchange, not later.
 public actor DroppedRowServer: WrappingTarget {
     /// The wrapped server.
-    public nonisolated let inner: any ServerTarget
+    public nonisolated let inner: any KizunaSync.ServerTarget
     private let nth: Int
     private var withRows = 0
 
@@ -15,7 +16,7 @@ public actor DroppedRowServer: WrappingTarget {
     /// - Parameters:
     ///   - inner: the server.
     ///   - nth: which pull answer with rows loses its first row.
-    public init(_ inner: any ServerTarget, nth: Int) {
+    public init(_ inner: any KizunaSync.ServerTarget, nth: Int) {
         self.inner = inner
         self.nth = nth
     }

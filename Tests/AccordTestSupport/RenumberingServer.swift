@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import KizunaWire
 import ServerContract
@@ -6,15 +7,15 @@ import ServerContract
 /// `.offset(100)` a correct server that numbers differently (every check must still pass at tier
 /// bound), with the other rules a server whose numbering breaks the golden-to-live bijection.
 /// Requests are mapped back before they reach the wrapped server; its receipt is renumbered too.
-public actor RenumberingServer: ServerTarget {
-    private let inner: any ServerTarget
+public actor RenumberingServer: KizunaSync.ServerTarget {
+    private let inner: any KizunaSync.ServerTarget
     private var map: SeqMap
 
     /// Wraps a server.
     /// - Parameters:
     ///   - inner: the server.
     ///   - rule: how its seqs are renumbered.
-    public init(_ inner: any ServerTarget, _ rule: Renumbering) {
+    public init(_ inner: any KizunaSync.ServerTarget, _ rule: Renumbering) {
         self.inner = inner
         self.map = SeqMap(rule)
     }

@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import ServerContract
 
@@ -8,11 +9,11 @@ import ServerContract
 /// forwarded unchanged.
 public actor ReversedVerdictsServer: WrappingTarget {
     /// The wrapped server.
-    public nonisolated let inner: any ServerTarget
+    public nonisolated let inner: any KizunaSync.ServerTarget
 
     /// Wraps a server.
     /// - Parameter inner: the server.
-    public init(_ inner: any ServerTarget) {
+    public init(_ inner: any KizunaSync.ServerTarget) {
         self.inner = inner
     }
 

@@ -1,11 +1,12 @@
+import Corpus
 import JSON
 import ServerContract
 
 /// A server under test that wraps another to seed one bug, forwarding every operation it does not
 /// change: conformers implement only the operation they break.
-public protocol WrappingTarget: ServerTarget {
+public protocol WrappingTarget: KizunaSync.ServerTarget {
     /// The wrapped server.
-    var inner: any ServerTarget { get }
+    var inner: any KizunaSync.ServerTarget { get }
 }
 
 extension WrappingTarget {

@@ -10,8 +10,8 @@ enum PowerSyncFixtureRun {
         let steps = try elements.enumerated().map { index, element in
             try PowerSyncStep(json: element, at: JSONPointer(tokens: ["steps", String(index)]))
         }
-        var checker = Checker<PowerSyncTrace>()
-        return PowerSyncTrace.Event.events(of: steps).flatMap { checker.observe($0) }
+        var checker = Checker<PowerSync.Trace>()
+        return PowerSync.Trace.Event.events(of: steps).flatMap { checker.observe($0) }
     }
 }
 

@@ -199,8 +199,8 @@ struct PowerSyncRuleTests {
     @Test("an id a case's source side says is held counts for PS-REQUEST-ID; one Accord inferred from the answers does not")
     func heldFromSource() throws {
         var commit = SourceCommit(changes: [.checkpointRequest(userID: "ada", clientID: "c1", id: "42")])
-        #expect(PowerSyncTrace.Event.held(in: commit).count == 1)
+        #expect(PowerSync.Trace.Event.held(in: commit).count == 1)
         commit.inferred = true
-        #expect(PowerSyncTrace.Event.held(in: commit).isEmpty)
+        #expect(PowerSync.Trace.Event.held(in: commit).isEmpty)
     }
 }

@@ -11,18 +11,18 @@ enum FixtureRun {
             return CanonicalBytesRule.findings(raw: bytes, json: try JSONParser.parse(bytes))
         }
         let steps = try #require(try JSONParser.parse(fixture).arrayValue)
-        var checker = Checker<KizunaSyncTrace>(settings: TraceSettings())
+        var checker = Checker<KizunaSync.Trace>(settings: TraceSettings())
         var findings: [Finding] = []
         for (index, element) in steps.enumerated() {
             let step = try Step(json: element, at: JSONPointer(tokens: ["steps", String(index)]))
             let location = StepLocation(number: step.n, label: step.label)
-            let payload: KizunaSyncTrace.Event.Payload
+            let payload: KizunaSync.Trace.Event.Payload
             switch step.action {
             case .rpc(let exchange): payload = .exchange(exchange.rpc, request: exchange.request, response: exchange.response)
             case .assert(let checks): payload = .checks(checks)
             default: payload = .other
             }
-            findings += checker.observe(KizunaSyncTrace.Event(location: location, client: "c", payload: payload))
+            findings += checker.observe(KizunaSync.Trace.Event(location: location, client: "c", payload: payload))
         }
         return findings
     }

@@ -2,8 +2,8 @@ import Corpus
 import JSON
 import ServerContract
 
-/// A `ServerTarget` that records every call and answers with canned replies.
-actor StubTarget: ServerTarget {
+/// A `KizunaSync.ServerTarget` that records every call and answers with canned replies.
+actor StubTarget: KizunaSync.ServerTarget {
     enum Call: Sendable, Hashable {
         case seed(Seed)
         case step(Int)

@@ -11,7 +11,7 @@ import Testing
 @testable import Lanes
 
 /// The reference server behind a deliberate fault: upstream's harness mutants M-1..M-6.
-actor BrokenServer: ServerTarget {
+actor BrokenServer: KizunaSync.ServerTarget {
     enum Fault: String, CaseIterable, Sendable {
         case cursorPlusOne = "M-1 adds 1 to the pull cursor"
         case dropLastVerdict = "M-2 drops the last verdict"
@@ -118,7 +118,7 @@ struct HarnessBiteTests {
     func mutantFailsAtPinnedStep(_ index: Int, offset: Bool) async throws {
         let (fault, caseID, step) = Self.pinned[index]
         let broken = try BrokenServer(fault)
-        let target: any ServerTarget = offset ? RenumberingServer(broken, .offset(100)) : broken
+        let target: any KizunaSync.ServerTarget = offset ? RenumberingServer(broken, .offset(100)) : broken
         let suite = await ServerLane(scenarios: try Self.scenarios()).run(
             try RunnerFixtures.transcript(caseID), on: target, properties: [])
         let firstFailure = suite.cases.first { if case .failed = $0.outcome { true } else { false } }

@@ -43,7 +43,7 @@ struct InferredWorldReplayTests {
             }
             let suite = await RecordingReplay().run(
                 recording, file: transcript.caseID + ".jsonl",
-                makeTarget: { () throws(TargetError) -> any ServerTarget in
+                makeTarget: { () throws(TargetError) -> any KizunaSync.ServerTarget in
                     do { return try ReferenceServer() } catch { throw TargetError.refused("\(error)") }
                 }, properties: [])
             let bad = suite.cases.filter { result in

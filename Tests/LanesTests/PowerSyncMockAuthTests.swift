@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import Testing
 import Transport

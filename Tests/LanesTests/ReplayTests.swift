@@ -10,7 +10,7 @@ import Testing
 
 /// The reference server seeded to stamp seqs from 100 instead of the seed's first seq: a
 /// correct server whose server-made values differ from the recording's.
-actor ShiftedSeqServer: ServerTarget {
+actor ShiftedSeqServer: KizunaSync.ServerTarget {
     private let inner: ReferenceServer
 
     init() throws { inner = try ReferenceServer() }
@@ -61,7 +61,7 @@ struct ReplayTests {
         let replay = RecordingReplay()
         let suite = await replay.run(
             try Self.recording("push/008-composite-key-writes"), file: "r.jsonl",
-            makeTarget: { () throws(TargetError) -> any ServerTarget in try Self.embedded() }, properties: [])
+            makeTarget: { () throws(TargetError) -> any KizunaSync.ServerTarget in try Self.embedded() }, properties: [])
         #expect(suite.tally.failures == 0 && suite.tally.errors == 0, "\(suite.cases)")
         #expect(suite.cases.map(\.name).first == "exchange 4 push (client …0001)")
         #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "pass")))
@@ -71,7 +71,7 @@ struct ReplayTests {
     func pictureDrawsTheLiveAnswer() async throws {
         let suite = await RecordingReplay().run(
             try Self.recording("push/002-rls-denied-not-a-wedge"), file: "r.jsonl",
-            makeTarget: { () throws(TargetError) -> any ServerTarget in
+            makeTarget: { () throws(TargetError) -> any KizunaSync.ServerTarget in
                 do { return try ReferenceServer(faults: [.verdictDropped]) } catch { throw TargetError.refused("\(error)") }
             }, properties: [])
         #expect(suite.tally.failures > 0)
@@ -80,7 +80,7 @@ struct ReplayTests {
         #expect(!answers.contains("2 verdicts"), "the recorded count is never drawn as the server's: \(answers)")
         let green = await RecordingReplay().run(
             try Self.recording("push/002-rls-denied-not-a-wedge"), file: "r.jsonl",
-            makeTarget: { () throws(TargetError) -> any ServerTarget in try Self.embedded() }, properties: [])
+            makeTarget: { () throws(TargetError) -> any KizunaSync.ServerTarget in try Self.embedded() }, properties: [])
         #expect(
             !(green.timeline?.events ?? []).contains { $0.label.contains("(golden: ") },
             "a server that answers as recorded draws no golden beside")
@@ -89,7 +89,7 @@ struct ReplayTests {
     @Test("a server that stamps other seqs reaches tier bound, and later requests carry its cursor")
     func otherSeqsAreSemantic() async throws {
         let recording = try Self.recording("push/008-composite-key-writes")
-        let factory: ServerRun.TargetFactory = { () throws(TargetError) -> any ServerTarget in
+        let factory: ServerRun.TargetFactory = { () throws(TargetError) -> any KizunaSync.ServerTarget in
             do { return try ShiftedSeqServer() } catch { throw TargetError.refused("\(error)") }
         }
         let strict = await RecordingReplay(requiredTier: .pass).run(recording, file: "r.jsonl", makeTarget: factory, properties: [])
@@ -114,7 +114,8 @@ struct ReplayTests {
         anonymous.client = "c"
         recording.exchanges += [other, anonymous]
         let suite = await RecordingReplay().run(
-            recording, file: "r.jsonl", makeTarget: { () throws(TargetError) -> any ServerTarget in try Self.embedded() }, properties: [])
+            recording, file: "r.jsonl", makeTarget: { () throws(TargetError) -> any KizunaSync.ServerTarget in try Self.embedded() },
+            properties: [])
         let skipped = suite.cases.filter { if case .skipped = $0.outcome { return true } else { return false } }
         #expect(skipped.map(\.name) == ["exchange 100 http (client unknown)", "exchange 101 pull (client …c)"])
         #expect(suite.tally.failures == 0)
@@ -127,7 +128,7 @@ struct ReplayTests {
         #expect(pointers.map(\.description) == ["/a", "/b/1", "/c/e"])
     }
 
-    static func embedded() throws(TargetError) -> any ServerTarget {
+    static func embedded() throws(TargetError) -> any KizunaSync.ServerTarget {
         do { return try ReferenceServer() } catch { throw TargetError.refused("\(error)") }
     }
 }

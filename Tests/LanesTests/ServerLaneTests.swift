@@ -12,7 +12,7 @@ import Testing
 
 /// A target that answers every rpc with the golden response of a transcript, in order, after
 /// an optional edit: a stand-in server that is right (or wrong) by construction.
-actor GoldenTarget: ServerTarget {
+actor GoldenTarget: KizunaSync.ServerTarget {
     private var replies: [JSONValue]
     private let baseShift: Int64
     private(set) var calls: [String] = []

@@ -1,6 +1,8 @@
+import Corpus
+
 extension RuleCatalog {
     /// The PowerSync profile's rule folds, in the order they run.
-    public static let powerSyncTraceRules: [any Rule<PowerSyncTrace>.Type] = [
+    public static let powerSyncTraceRules: [any Rule<PowerSync.Trace>.Type] = [
         CompletionRule.self, OpOrderRule.self, CoverageRule.self, CheckpointDiffRule.self,
         WriteCheckpointRule.self, CheckpointRequestRule.self,
     ]

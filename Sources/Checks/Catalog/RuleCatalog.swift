@@ -1,8 +1,10 @@
+import Corpus
+
 /// Every rule Accord checks offline, with its statement, source and fixtures. docs/rules.md is
 /// generated from this list (`accord rules --markdown`).
 public enum RuleCatalog {
     /// The trace rules, in the order they run.
-    public static let traceRules: [any Rule<KizunaSyncTrace>.Type] = [
+    public static let traceRules: [any Rule<KizunaSync.Trace>.Type] = [
         CursorMonotonicityRule.self, DeliveryBoundRule.self, PushAnswerRule.self, SignalPageRule.self, PageAccountingRule.self,
         StreamOrderRule.self,
     ]

@@ -7,7 +7,7 @@ import KizunaWire
 /// cursor changes only across a has_more:false checkpoint boundary.
 public struct CursorMonotonicityRule: Rule {
     /// Folds KizunaSync traces.
-    public typealias Profile = KizunaSyncTrace
+    public typealias Profile = KizunaSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-3"]
     private var lastHighWater: SequenceNumber?
@@ -19,7 +19,7 @@ public struct CursorMonotonicityRule: Rule {
     public init(settings: TraceSettings) {}
 
     /// Tracks pull cursors.
-    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch observation {
         case .exchange(let exchange): observe(exchange, at: location, into: &findings)
         case .checks(let checks): observe(checks: checks, at: location, into: &findings)

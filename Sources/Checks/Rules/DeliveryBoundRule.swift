@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 
 /// I-4: nothing above the response high-water is delivered, nor anything at or below the
@@ -5,7 +6,7 @@ import JSON
 /// fencing). Signal pages are left to I-8.
 public struct DeliveryBoundRule: Rule {
     /// Folds KizunaSync traces.
-    public typealias Profile = KizunaSyncTrace
+    public typealias Profile = KizunaSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-4"]
     private let allowsHoleRedelivery: Bool
@@ -15,7 +16,7 @@ public struct DeliveryBoundRule: Rule {
     public init(settings: TraceSettings) { allowsHoleRedelivery = settings.fencing == "visibility-horizon" }
 
     /// Checks every delivered seq of a pull page; client-state checks say nothing to it.
-    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         guard case .exchange(let exchange) = observation else { return }
         guard case .pull(let request, let response) = exchange, response.signal == nil else { return }
         let delivered =

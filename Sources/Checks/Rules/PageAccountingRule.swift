@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 
 /// I-9 clauses a–d and f: rows and tombstones count against one limit (a); a page whose cursor
@@ -7,7 +8,7 @@ import JSON
 /// page stop early. Clause e (signal pages) is `SignalPageRule`.
 public struct PageAccountingRule: Rule {
     /// Folds KizunaSync traces.
-    public typealias Profile = KizunaSyncTrace
+    public typealias Profile = KizunaSync.Trace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["I-9a", "I-9b", "I-9c", "I-9d", "I-9f"]
     private let scanCap: Int?
@@ -21,7 +22,7 @@ public struct PageAccountingRule: Rule {
     }
 
     /// Checks one page's accounting; client-state checks say nothing to it.
-    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         guard case .exchange(let exchange) = observation else { return }
         guard case .pull(let request, let response) = exchange, response.signal == nil else { return }
         let limit = request.limit ?? defaultLimit

@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 
 /// I-5 (the verdict bijection), AC-ABORT-ATOMIC (an abort answers only an atomic batch),
@@ -5,7 +6,7 @@ import JSON
 /// RESET_REQUIRED). The abort and signal arms are exempt from the bijection.
 public struct PushAnswerRule: Rule {
     /// Folds KizunaSync traces.
-    public typealias Profile = KizunaSyncTrace
+    public typealias Profile = KizunaSync.Trace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["I-5", "AC-ABORT-ATOMIC", "AC-OFFENDER", "AC-SIGNAL"]
 
@@ -14,7 +15,7 @@ public struct PushAnswerRule: Rule {
     public init(settings: TraceSettings) {}
 
     /// Checks a push response against its request; client-state checks say nothing to it.
-    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         guard case .exchange(let exchange) = observation else { return }
         guard case .push(let request, let response) = exchange else { return }
         for violation in response.violations(answering: request) {

@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 
 /// I-8: a pull signal excludes page data (no rows, no tombstones, has_more:false); I-9e: a
@@ -5,7 +6,7 @@ import JSON
 /// AC-EXPIRY: a transfer that started from "0" never expires.
 public struct SignalPageRule: Rule {
     /// Folds KizunaSync traces.
-    public typealias Profile = KizunaSyncTrace
+    public typealias Profile = KizunaSync.Trace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["I-8", "I-9e", "AC-EXPIRY"]
 
@@ -14,7 +15,7 @@ public struct SignalPageRule: Rule {
     public init(settings: TraceSettings) {}
 
     /// Checks a signal page; client-state checks say nothing to it.
-    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         guard case .exchange(let exchange) = observation else { return }
         guard case .pull(let request, let response) = exchange, let signal = response.signal else { return }
         if !response.rows.isEmpty || !response.tombstones.isEmpty {

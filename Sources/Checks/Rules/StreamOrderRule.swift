@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import KizunaWire
 
@@ -6,7 +7,7 @@ import KizunaWire
 /// left to I-8.
 public struct StreamOrderRule: Rule {
     /// Folds KizunaSync traces.
-    public typealias Profile = KizunaSyncTrace
+    public typealias Profile = KizunaSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["I-10"]
 
@@ -15,7 +16,7 @@ public struct StreamOrderRule: Rule {
     public init(settings: TraceSettings) {}
 
     /// Checks the order of a page's entries; client-state checks say nothing to it.
-    public mutating func observe(_ observation: KizunaSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ observation: KizunaSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         guard case .exchange(let exchange) = observation else { return }
         guard case .pull(_, let response) = exchange, response.signal == nil else { return }
         check(response.rows.map { ($0.seq, $0.table, $0.pk) }, field: "rows", at: location, into: &findings)

@@ -1,6 +1,6 @@
 /// What a protocol's rules fold over (issue 38): how one of its trace events is read into what
-/// its rules observe, and which session it belongs to. KizunaSync (`KizunaSyncTrace`) and PowerSync
-/// (`PowerSyncTrace`) are its conformers; a third protocol is a third conformer, its rules
+/// its rules observe, and which session it belongs to. KizunaSync (`KizunaSync.Trace`) and PowerSync
+/// (`PowerSync.Trace`) are its conformers; a third protocol is a third conformer, its rules
 /// conformers of `Rule` with it as their profile, and `Checker` runs them unchanged.
 public protocol RuleProfile: Sendable {
     /// A raw event of a trace: an exchange, a stream line, a set of client-state checks.

@@ -1,10 +1,11 @@
+import Corpus
 import Foundation
 import JSON
 import KizunaWire
 import ServerContract
 import Transport
 
-extension HTTPTarget: TargetPreflight {
+extension KizunaSync.HTTPTarget: TargetPreflight {
     /// The caller the preflight's RPC is made as; no case uses it.
     static let preflightCaller = Identity(user: "accord-preflight", session: "accord-preflight")
 

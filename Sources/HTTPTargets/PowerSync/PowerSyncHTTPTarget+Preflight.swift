@@ -1,9 +1,10 @@
+import Corpus
 import JSON
 import PowerSyncWire
 import ServerContract
 import Transport
 
-extension PowerSyncHTTPTarget: TargetPreflight {
+extension PowerSync.HTTPTarget: TargetPreflight {
     /// The user the preflight's request is made as; no case uses it.
     static let preflightUser = "accord-preflight"
 

@@ -14,10 +14,10 @@ extension PowerSync {
         let transcript = loaded.transcript
         let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []
-        var checker = Checker<PowerSyncTrace>()
+        var checker = Checker<PowerSync.Trace>()
         var byStep: [Int: [Finding]] = [:]
         var seconds: [Int: Double] = [:]
-        for event in PowerSyncTrace.Event.events(of: transcript.steps) {
+        for event in PowerSync.Trace.Event.events(of: transcript.steps) {
             let started = ContinuousClock.now
             let found = checker.observe(event)
             seconds[event.location.number, default: 0] += RunClock.seconds(since: started)

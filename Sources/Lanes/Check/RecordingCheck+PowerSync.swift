@@ -39,7 +39,7 @@ extension RecordingCheck {
         sawPowerSync = true
         let started = ContinuousClock.now
         var findings: [Finding] = []
-        for var event in PowerSyncTrace.Event.events(of: [step]) {
+        for var event in PowerSync.Trace.Event.events(of: [step]) {
             event.location.unit = .exchange
             event.location.line = exchange.line
             findings += powerSync.observe(event)

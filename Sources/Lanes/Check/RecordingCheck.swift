@@ -10,9 +10,9 @@ import Reports
 /// from the exchanges: pull and push go through KizunaSync's rules, PowerSync's routes through
 /// the PS rules (`+PowerSync.swift`).
 public struct RecordingCheck {
-    private var checker = Checker<KizunaSyncTrace>(settings: .live)
+    private var checker = Checker<KizunaSync.Trace>(settings: .live)
     /// The PS rules, over the recording's PowerSync exchanges in order.
-    var powerSync = Checker<PowerSyncTrace>()
+    var powerSync = Checker<PowerSync.Trace>()
     /// Whether any exchange was one of PowerSync's routes.
     var sawPowerSync = false
     var cases: [CaseResult] = []
@@ -37,7 +37,7 @@ public struct RecordingCheck {
         case .exchange(let exchange):
             if observePowerSync(exchange) { return }
             let started = ContinuousClock.now
-            let event = KizunaSyncTrace.Event.event(of: exchange)
+            let event = KizunaSync.Trace.Event.event(of: exchange)
             guard case .exchange = event.payload else {
                 let reason =
                     exchange.rpc == "http"

@@ -36,9 +36,9 @@ public enum TranscriptCheck {
                 ? StepLocation(number: transcript.steps[index].n, label: transcript.steps[index].label) : nil
         }
         let bytesSeconds = RunClock.seconds(since: bytesStarted)
-        var checker = Checker<KizunaSyncTrace>(settings: .of(transcript))
+        var checker = Checker<KizunaSync.Trace>(settings: .of(transcript))
         var seconds: [Int: Double] = [:]
-        for event in KizunaSyncTrace.Event.events(of: transcript) {
+        for event in KizunaSync.Trace.Event.events(of: transcript) {
             let started = ContinuousClock.now
             findings += checker.observe(event)
             seconds[event.location.number, default: 0] += RunClock.seconds(since: started)

@@ -64,7 +64,7 @@ enum ExchangeJudge {
         var client: String
     }
 
-    static func judge(_ exchange: Exchange, checker: inout Checker<KizunaSyncTrace>, required: ResponseTier) -> Judgement {
+    static func judge(_ exchange: Exchange, checker: inout Checker<KizunaSync.Trace>, required: ResponseTier) -> Judgement {
         let reference = exchange.reference
         let reply = exchange.reply
         let label = exchange.label
@@ -88,7 +88,7 @@ enum ExchangeJudge {
             let note = "the \(reference.noun) answer was lost (status 0): replayed for its effect, the live answer is not compared"
             return Judgement(outcome: .passed, note: note, tier: nil)
         }
-        let event = KizunaSyncTrace.Event(
+        let event = KizunaSync.Trace.Event(
             location: exchange.location, client: exchange.client,
             payload: .exchange(reference.rpc, request: exchange.sent, response: reply.body))
         let scope: JSONValue = ["request": exchange.sent, "response": reply.body]

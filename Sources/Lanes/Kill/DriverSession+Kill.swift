@@ -1,4 +1,5 @@
 import AccordDriver
+import Corpus
 import Foundation
 
 extension DriverSession {

@@ -6,12 +6,11 @@ import Harness
 import Reports
 import ServerContract
 
-/// The KizunaSync profile: a case is a golden transcript, its server a `ServerTarget` seeded and
+/// The KizunaSync profile: a case is a golden transcript, its server a `KizunaSync.ServerTarget` seeded and
 /// stepped through the fixture operations, its client lane's mock a loopback PostgREST surface,
 /// and a client-lane play may be wrapped by the kill or storage-fault matrix (`ClientPlayWrapper`).
-enum KizunaSync: SyncProfile {
-    typealias Target = any ServerTarget
-    typealias Trace = KizunaSyncTrace
+extension KizunaSync: SyncProfile {
+    typealias Target = any KizunaSync.ServerTarget
     typealias Variant = any ClientPlayWrapper
 
     /// The apikey the driver is told to send.

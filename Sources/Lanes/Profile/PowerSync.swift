@@ -5,13 +5,12 @@ import Harness
 import Reports
 import ServerContract
 
-/// The PowerSync profile: a case is a PowerSync transcript, its server a `PowerSyncTarget` (a
+/// The PowerSync profile: a case is a PowerSync transcript, its server a `PowerSync.ServerTarget` (a
 /// service configured with the case's settings, or an app's checkpoint backend) that performs the
 /// source-side steps and answers the exchanges, its client lane's mock a loopback PowerSync
 /// service, and a client-lane play may be killed at a seam of the reference client.
-enum PowerSync: SyncProfile {
-    typealias Target = any PowerSyncTarget
-    typealias Trace = PowerSyncTrace
+extension PowerSync: SyncProfile {
+    typealias Target = any PowerSync.ServerTarget
     /// The kill matrix's seam and how to start the driver again; nil outside the kill matrix.
     typealias Variant = (hook: KillHook, relaunch: DriverLauncher)?
 

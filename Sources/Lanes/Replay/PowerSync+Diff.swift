@@ -48,7 +48,7 @@ extension PowerSync {
 
         /// One target's play of the transcript; a target that cannot be made errs every step.
         private func play(_ make: ServerRun.PowerSyncTargetFactory) async -> Played {
-            let target: any PowerSyncTarget
+            let target: any PowerSync.ServerTarget
             do throws(TargetError) { target = try make() } catch { return Played(play: nil, failure: "\(error)") }
             var play = PowerSync.ServerPlay(transcript: loaded.transcript)
             await play.run(on: target)

@@ -57,7 +57,7 @@ public struct RecordingReplay: Sendable {
         var world = plan.world
         if let config { world.server = config }
         var player = ReplayPlayer(world: world, makeTarget: makeTarget)
-        var checker = Checker<KizunaSyncTrace>(settings: .live)
+        var checker = Checker<KizunaSync.Trace>(settings: .live)
         var worst: ResponseTier?
         var cases: [CaseResult] = []
         // What this server answered, drawn in place of what the recording holds.
@@ -96,7 +96,7 @@ public struct RecordingReplay: Sendable {
     }
 
     /// One exchange's test case and the tier it reached, if it was compared.
-    private func judge(_ item: LiveExchange, plan: ReplayPlan, checker: inout Checker<KizunaSyncTrace>, classname: String) -> (
+    private func judge(_ item: LiveExchange, plan: ReplayPlan, checker: inout Checker<KizunaSync.Trace>, classname: String) -> (
         CaseResult, ResponseTier?
     ) {
         let exchange = item.exchange

@@ -3,7 +3,7 @@ import Corpus
 import JSON
 import Reports
 
-extension KizunaSyncTrace.Event {
+extension KizunaSync.Trace.Event {
     /// Whether the event is an answered pull or push, which the rules judge.
     var isExchange: Bool {
         if case .exchange = payload { return true }
@@ -28,7 +28,7 @@ struct ReplayPlan: Sendable {
     /// Studies a recording, one exchange at a time.
     struct Survey {
         private var inference = WorldInference()
-        private var checker = Checker<KizunaSyncTrace>(settings: .live)
+        private var checker = Checker<KizunaSync.Trace>(settings: .live)
         private var plan = ReplayPlan(world: RecordedWorld(server: ServerInference().config))
 
         mutating func observe(_ item: RecordingReader.Item) {
@@ -36,7 +36,7 @@ struct ReplayPlan: Sendable {
             case .header(let header): plan.header = header
             case .exchange(let exchange):
                 guard exchange.rpc == "pull" || exchange.rpc == "push", exchange.unreplayableReason == nil else { return }
-                let event = KizunaSyncTrace.Event.event(of: exchange)
+                let event = KizunaSync.Trace.Event.event(of: exchange)
                 let findings = event.isExchange ? checker.observe(event) : []
                 // An answer that breaks a rule says nothing reliable about the service's rows.
                 guard !findings.isEmpty else {

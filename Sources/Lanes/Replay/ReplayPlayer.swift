@@ -46,7 +46,7 @@ struct ReplayPlayer {
     /// the rest as not run).
     enum Phase {
         case unseeded(ServerRun.TargetFactory)
-        case playing(any ServerTarget)
+        case playing(any KizunaSync.ServerTarget)
         case stopped(String, reported: Bool)
     }
 
@@ -92,7 +92,7 @@ struct ReplayPlayer {
             return ended(.skipped("no user identity was recorded for this exchange: the runner cannot mint its JWT"))
         }
         if case .unseeded(let makeTarget) = phase { await begin(makeTarget) }
-        let target: any ServerTarget
+        let target: any KizunaSync.ServerTarget
         switch phase {
         case .playing(let seeded): target = seeded
         case .stopped(let reason, reported: false):

@@ -9,9 +9,9 @@ import ServerContract
 /// in parallel on isolated targets (a recording replays on one fresh target, every session in recording order).
 public struct ServerRun: Sendable {
     /// Makes a fresh, isolated KizunaSync target for one case.
-    public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
+    public typealias TargetFactory = @Sendable () throws(TargetError) -> any KizunaSync.ServerTarget
     /// Makes a fresh, isolated PowerSync target for one case.
-    public typealias PowerSyncTargetFactory = @Sendable () throws(TargetError) -> any PowerSyncTarget
+    public typealias PowerSyncTargetFactory = @Sendable () throws(TargetError) -> any PowerSync.ServerTarget
 
     /// What to run and where to report.
     public struct Options: Sendable {

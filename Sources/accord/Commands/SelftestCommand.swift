@@ -70,7 +70,7 @@ enum SelftestCommand: Command {
             options: options,
             serverFactory: { name in
                 let faults = Set(name.flatMap(ServerFault.init(rawValue:)).map { [$0] } ?? [])
-                return { () throws(TargetError) -> any ServerTarget in
+                return { () throws(TargetError) -> any KizunaSync.ServerTarget in
                     do {
                         return try ReferenceServer(faults: faults)
                     } catch {

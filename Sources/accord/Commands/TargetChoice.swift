@@ -16,12 +16,12 @@ enum TargetChoice {
     {
         switch server {
         case .checkpointBackend:
-            return { () throws(TargetError) -> any ServerTarget in
+            return { () throws(TargetError) -> any KizunaSync.ServerTarget in
                 throw TargetError.refused(
                     "\(server) is a PowerSync checkpoint backend: it plays PowerSync cases' checkpoint requests only")
             }
         case .embedded:
-            return { () throws(TargetError) -> any ServerTarget in
+            return { () throws(TargetError) -> any KizunaSync.ServerTarget in
                 do {
                     return try ReferenceServer()
                 } catch {
@@ -33,7 +33,9 @@ enum TargetChoice {
                 throw RunError.usage(
                     "--server \(url): the runner mints JWTs with the server's secret; pass --jwt-secret or set ACCORD_JWT_SECRET")
             }
-            return { () throws(TargetError) -> any ServerTarget in try HTTPTarget(baseURL: url, secret: secret, apiKey: apiKey) }
+            return { () throws(TargetError) -> any KizunaSync.ServerTarget in
+                try KizunaSync.HTTPTarget(baseURL: url, secret: secret, apiKey: apiKey)
+            }
         case .postgres(let url):
             let config = try postgresConfiguration(postgresConfig)
             let sessions = PostgresTarget.Sessions()
@@ -44,7 +46,7 @@ enum TargetChoice {
                     "--server \(PostgresTarget.withoutPassword(url)): \(error)",
                     fix: "start the database, install the KizunaSync pack (accord postgres-init), or fix the URL")
             }
-            return { () throws(TargetError) -> any ServerTarget in PostgresTarget(url: url, config: config, sessions: sessions) }
+            return { () throws(TargetError) -> any KizunaSync.ServerTarget in PostgresTarget(url: url, config: config, sessions: sessions) }
         }
     }
 
@@ -62,12 +64,12 @@ enum TargetChoice {
                 throw RunError.usage("--server \(server): pass the app's credential for it with --backend-token or ACCORD_BACKEND_TOKEN")
             }
             // Each case's clients are new to the backend: its stored ids of other cases and runs do not leak in.
-            return { () throws(TargetError) -> any PowerSyncTarget in
-                try PowerSyncCheckpointBackendTarget(url: url, token: token, run: UUID().uuidString.prefix(8).lowercased())
+            return { () throws(TargetError) -> any PowerSync.ServerTarget in
+                try PowerSync.CheckpointBackendTarget(url: url, token: token, run: UUID().uuidString.prefix(8).lowercased())
             }
         case .http(let url):
             guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty else { return nil }
-            return { () throws(TargetError) -> any PowerSyncTarget in try PowerSyncHTTPTarget(baseURL: url, secret: secret) }
+            return { () throws(TargetError) -> any PowerSync.ServerTarget in try PowerSync.HTTPTarget(baseURL: url, secret: secret) }
         case .postgres:
             return nil
         }
@@ -77,7 +79,7 @@ enum TargetChoice {
     /// - Parameter faults: the faults.
     /// - Returns: the factory.
     static func embeddedPowerSync(faults: Set<PowerSyncFault>) -> ServerRun.PowerSyncTargetFactory {
-        { () throws(TargetError) -> any PowerSyncTarget in
+        { () throws(TargetError) -> any PowerSync.ServerTarget in
             do throws(PowerSyncServiceError) {
                 return EmbeddedPowerSync(service: try PowerSyncService(faults: faults))
             } catch {

@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import PowerSyncWire
 
@@ -6,7 +7,7 @@ import PowerSyncWire
 /// updated and removed, and its `last_op_id` is not behind the checkpoint's.
 public struct CheckpointDiffRule: Rule {
     /// Folds PowerSync traces.
-    public typealias Profile = PowerSyncTrace
+    public typealias Profile = PowerSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-DIFF"]
     private var view = CheckpointView()
@@ -19,7 +20,7 @@ public struct CheckpointDiffRule: Rule {
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened: view.reset()
         case .line(.checkpointDiff(let diff)):

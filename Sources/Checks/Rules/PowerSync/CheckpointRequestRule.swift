@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import PowerSyncWire
 
@@ -20,7 +21,7 @@ import PowerSyncWire
 /// requests of one key in one batch the same id, `util/write-checkpoint-batcher.ts`).
 public struct CheckpointRequestRule: Rule {
     /// Folds PowerSync traces.
-    public typealias Profile = PowerSyncTrace
+    public typealias Profile = PowerSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-REQUEST-ID"]
     /// The id held per counter: the client id, or "" for the user's own.
@@ -36,7 +37,7 @@ public struct CheckpointRequestRule: Rule {
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .checkpointRequest(let request, let answer): requested(request, answer, at: location, &findings)
         case .writeCheckpoint(let request, let answer): generated(request, answer, at: location, &findings)

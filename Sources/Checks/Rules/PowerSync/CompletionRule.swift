@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import PowerSyncWire
 
@@ -6,7 +7,7 @@ import PowerSyncWire
 /// comes before one.
 public struct CompletionRule: Rule {
     /// Folds PowerSync traces.
-    public typealias Profile = PowerSyncTrace
+    public typealias Profile = PowerSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-COMPLETE"]
     private var latest: OpID?
@@ -19,7 +20,7 @@ public struct CompletionRule: Rule {
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened: latest = nil
         case .line(.checkpoint(let checkpoint)): latest = checkpoint.lastOpID

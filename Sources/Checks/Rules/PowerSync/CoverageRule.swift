@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import PowerSyncWire
 
@@ -23,7 +24,7 @@ import PowerSyncWire
 /// core judges a completion by its checksums, as these rules do.
 public struct CoverageRule: Rule {
     /// Folds PowerSync traces.
-    public typealias Profile = PowerSyncTrace
+    public typealias Profile = PowerSync.Trace
     /// The rules reported.
     public static let ruleIDs: [RuleID] = ["PS-CHECKSUM", "PS-PRIORITY"]
 
@@ -47,7 +48,7 @@ public struct CoverageRule: Rule {
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let request):
             settle(into: &findings)

@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import PowerSyncWire
 
@@ -12,7 +13,7 @@ import PowerSyncWire
 /// ahead of the chain is taken up to the latest checkpoint's `last_op_id`.
 public struct OpOrderRule: Rule {
     /// Folds PowerSync traces.
-    public typealias Profile = PowerSyncTrace
+    public typealias Profile = PowerSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-OP-ORDER"]
     private var request: SyncStreamRequest?
@@ -27,7 +28,7 @@ public struct OpOrderRule: Rule {
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let opened):
             request = opened

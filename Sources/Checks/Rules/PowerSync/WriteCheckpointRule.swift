@@ -1,3 +1,4 @@
+import Corpus
 import JSON
 import PowerSyncWire
 
@@ -12,7 +13,7 @@ import PowerSyncWire
 /// client id across a sign-out) or a compacted row has a counter of its own.
 public struct WriteCheckpointRule: Rule {
     /// Folds PowerSync traces.
-    public typealias Profile = PowerSyncTrace
+    public typealias Profile = PowerSync.Trace
     /// The rule reported.
     public static let ruleIDs: [RuleID] = ["PS-WRITE-CHECKPOINT"]
     /// The greatest acknowledged, per stream client id ("" for a stream without one).
@@ -28,7 +29,7 @@ public struct WriteCheckpointRule: Rule {
     ///   - event: the event.
     ///   - location: where it is.
     ///   - findings: where violations go.
-    public mutating func observe(_ event: PowerSyncTrace.Observation, at location: StepLocation, into findings: inout [Finding]) {
+    public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let request): client = request?.clientID ?? ""
         case .line(.checkpoint(let checkpoint)):

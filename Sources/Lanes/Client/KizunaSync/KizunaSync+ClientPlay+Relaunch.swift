@@ -1,4 +1,5 @@
 import AccordDriver
+import Corpus
 import Harness
 
 extension KizunaSync.ClientPlay {

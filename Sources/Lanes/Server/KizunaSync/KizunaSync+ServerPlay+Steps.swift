@@ -5,7 +5,7 @@ import Reports
 import ServerContract
 
 extension KizunaSync.ServerPlay {
-    mutating func play(_ step: Step, name: String, on target: any ServerTarget) async {
+    mutating func play(_ step: Step, name: String, on target: any KizunaSync.ServerTarget) async {
         do throws(TargetError) {
             try await target.setStep(step.n)
             switch step.action {
@@ -52,7 +52,9 @@ extension KizunaSync.ServerPlay {
         }
     }
 
-    func call(_ rpc: RPCKind, _ body: JSONValue, as caller: Identity, on target: any ServerTarget) async throws(TargetError) -> RPCReply {
+    func call(_ rpc: RPCKind, _ body: JSONValue, as caller: Identity, on target: any KizunaSync.ServerTarget) async throws(TargetError)
+        -> RPCReply
+    {
         switch rpc {
         case .pull: try await target.pull(body, as: caller)
         case .push: try await target.push(body, as: caller)

@@ -16,7 +16,7 @@ extension KizunaSync {
         /// `tier` property (the worst tier of its compared rpc steps, `none` when none was compared), a
         /// `left_to_client_lane` property (the client-side steps, transport faults and postconditions,
         /// which are not test cases here) and the target's capabilities.
-        static func play(_ loaded: LoadedTranscript, on target: any ServerTarget, lane: ServerLane<KizunaSync>) async -> Played {
+        static func play(_ loaded: LoadedTranscript, on target: any KizunaSync.ServerTarget, lane: ServerLane<KizunaSync>) async -> Played {
             var play: Self
             switch lane.scenarios.setup(for: loaded) {
             case .ready(let scenario):
@@ -49,7 +49,7 @@ extension KizunaSync {
         let requiredTier: ResponseTier
         var cases: [CaseResult] = []
         var worstTier: ResponseTier?
-        var checker: Checker<KizunaSyncTrace>
+        var checker: Checker<KizunaSync.Trace>
         var bindings: Bindings
         var capabilities: TargetCapabilities?
         var phase = Phase.playing
@@ -60,7 +60,7 @@ extension KizunaSync {
             self.loaded = loaded
             self.scenario = scenario
             self.requiredTier = requiredTier
-            self.checker = Checker<KizunaSyncTrace>(settings: .of(loaded.transcript))
+            self.checker = Checker<KizunaSync.Trace>(settings: .of(loaded.transcript))
             self.bindings = Bindings(times: loaded.transcript.isRecorded ? .order : .bijection)
         }
 
@@ -68,7 +68,7 @@ extension KizunaSync {
         var classname: String { CaseResult.classname(lane: "server", caseID: transcript.caseID) }
         var identity: Identity { Identity(user: transcript.context.userID, session: transcript.context.clientID) }
 
-        mutating func run(on target: any ServerTarget) async {
+        mutating func run(on target: any KizunaSync.ServerTarget) async {
             await begin(on: target)
             for step in transcript.steps {
                 let name = "step \(step.n) \(step.label)"
@@ -95,7 +95,7 @@ extension KizunaSync {
 
         /// Asks the target what it steers, seeds it, and binds the seed's positions to the
         /// server's own numbering.
-        private mutating func begin(on target: any ServerTarget) async {
+        private mutating func begin(on target: any KizunaSync.ServerTarget) async {
             guard case .playing = phase else { return }
             do throws(TargetError) {
                 let capabilities = try await target.capabilities()

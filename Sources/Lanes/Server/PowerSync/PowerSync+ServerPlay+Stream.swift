@@ -9,17 +9,17 @@ extension PowerSync.ServerPlay {
     /// (keepalives aside), performing the source-side steps that happen during it after the line
     /// they name, then closes it. Every live line goes through the PS rules with its own NDJSON
     /// line number; a golden line that differs, or one the stream never sends, is AC-GOLDEN.
-    mutating func stream(_ n: Int, request: JSONValue, golden: [JSONValue], name: String, on target: any PowerSyncTarget) async {
+    mutating func stream(_ n: Int, request: JSONValue, golden: [JSONValue], name: String, on target: any PowerSync.ServerTarget) async {
         let location = StepLocation(number: n, label: "sync-stream")
         let during = transcript.steps.filter { $0.during?.step == n }
         var findings: [Finding] = []
         var liveLines: [JSONValue] = []
-        let handle: any PowerSyncStreamHandle
+        let handle: any PowerSync.StreamHandle
         do throws(TargetError) { handle = try await target.openStream(body: request, userID: transcript.userID) } catch {
             stop(error, name: name)
             return
         }
-        findings += checker.observe(PowerSyncTrace.Event(location: location, payload: .streamOpened(request: request)))
+        findings += checker.observe(PowerSync.Trace.Event(location: location, payload: .streamOpened(request: request)))
         var failure: TargetError?
         lines: for (index, expected) in golden.enumerated() {
             let goldenLine = index + 1
@@ -30,7 +30,7 @@ extension PowerSync.ServerPlay {
                         liveLines.append(line)
                         var at = location
                         at.streamLine = liveLines.count
-                        findings += checker.observe(PowerSyncTrace.Event(location: at, payload: .line(line)))
+                        findings += checker.observe(PowerSync.Trace.Event(location: at, payload: .line(line)))
                         if !SyncLineComparison.isKeepalive(line) {
                             live = line
                             break
@@ -64,7 +64,7 @@ extension PowerSync.ServerPlay {
             }
         }
         await handle.close()
-        findings += checker.observe(PowerSyncTrace.Event(location: location, payload: .streamClosed))
+        findings += checker.observe(PowerSync.Trace.Event(location: location, payload: .streamClosed))
         if let failure {
             stop(failure, name: name)
             return

@@ -13,7 +13,7 @@ extension PowerSync {
         /// source-side steps and answers the exchanges: one test case per exchange step; a
         /// source-side step is a test case only when the service could not take it (errored), and the
         /// suite's `source_steps` property counts them.
-        static func play(_ loaded: LoadedPowerSyncTranscript, on target: any PowerSyncTarget, lane: ServerLane<PowerSync>) async
+        static func play(_ loaded: LoadedPowerSyncTranscript, on target: any PowerSync.ServerTarget, lane: ServerLane<PowerSync>) async
             -> Played
         {
             var play = Self(transcript: loaded.transcript)
@@ -31,7 +31,7 @@ extension PowerSync {
 
         let transcript: PowerSyncTranscript
         var cases: [CaseResult] = []
-        var checker = Checker<PowerSyncTrace>()
+        var checker = Checker<PowerSync.Trace>()
         var phase = Phase.playing
         /// The source-side steps performed.
         var sourceSteps = 0
@@ -60,7 +60,7 @@ extension PowerSync {
 
         var classname: String { CaseResult.classname(lane: "server", caseID: transcript.caseID) }
 
-        mutating func run(on target: any PowerSyncTarget) async {
+        mutating func run(on target: any PowerSync.ServerTarget) async {
             do throws(TargetError) { try await target.configure(transcript.service) } catch {
                 cases.append(CaseResult(name: "configure", classname: classname, outcome: .errored("\(error)")))
                 phase = .stopped("configure: \(error)")
@@ -86,7 +86,7 @@ extension PowerSync {
         }
 
         /// Plays one step that does not happen during a stream.
-        private mutating func play(_ step: PowerSyncStep, name: String, on target: any PowerSyncTarget) async {
+        private mutating func play(_ step: PowerSyncStep, name: String, on target: any PowerSync.ServerTarget) async {
             let location = StepLocation(number: step.n, label: step.label)
             switch step.action {
             case .source, .replicate:
@@ -108,7 +108,9 @@ extension PowerSync {
         /// the app's checkpoint request, or the client's target after an accepted upload, whose commit
         /// by the app backend the transcript states as a source step before it). A stream fault is not applicable (the mock plays it); a step with no request
         /// for the service is left to the client lane.
-        private mutating func play(_ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSyncTarget)
+        private mutating func play(
+            _ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSync.ServerTarget
+        )
             async
         {
             if let call = client.checkpointCall {
@@ -150,7 +152,7 @@ extension PowerSync {
 
         /// One checkpoint exchange: `GET /write-checkpoint2.json` or `POST /sync/checkpoint-request`.
         private mutating func checkpoint(
-            _ call: PowerSyncCheckpointCall, at location: StepLocation, name: String, on target: any PowerSyncTarget
+            _ call: PowerSyncCheckpointCall, at location: StepLocation, name: String, on target: any PowerSync.ServerTarget
         )
             async
         {
@@ -173,12 +175,12 @@ extension PowerSync {
         /// the answer goes through the PS rules and is compared with the golden one (AC-GOLDEN).
         private mutating func endpoint(
             _ name: String, at location: StepLocation, golden: JSONValue,
-            _ call: () async throws(TargetError) -> (JSONValue, PowerSyncTrace.Event.Payload)
+            _ call: () async throws(TargetError) -> (JSONValue, PowerSync.Trace.Event.Payload)
         ) async {
             do throws(TargetError) {
                 let (answer, payload) = try await call()
                 answers.append(Answer(n: location.number, body: .json(answer)))
-                let findings = checker.observe(PowerSyncTrace.Event(location: location, payload: payload))
+                let findings = checker.observe(PowerSync.Trace.Event(location: location, payload: payload))
                 record(name, findings: findings + Self.compare(answer, golden: golden, at: location, under: "response"))
             } catch {
                 stop(error, name: name)
@@ -186,15 +188,15 @@ extension PowerSync {
         }
 
         /// Performs a source-side step; a failure is the step's errored test case and stops the play.
-        mutating func perform(_ step: PowerSyncStep, on target: any PowerSyncTarget) async {
+        mutating func perform(_ step: PowerSyncStep, on target: any PowerSync.ServerTarget) async {
             do throws(TargetError) {
                 switch step.action {
                 case .source(let commit):
                     try await target.apply(commit)
                     // The ids it says the service now holds, for PS-REQUEST-ID (no finding comes of them).
                     let location = StepLocation(number: step.n, label: step.label)
-                    for held in PowerSyncTrace.Event.held(in: commit) {
-                        _ = checker.observe(PowerSyncTrace.Event(location: location, payload: held))
+                    for held in PowerSync.Trace.Event.held(in: commit) {
+                        _ = checker.observe(PowerSync.Trace.Event(location: location, payload: held))
                     }
                 case .replicate: try await target.replicate()
                 case .syncStream, .checkpointRequest, .writeCheckpoint, .client: return

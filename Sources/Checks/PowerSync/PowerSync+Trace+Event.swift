@@ -2,7 +2,7 @@ import Corpus
 import JSON
 import PowerSyncWire
 
-extension PowerSyncTrace {
+extension PowerSync.Trace {
     /// One event of a PowerSync trace as the checker is fed it, payloads still JSON: a sync stream
     /// opening (its request), one NDJSON line of it, its end, or a write-checkpoint or
     /// checkpoint-request exchange.
@@ -83,7 +83,7 @@ extension PowerSyncTrace {
     }
 }
 
-extension PowerSyncTrace.Event {
+extension PowerSync.Trace.Event {
     /// The ids a source commit says the service holds; none for a commit inferred from the
     /// answers it would then be judged against.
     /// - Parameter commit: the commit.
@@ -100,7 +100,7 @@ extension PowerSyncTrace.Event {
     }
 }
 
-extension PowerSyncTrace {
+extension PowerSync.Trace {
     /// A PowerSync event whose payload decoded strictly; what the PS rules fold over.
     public enum Observation: Sendable {
         /// A sync stream opened; nil when its request did not decode (the client's positions are then unknown).

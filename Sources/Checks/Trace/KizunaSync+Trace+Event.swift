@@ -1,7 +1,7 @@
 import Corpus
 import JSON
 
-extension KizunaSyncTrace {
+extension KizunaSync.Trace {
     /// One event of a trace: an exchange, a set of client-state checks, or a step no offline rule
     /// reads.
     public struct Event: Sendable {
