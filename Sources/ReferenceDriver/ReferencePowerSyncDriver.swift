@@ -39,7 +39,7 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     }
 
     /// A local write and its upload queue entry.
-    public func localWrite(_ write: PowerSyncLocalWrite) async throws -> Int {
+    public func localWrite(_ write: PowerSync.LocalWrite) async throws -> Int {
         let client = try opened()
         return try await mapped { () async throws(PowerSyncClientError) in try await client.write(write) }
     }
@@ -70,7 +70,7 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     }
 
     /// Waits for a request.
-    public func waitForSync(_ request: WaitRequest) async throws -> PowerSyncWaitOutcome {
+    public func waitForSync(_ request: WaitRequest) async throws -> PowerSync.WaitOutcome {
         let client = try opened()
         return try await mapped { () async throws(PowerSyncClientError) in
             try await client.waitForSync(request.checkpointRequestID, timeout: request.timeoutMilliseconds)

@@ -15,7 +15,7 @@ public struct EmbeddedPowerSync: PowerSync.ServerTarget {
     public init(service: PowerSyncService) { self.service = service }
 
     /// Sets the data page size.
-    public func configure(_ settings: PowerSyncServiceSettings) async throws(TargetError) { await service.configure(settings) }
+    public func configure(_ settings: PowerSync.ServiceSettings) async throws(TargetError) { await service.configure(settings) }
 
     /// Commits a source transaction.
     public func apply(_ commit: SourceCommit) async throws(TargetError) {

@@ -27,7 +27,7 @@ public actor PowerSyncService {
     ///   - settings: how the service answers (the data page size).
     ///   - faults: seeded faults to switch on; empty by default.
     /// - Throws: `PowerSyncServiceError` when the database cannot be opened or prepared.
-    public init(path: String? = nil, settings: PowerSyncServiceSettings = PowerSyncServiceSettings(), faults: Set<PowerSyncFault> = [])
+    public init(path: String? = nil, settings: PowerSync.ServiceSettings = PowerSync.ServiceSettings(), faults: Set<PowerSyncFault> = [])
         throws(PowerSyncServiceError)
     {
         let db = try SQLiteConnection(path: path)
@@ -39,7 +39,7 @@ public actor PowerSyncService {
 
     /// Sets how the service answers (the server lane sets each case's `service` settings).
     /// - Parameter settings: the settings.
-    public func configure(_ settings: PowerSyncServiceSettings) { pageOps = settings.dataPageOps }
+    public func configure(_ settings: PowerSync.ServiceSettings) { pageOps = settings.dataPageOps }
 
     /// Commits one source transaction, replicating it at once unless it says otherwise.
     /// - Parameter commit: the transaction.

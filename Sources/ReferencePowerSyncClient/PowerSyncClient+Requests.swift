@@ -164,7 +164,7 @@ extension PowerSyncClient {
     /// An app waiting on a request: the request's id and how to answer it.
     struct Waiter: Sendable {
         var request: Int64
-        var continuation: CheckedContinuation<PowerSyncWaitOutcome, Never>
+        var continuation: CheckedContinuation<PowerSync.WaitOutcome, Never>
     }
 
     /// Waits for a request to sync, at most `milliseconds`. The wait ends on an event: a
@@ -175,7 +175,7 @@ extension PowerSyncClient {
     ///   - milliseconds: the timeout.
     /// - Returns: how the wait ended.
     /// - Throws: `PowerSyncClientError` (UNKNOWN_REQUEST, STORE).
-    public func waitForSync(_ id: String, timeout milliseconds: Int) async throws(PowerSyncClientError) -> PowerSyncWaitOutcome {
+    public func waitForSync(_ id: String, timeout milliseconds: Int) async throws(PowerSyncClientError) -> PowerSync.WaitOutcome {
         guard let number = Int64(id), let synced = try database.requests()[number] else {
             throw .unknownRequest("no checkpoint request \(id) is held (a local reset forgets them)")
         }
@@ -218,7 +218,7 @@ extension PowerSyncClient {
     }
 
     /// Ends every wait with `outcome` (a disconnect, or the live stream failing).
-    func endWaits(_ outcome: PowerSyncWaitOutcome) {
+    func endWaits(_ outcome: PowerSync.WaitOutcome) {
         let ended = waiters
         waiters = [:]
         for waiter in ended.values { waiter.continuation.resume(returning: outcome) }

@@ -33,7 +33,7 @@ public actor PowerSyncClient {
     /// The target of local writes whose concrete id is not known yet (the core's `MAX_OP_ID`).
     static let pendingTarget = Int64.max
 
-    let configuration: PowerSyncAttachment
+    let configuration: PowerSync.Attachment
     let faults: Set<PowerSyncClientFault>
     let database: LocalDatabase
     let http: CurlSession
@@ -60,7 +60,7 @@ public actor PowerSyncClient {
     ///   - reached: called at each kill-matrix seam (`KillHook`); nothing by default.
     /// - Throws: `PowerSyncClientError` (STORE, or REMOTE when the HTTP client does not start).
     public init(
-        configuration: PowerSyncAttachment, faults: Set<PowerSyncClientFault> = [],
+        configuration: PowerSync.Attachment, faults: Set<PowerSyncClientFault> = [],
         reached: @escaping @Sendable (KillHook) -> Void = { _ in }
     ) throws(PowerSyncClientError) {
         self.configuration = configuration
@@ -83,7 +83,7 @@ public actor PowerSyncClient {
     /// - Parameter write: the write.
     /// - Returns: the upload queue depth afterwards.
     /// - Throws: `PowerSyncClientError` (STORE).
-    public func write(_ write: PowerSyncLocalWrite) throws(PowerSyncClientError) -> Int {
+    public func write(_ write: PowerSync.LocalWrite) throws(PowerSyncClientError) -> Int {
         let database = self.database
         return try database.connection.transaction { () throws(PowerSyncClientError) -> Int in
             switch write.op {

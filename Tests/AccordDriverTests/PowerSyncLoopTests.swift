@@ -5,13 +5,13 @@ import Testing
 
 /// A PowerSync client in memory: enough to show the loop's §11 ops, profile and order.
 actor ToyPowerSyncClient: PowerSyncEngineDriver {
-    var queue: [PowerSyncLocalWrite] = []
+    var queue: [PowerSync.LocalWrite] = []
     var counter = 0
     var requests: [String: Bool] = [:]
 
     func hello() async -> HelloResult { HelloResult(name: "toy-powersync", version: "0.1.0", capabilities: []) }
     func attach(_ request: AttachRequest) async throws {}
-    func localWrite(_ write: PowerSyncLocalWrite) async throws -> Int {
+    func localWrite(_ write: PowerSync.LocalWrite) async throws -> Int {
         queue.append(write)
         return queue.count
     }
@@ -26,7 +26,7 @@ actor ToyPowerSyncClient: PowerSyncEngineDriver {
         requests[String(counter)] = false
         return String(counter)
     }
-    func waitForSync(_ request: WaitRequest) async throws -> PowerSyncWaitOutcome {
+    func waitForSync(_ request: WaitRequest) async throws -> PowerSync.WaitOutcome {
         guard let synced = requests[request.checkpointRequestID] else { throw EngineError(.unknownRequest, "no such request") }
         return synced ? .resolved : .timeout
     }
@@ -59,7 +59,7 @@ struct PowerSyncLoopTests {
     @Test("a PowerSync session: hello says the profile, and each op answers in its documented shape")
     func session() async throws {
         let attach = AttachRequest(store: "/tmp/ps.sqlite", baseURL: "http://127.0.0.1:1", token: "t", userID: "user-ada", clientID: "c1")
-        let write = PowerSyncLocalWrite(op: .put, table: "todos", id: "t1", data: ["title": "a"])
+        let write = PowerSync.LocalWrite(op: .put, table: "todos", id: "t1", data: ["title": "a"])
         let requests: [DriverRequest] = [
             .hello(id: 1), DriverRequest(id: 2, .powerSync(.attach(attach))), DriverRequest(id: 3, .powerSync(.localWrite(write))),
             DriverRequest(id: 4, .powerSync(.requestCheckpoint)),

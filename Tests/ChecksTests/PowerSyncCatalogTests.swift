@@ -8,7 +8,7 @@ enum PowerSyncFixtureRun {
     static func findings(_ fixture: String) throws -> [Finding] {
         let elements = try #require(try JSONParser.parse(fixture).arrayValue)
         let steps = try elements.enumerated().map { index, element in
-            try PowerSyncStep(json: element, at: JSONPointer(tokens: ["steps", String(index)]))
+            try PowerSync.Step(json: element, at: JSONPointer(tokens: ["steps", String(index)]))
         }
         var checker = Checker<PowerSync.Trace>()
         return PowerSync.Trace.Event.events(of: steps).flatMap { checker.observe($0) }

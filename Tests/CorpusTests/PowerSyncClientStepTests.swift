@@ -13,9 +13,9 @@ struct PowerSyncClientStepTests {
 
     @Test("the client cases read every client step kind with its payload")
     func readsEveryKind() throws {
-        let corpus = try PowerSyncCorpus(files: try PowerSyncCorpusTests.files())
+        let corpus = try PowerSync.Corpus(files: try PowerSyncCorpusTests.files())
         let labels = Set(corpus.cases.flatMap { $0.transcript.steps.map(\.label) })
-        #expect(PowerSyncClientAction.kinds.isSubset(of: labels), "every client kind has a case: \(labels)")
+        #expect(PowerSync.ClientAction.kinds.isSubset(of: labels), "every client kind has a case: \(labels)")
         let upload = try #require(
             corpus.cases.first { $0.transcript.caseID.hasPrefix("powersync/008") }?.transcript.steps[12])
         guard case .client(.upload(_, let response, .checkpointRequest(let own)?)) = upload.action else {
@@ -44,25 +44,25 @@ struct PowerSyncClientStepTests {
         ]
         for (path, value, pointer) in cases {
             let error = corpusError { () throws(CorpusError) in
-                try PowerSyncTranscript(json: original.setting(path, to: value), file: "t.json")
+                try PowerSync.Transcript(json: original.setting(path, to: value), file: "t.json")
             }
             #expect(error?.pointer?.description == pointer, "\(path) = \(value)")
             let step = path.hasPrefix("/steps/") ? Int(path.split(separator: "/")[1]).map { $0 + 1 } : nil
             #expect(error?.step == step, "\(path)")
         }
         let emptyAssert = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/steps/7/expect", to: JSONValue.object([:])), file: "t.json")
+            try PowerSync.Transcript(json: original.setting("/steps/7/expect", to: JSONValue.object([:])), file: "t.json")
         }
         #expect(emptyAssert?.pointer?.description == "/steps/7/expect")
     }
 
     @Test("a local write reads PowerSync's CRUD shape and refuses data on a DELETE")
     func localWrite() throws {
-        let put = try PowerSyncLocalWrite(
+        let put = try PowerSync.LocalWrite(
             json: try JSONParser.parse(Array(#"{"op":"PUT","table":"todos","id":"t1","data":{"title":"a"}}"#.utf8)), at: .root)
         #expect(put.op == .put && put.data?["title"] == .string("a"))
         #expect(throws: WireError.self) {
-            try PowerSyncLocalWrite(
+            try PowerSync.LocalWrite(
                 json: try JSONParser.parse(Array(#"{"op":"DELETE","table":"todos","id":"t1","data":{}}"#.utf8)), at: .root)
         }
     }

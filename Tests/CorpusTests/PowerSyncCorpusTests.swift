@@ -25,7 +25,7 @@ struct PowerSyncCorpusTests {
     @Test("the PowerSync corpus loads in manifest order and its manifest declares the profile")
     func loads() throws {
         let files = try Self.files()
-        let corpus = try PowerSyncCorpus(files: files)
+        let corpus = try PowerSync.Corpus(files: files)
         #expect(corpus.cases.count == 26)
         #expect(corpus.cases.first?.transcript.caseID == "powersync/001-initial-sync-completes")
         #expect(try CorpusProfile.of(folder: files) == .powerSync)
@@ -45,19 +45,19 @@ struct PowerSyncCorpusTests {
         }
         #expect(unknown?.pointer?.description == "/profile")
         let kind = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/steps/1/kind", to: "sync"), file: "t.json")
+            try PowerSync.Transcript(json: original.setting("/steps/1/kind", to: "sync"), file: "t.json")
         }
         #expect(kind?.step == 2 && kind?.pointer?.description == "/steps/1/kind")
         let empty = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/steps/1/lines", to: []), file: "t.json")
+            try PowerSync.Transcript(json: original.setting("/steps/1/lines", to: []), file: "t.json")
         }
         #expect(empty?.pointer?.description == "/steps/1/lines")
         let caseID = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: original.setting("/case", to: "push/001-x"), file: "t.json")
+            try PowerSync.Transcript(json: original.setting("/case", to: "push/001-x"), file: "t.json")
         }
         #expect(caseID?.pointer?.description == "/case")
         files.set("transcripts/\(slug).json", original.setting("/title", to: "another title"))
-        let title = corpusError { () throws(CorpusError) in try PowerSyncCorpus(files: files) }
+        let title = corpusError { () throws(CorpusError) in try PowerSync.Corpus(files: files) }
         #expect(title?.pointer?.description == "/cases/0/title")
     }
 
@@ -65,10 +65,10 @@ struct PowerSyncCorpusTests {
     func bijection() throws {
         var files = try Self.files()
         files.files["transcripts/999-stray.json"] = files.files["transcripts/001-initial-sync-completes.json"]
-        #expect(corpusError { () throws(CorpusError) in try PowerSyncCorpus(files: files) }?.file == "ps/transcripts/999-stray.json")
+        #expect(corpusError { () throws(CorpusError) in try PowerSync.Corpus(files: files) }?.file == "ps/transcripts/999-stray.json")
         files = try Self.files()
         files.files["transcripts/001-initial-sync-completes.json"] = nil
-        #expect(corpusError { () throws(CorpusError) in try PowerSyncCorpus(files: files) }?.pointer?.description == "/cases/0/file")
+        #expect(corpusError { () throws(CorpusError) in try PowerSync.Corpus(files: files) }?.pointer?.description == "/cases/0/file")
     }
 
     @Test("a manifest without a profile is KizunaSync's")
@@ -88,22 +88,22 @@ struct PowerSyncCorpusTests {
     func sourceGrammarErrors() throws {
         let files = try Self.files()
         let diff = try Self.transcript(files, "005-diff-follows-its-checkpoint")
-        let loaded = try PowerSyncTranscript(json: diff, file: "t.json")
+        let loaded = try PowerSync.Transcript(json: diff, file: "t.json")
         #expect(loaded.steps.map(\.label) == ["source", "sync-stream", "source"])
         #expect(loaded.steps[2].during == StreamMoment(step: 2, afterLine: 4))
         let change = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: diff.setting("/steps/0/changes/0", to: ["upsert": ["bucket": "b"]]), file: "t.json")
+            try PowerSync.Transcript(json: diff.setting("/steps/0/changes/0", to: ["upsert": ["bucket": "b"]]), file: "t.json")
         }
         #expect(change?.step == 1 && change?.pointer?.description == "/steps/0/changes/0")
         let step = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: diff.setting("/steps/2/during/step", to: 1), file: "t.json")
+            try PowerSync.Transcript(json: diff.setting("/steps/2/during/step", to: 1), file: "t.json")
         }
         #expect(step?.step == 3 && step?.pointer?.description == "/steps/2/during/step")
         let line = corpusError { () throws(CorpusError) in
-            try PowerSyncTranscript(json: diff.setting("/steps/2/during/after_line", to: 9), file: "t.json")
+            try PowerSync.Transcript(json: diff.setting("/steps/2/during/after_line", to: 9), file: "t.json")
         }
         #expect(line?.step == 3 && line?.pointer?.description == "/steps/2/during/after_line")
-        let paged = try PowerSyncTranscript(json: try Self.transcript(files, "002-paged-data-chains-and-resumes"), file: "t.json")
+        let paged = try PowerSync.Transcript(json: try Self.transcript(files, "002-paged-data-chains-and-resumes"), file: "t.json")
         #expect(paged.service.dataPageOps == 2)
     }
 }

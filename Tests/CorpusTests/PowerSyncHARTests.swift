@@ -103,7 +103,7 @@ struct PowerSyncHARTests {
         let bytes = try FormatConversion.convert(
             recording.bytes, file: "s.jsonl", from: .recording, to: .transcript, tool: "accord-test", caseID: "lifecycle/001-recording-s"
         ).bytes
-        let loaded = try LoadedPowerSyncTranscript(raw: bytes, json: try JSONParser.parse(bytes), file: "s.json")
+        let loaded = try PowerSync.LoadedTranscript(raw: bytes, json: try JSONParser.parse(bytes), file: "s.json")
         #expect(loaded.transcript.caseID == "powersync/001-recording-s")
         // No fixture call: the stream's checkpoint implies a commit before it (a grant and op 2, op 1 unseen).
         #expect(loaded.transcript.steps.map(\.label) == ["write-checkpoint", "source", "sync-stream", "checkpoint-request"])

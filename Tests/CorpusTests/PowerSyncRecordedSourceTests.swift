@@ -49,7 +49,7 @@ struct PowerSyncRecordedSourceTests {
         #expect(steps[0]["n"] == 1 && steps[0]["changes"] == Self.changes && steps[0]["replicated"] == false)
         #expect(steps[2]["n"] == 3)
         #expect(result.json["service"] == ["data_page_ops": 2])
-        let loaded = try LoadedPowerSyncTranscript(raw: [], json: result.json, file: "x.jsonl")
+        let loaded = try PowerSync.LoadedTranscript(raw: [], json: result.json, file: "x.jsonl")
         #expect(loaded.transcript.service.dataPageOps == 2)
         #expect(loaded.transcript.steps.filter(\.isSourceSide).count == 2)
     }
@@ -161,7 +161,7 @@ struct PowerSyncInferredSourceTests {
                 == "no fixture calls: the source side is inferred from the streams, 2 commit(s), 3 op id(s) the user never saw filled in accord-unseen-ops"
         )
         // The transcript loads: the during step follows its stream.
-        _ = try PowerSyncTranscript(json: result.json, file: "t.json")
+        _ = try PowerSync.Transcript(json: result.json, file: "t.json")
     }
 
     @Test(
@@ -192,6 +192,6 @@ struct PowerSyncInferredSourceTests {
                 ]))
         #expect(
             CanonicalJSON.compact(steps[2]["changes"] ?? .null) == CanonicalJSON.compact([["revoke": ["bucket": "b", "user_id": "ada"]]]))
-        _ = try PowerSyncTranscript(json: result.json, file: "t.json")
+        _ = try PowerSync.Transcript(json: result.json, file: "t.json")
     }
 }

@@ -15,9 +15,9 @@ import Testing
 /// `can_apply_sync_changes`, storage_adapter.rs `sync_local`).
 @Suite("PowerSync client: checkpoint modes, the reconcile at connect and the apply gate")
 struct CheckpointModeTests {
-    static func client(_ store: String, _ service: ScriptedService, _ mode: PowerSyncCheckpointMode) throws -> PowerSyncClient {
+    static func client(_ store: String, _ service: ScriptedService, _ mode: PowerSync.CheckpointMode) throws -> PowerSyncClient {
         try PowerSyncClient(
-            configuration: PowerSyncAttachment(
+            configuration: PowerSync.Attachment(
                 store: store, baseURL: service.baseURL, token: "jwt", userID: "ada", clientID: "c 1", checkpointMode: mode))
     }
 
@@ -51,7 +51,7 @@ struct CheckpointModeTests {
     @Test("every stream a requests-mode client opens is preceded by its reconcile; a legacy client opens it alone")
     func reconcileBeforeEachStream() async throws {
         let line = #"{"checkpoint":{"buckets":[],"last_op_id":"0"}}"# + "\n" + #"{"checkpoint_complete":{"last_op_id":"0"}}"# + "\n"
-        for mode in [PowerSyncCheckpointMode.requests, .legacy] {
+        for mode in [PowerSync.CheckpointMode.requests, .legacy] {
             let store = ScriptedService.store("streams")
             defer { ScriptedService.remove(store) }
             let service = try ScriptedService([
@@ -86,7 +86,7 @@ struct CheckpointModeTests {
             _ = try await client.requestCheckpoint()
         } throws: { error in (error as? PowerSyncClientError)?.protocolCode == "REQUESTS_OFF" }
         #expect(service.requests.isEmpty)
-        _ = try await client.write(PowerSyncLocalWrite(op: .put, table: "todos", id: "t1", data: ["title": "a"]))
+        _ = try await client.write(PowerSync.LocalWrite(op: .put, table: "todos", id: "t1", data: ["title": "a"]))
         let uploaded = try await client.upload()
         await client.close()
         await service.stop()
@@ -122,7 +122,7 @@ struct CheckpointModeTests {
         ])
         let client = try Self.client(store, service, .requests)
         _ = try await client.sync()
-        _ = try await client.write(PowerSyncLocalWrite(op: .put, table: "todos", id: "t9", data: ["title": "mine"]))
+        _ = try await client.write(PowerSync.LocalWrite(op: .put, table: "todos", id: "t9", data: ["title": "mine"]))
         _ = try await client.upload()  // its own request is 2: the target
         _ = try await client.sync()  // write_checkpoint 2 reaches the target: applied, 2 seen
         let second = try await client.state(tables: ["todos"])
@@ -144,9 +144,9 @@ struct CheckpointModeTests {
             "/api/checkpoints": [#"{"checkpoint_request_id":"42"}"#, #"{"checkpoint_request_id":43}"#]
         ])
         let client = try PowerSyncClient(
-            configuration: PowerSyncAttachment(
+            configuration: PowerSync.Attachment(
                 store: store, baseURL: "http://127.0.0.1:9", token: "sync-jwt", userID: "ada", clientID: "c1", checkpointMode: .custom,
-                checkpointBackend: PowerSyncCheckpointBackend(url: backend.baseURL + "/api/checkpoints", token: "app-session")))
+                checkpointBackend: PowerSync.CheckpointBackend(url: backend.baseURL + "/api/checkpoints", token: "app-session")))
         let id = try await client.requestCheckpoint()
         await client.close()
         await backend.stop()

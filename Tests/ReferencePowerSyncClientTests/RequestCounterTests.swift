@@ -19,7 +19,7 @@ struct RequestCounterTests {
         // The reconcile at connect posts the counter and is answered 2^63−1; the next id must fail before it is sent.
         let service = try ScriptedService(["/sync/checkpoint-request": [#"{"data":{"checkpoint_request_id":"9223372036854775807"}}"#]])
         let client = try PowerSyncClient(
-            configuration: PowerSyncAttachment(
+            configuration: PowerSync.Attachment(
                 store: store, baseURL: service.baseURL, token: "t", userID: "ada", clientID: "c1", checkpointMode: .requests))
         await #expect {
             _ = try await client.requestCheckpoint()

@@ -16,7 +16,7 @@ public protocol PowerSyncEngineDriver {
     /// - Parameter write: the write.
     /// - Returns: the upload queue depth afterwards.
     /// - Throws: `EngineError` (e.g. STORE).
-    func localWrite(_ write: PowerSyncLocalWrite) async throws -> Int
+    func localWrite(_ write: PowerSync.LocalWrite) async throws -> Int
 
     /// Uploads the whole queue; after an accepted upload, makes the client's own checkpoint request.
     /// - Returns: what was uploaded.
@@ -43,7 +43,7 @@ public protocol PowerSyncEngineDriver {
     /// - Parameter request: the request id and the timeout.
     /// - Returns: how the wait ended.
     /// - Throws: `EngineError` (UNKNOWN_REQUEST for an id the client never made).
-    func waitForSync(_ request: WaitRequest) async throws -> PowerSyncWaitOutcome
+    func waitForSync(_ request: WaitRequest) async throws -> PowerSync.WaitOutcome
 
     /// Disconnects from the service.
     /// - Throws: `EngineError`.

@@ -9,17 +9,17 @@ extension PowerSyncBody {
         case .attach:
             let store = try reader.string("store")
             if store.isEmpty { throw WireError(.malformedRequest, at: JSONPointer(tokens: ["store"]), "a store path is never empty") }
-            let mode = try reader.optional("checkpoint_mode").map { value throws(WireError) -> PowerSyncCheckpointMode in
-                guard case .string(let text) = value, let mode = PowerSyncCheckpointMode(rawValue: text) else {
+            let mode = try reader.optional("checkpoint_mode").map { value throws(WireError) -> PowerSync.CheckpointMode in
+                guard case .string(let text) = value, let mode = PowerSync.CheckpointMode(rawValue: text) else {
                     throw WireError(
                         .malformedRequest, at: JSONPointer(tokens: ["checkpoint_mode"]),
                         "checkpoint_mode is \"legacy\", \"requests\" or \"custom\"")
                 }
                 return mode
             }
-            let backend = try reader.optional("checkpoint_backend").map { value throws(WireError) -> PowerSyncCheckpointBackend in
+            let backend = try reader.optional("checkpoint_backend").map { value throws(WireError) -> PowerSync.CheckpointBackend in
                 var inner = try ObjectReader(value, at: JSONPointer(tokens: ["checkpoint_backend"]), malformed: .malformedRequest)
-                let backend = PowerSyncCheckpointBackend(url: try inner.string("url"), token: try inner.string("token"))
+                let backend = PowerSync.CheckpointBackend(url: try inner.string("url"), token: try inner.string("token"))
                 try inner.finish()
                 return backend
             }
@@ -35,7 +35,7 @@ extension PowerSyncBody {
                     checkpointBackend: backend))
         case .localWrite:
             self = .localWrite(
-                try PowerSyncLocalWrite(
+                try PowerSync.LocalWrite(
                     json: try reader.required("write"), at: JSONPointer(tokens: ["write"]), malformed: .malformedRequest))
         case .upload: self = .upload
         case .sync:
@@ -131,7 +131,7 @@ extension PowerSyncResult {
         case .requestCheckpoint: self = .requested(checkpointRequestID: try reader.string("checkpoint_request_id"))
         case .waitForSync:
             let text = try reader.string("outcome")
-            guard let outcome = PowerSyncWaitOutcome(rawValue: text) else {
+            guard let outcome = PowerSync.WaitOutcome(rawValue: text) else {
                 throw WireError(.malformedRequest, at: at.appending("outcome"), "expected a wait outcome, found \"\(text)\"")
             }
             self = .waited(outcome)

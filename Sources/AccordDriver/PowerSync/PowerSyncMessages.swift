@@ -2,7 +2,7 @@ import Corpus
 import JSON
 
 /// The `attach` request: where the local database lives and how to reach the service.
-public typealias AttachRequest = PowerSyncAttachment
+public typealias AttachRequest = PowerSync.Attachment
 
 /// The `wait-for-sync` request.
 public struct WaitRequest: Sendable, Hashable {
@@ -79,7 +79,7 @@ public enum PowerSyncBody: Sendable, Hashable {
     /// Open the local database and connect.
     case attach(AttachRequest)
     /// A local write.
-    case localWrite(PowerSyncLocalWrite)
+    case localWrite(PowerSync.LocalWrite)
     /// Upload the queue.
     case upload
     /// Read one sync stream until the service ends it.
@@ -129,7 +129,7 @@ public enum PowerSyncResult: Sendable, Hashable {
     /// `request-checkpoint`: the answered id.
     case requested(checkpointRequestID: String)
     /// `wait-for-sync`: how it ended.
-    case waited(PowerSyncWaitOutcome)
+    case waited(PowerSync.WaitOutcome)
     /// `client-state`.
     case state(ClientStateResult)
 }

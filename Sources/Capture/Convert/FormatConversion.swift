@@ -100,7 +100,7 @@ public enum FormatConversion {
             let id = RecordingToPowerSyncTranscript.caseID(caseID)
             let result = RecordingToPowerSyncTranscript.convert(recording, caseID: id)
             let rendered = CanonicalJSON.render(result.json)
-            _ = try LoadedPowerSyncTranscript(raw: rendered, json: result.json, file: file)
+            _ = try PowerSync.LoadedTranscript(raw: rendered, json: result.json, file: file)
             return Output(bytes: rendered, notes: notes + result.notes)
         case .transcript:
             // The world is inferred from the redacted recording, so no secret reaches a server step.

@@ -10,7 +10,7 @@ public enum PowerSyncRecordedStep: Sendable, Hashable {
     /// recorded).
     case notJudged(PowerSyncSurface.Route, String)
     /// The exchange as a transcript step numbered after the exchange.
-    case step(PowerSyncStep)
+    case step(PowerSync.Step)
     /// A call of the service's fixture endpoint (`POST /accord/powersync/…`) that set its source
     /// side during the session; `accepted` when the service answered 2xx. Not an exchange the
     /// rules judge: a replay performs it (docs/recording.md, "PowerSync exchanges").
@@ -38,17 +38,17 @@ extension RecordedExchange {
                 return .notJudged(route, "the answer is not recorded as NDJSON lines (\(response.typeName)): nothing to judge offline")
             }
             guard !lines.isEmpty else { return .notJudged(route, "the stream answered no whole NDJSON line: nothing to judge offline") }
-            return .step(PowerSyncStep(n: number, action: .syncStream(request: request, lines: lines)))
+            return .step(PowerSync.Step(n: number, action: .syncStream(request: request, lines: lines)))
         case .checkpointRequest:
             guard response.objectValue != nil else {
                 return .notJudged(route, "the answer is not a JSON object (\(response.typeName)): nothing to judge offline")
             }
-            return .step(PowerSyncStep(n: number, action: .checkpointRequest(request: request, response: response)))
+            return .step(PowerSync.Step(n: number, action: .checkpointRequest(request: request, response: response)))
         case .writeCheckpoint:
             guard response.objectValue != nil else {
                 return .notJudged(route, "the answer is not a JSON object (\(response.typeName)): nothing to judge offline")
             }
-            return .step(PowerSyncStep(n: number, action: .writeCheckpoint(request: .object(queryParameters), response: response)))
+            return .step(PowerSync.Step(n: number, action: .writeCheckpoint(request: .object(queryParameters), response: response)))
         }
     }
 

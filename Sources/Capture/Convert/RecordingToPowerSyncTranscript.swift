@@ -35,7 +35,7 @@ public enum RecordingToPowerSyncTranscript {
     /// - Parameter caseID: the case id asked for (e.g. the default `lifecycle/001-recording-x`).
     /// - Returns: a PowerSync case id.
     public static func caseID(_ caseID: String) -> String {
-        if PowerSyncTranscript.isCaseID(caseID) { return caseID }
+        if PowerSync.Transcript.isCaseID(caseID) { return caseID }
         let tail = caseID.split(separator: "/", maxSplits: 1).last.map(String.init) ?? caseID
         return "powersync/" + tail
     }
@@ -111,7 +111,7 @@ public enum RecordingToPowerSyncTranscript {
 
     /// An exchange step as the grammar writes it; nil for the steps no recording holds (what a
     /// client is told to do is not on the wire).
-    private static func json(of step: PowerSyncStep, n: Int) -> JSONValue? {
+    private static func json(of step: PowerSync.Step, n: Int) -> JSONValue? {
         switch step.action {
         case .syncStream(let request, let lines):
             ["n": .number(JSONNumber(n)), "kind": .string(step.label), "request": request, "lines": .array(lines)]
@@ -126,7 +126,7 @@ extension RecordingToPowerSyncTranscript {
     /// A PowerSync recording as the live lanes replay it: passed through the recorder's redactor
     /// under the policy it states (as every conversion is), converted to the in-memory transcript
     /// (its fixture calls as source steps), and loaded as a transcript file would be, with the
-    /// client lane's reading of it (`PowerSyncTranscript.recordedClient`) beside it. The lanes
+    /// client lane's reading of it (`PowerSync.Transcript.recordedClient`) beside it. The lanes
     /// then play it exactly as they play a transcript.
     /// - Parameters:
     ///   - recording: the recording as read.
@@ -134,12 +134,12 @@ extension RecordingToPowerSyncTranscript {
     /// - Returns: the loaded transcript and the notes of what was left out.
     /// - Throws: `CorpusError` when the converted transcript breaks the grammar.
     public static func replay(_ recording: RecordingContents, file: String) throws(CorpusError) -> (
-        loaded: LoadedPowerSyncTranscript, notes: [String]
+        loaded: PowerSync.LoadedTranscript, notes: [String]
     ) {
         let redacted = Redactor(policy: RedactionPolicy(recorded: recording.header.redaction), continuingAfter: recording.bytes)
             .recording(recording)
         let result = convert(redacted, caseID: caseID(RecordingToTranscript.caseID(for: file)))
-        var loaded = try LoadedPowerSyncTranscript(raw: CanonicalJSON.render(result.json), json: result.json, file: file)
+        var loaded = try PowerSync.LoadedTranscript(raw: CanonicalJSON.render(result.json), json: result.json, file: file)
         loaded.clientPlay = loaded.transcript.recordedClient
         return (loaded, result.notes)
     }

@@ -43,7 +43,7 @@ extension PowerSync.Trace {
         /// event per line (numbered from 1 within the stream) and its end.
         /// - Parameter steps: the steps.
         /// - Returns: the events.
-        public static func events(of steps: [PowerSyncStep]) -> [Event] {
+        public static func events(of steps: [PowerSync.Step]) -> [Event] {
             var events: [Event] = []
             for step in steps {
                 let location = StepLocation(number: step.n, label: step.label)

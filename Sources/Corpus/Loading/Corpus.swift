@@ -16,7 +16,7 @@ public struct LoadedTranscript: Sendable, Hashable {
     ///   - raw: the file bytes.
     ///   - file: the file name, for errors.
     /// - Throws: `CorpusError` for invalid JSON, a grammar violation, or a PowerSync transcript
-    ///   (read those with `LoadedPowerSyncTranscript`).
+    ///   (read those with `PowerSync.LoadedTranscript`).
     public init(raw: [UInt8], file: String) throws(CorpusError) {
         let json: JSONValue
         do {

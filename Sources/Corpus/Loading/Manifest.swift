@@ -48,15 +48,16 @@ public struct Manifest: Sendable, Hashable {
                 let path = try entry.optionalString("file", allowNull: true)
                 if !entry.has("file") { throw WireError(.json, at: at, "missing required key \"file\"") }
                 let blockedOn = try entry.optional("blocked_on").map { v throws(WireError) in
-                    try Transcript.strings(v, at: at.appending("blocked_on"))
+                    try ObjectReader.strings(v, at: at.appending("blocked_on"))
                 }
                 _ = try entry.string("fencing")
                 entries.append(
                     Entry(
                         id: id, file: path, blockedOn: blockedOn,
-                        cites: try Transcript.strings(try entry.required("cites"), at: at.appending("cites")),
+                        cites: try ObjectReader.strings(try entry.required("cites"), at: at.appending("cites")),
                         status: try entry.string("status"), priority: try entry.string("priority"), title: try entry.string("title"),
-                        notes: try entry.optional("notes").map { v throws(WireError) in try Transcript.strings(v, at: at.appending("notes"))
+                        notes: try entry.optional("notes").map { v throws(WireError) in
+                            try ObjectReader.strings(v, at: at.appending("notes"))
                         } ?? [],
                         index: index))
                 try entry.finish()

@@ -24,7 +24,7 @@ extension Transcript {
             if !Transcript.isCaseID(caseID) {
                 throw WireError(.json, at: JSONPointer(tokens: ["case"]), "case id \"\(caseID)\" is not <flow>/<NNN>-<slug>")
             }
-            let cites = try Self.strings(try reader.required("cites"), at: JSONPointer(tokens: ["cites"]))
+            let cites = try ObjectReader.strings(try reader.required("cites"), at: JSONPointer(tokens: ["cites"]))
             let status = try Self.oneOf(&reader, "status", ["decided", "normative", "open-decision", "proposed"])
             let priority = try Self.oneOf(&reader, "priority", ["P0", "P1", "P2"])
             let fencing = try Self.oneOf(&reader, "fencing", ["shared", "visibility-horizon"])
@@ -59,20 +59,6 @@ extension Transcript {
         }
     }
 
-    static func strings(_ value: JSONValue, at pointer: JSONPointer) throws(WireError) -> [String] {
-        guard case .array(let elements) = value else {
-            throw WireError(.json, at: pointer, "expected an array of strings, found \(value.typeName)")
-        }
-        var strings: [String] = []
-        for (index, element) in elements.enumerated() {
-            guard case .string(let text) = element else {
-                throw WireError(.json, at: pointer.appending(index), "expected a string, found \(element.typeName)")
-            }
-            strings.append(text)
-        }
-        return strings
-    }
-
     static func oneOf(_ reader: inout ObjectReader, _ key: String, _ allowed: [String]) throws(WireError) -> String {
         let value = try reader.string(key)
         guard allowed.contains(value) else {
@@ -89,7 +75,8 @@ extension CaseContext {
         clientID = try reader.string("client_id")
         userID = try reader.string("user_id")
         schemaVersion = try reader.integer("schema_version")
-        notes = try reader.optional("notes").map { v throws(WireError) in try Transcript.strings(v, at: pointer.appending("notes")) } ?? []
+        notes =
+            try reader.optional("notes").map { v throws(WireError) in try ObjectReader.strings(v, at: pointer.appending("notes")) } ?? []
         server = try ServerConfig(json: try reader.required("server"), at: pointer.appending("server"))
         try reader.finish()
     }
@@ -119,7 +106,7 @@ extension ServerConfig {
                     name: member.key, bucketColumn: try table.string("bucket_column"), conflictMode: conflictMode,
                     conflictJournal: journal?.boolValue,
                     keyColumns: try table.optional("key_columns").map { v throws(WireError) in
-                        try Transcript.strings(v, at: at.appending("key_columns"))
+                        try ObjectReader.strings(v, at: at.appending("key_columns"))
                     },
                     softDeleteColumn: try table.optionalString("soft_delete_column")))
             try table.finish()

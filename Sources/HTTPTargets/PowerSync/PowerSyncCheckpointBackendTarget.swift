@@ -39,7 +39,7 @@ extension PowerSync {
         public var scope: PowerSync.TargetScope { .checkpointBackend }
 
         /// Nothing to configure: a backend has no page size.
-        public func configure(_ settings: PowerSyncServiceSettings) async throws(TargetError) {}
+        public func configure(_ settings: PowerSync.ServiceSettings) async throws(TargetError) {}
 
         /// Posts the held ids an earlier session left (`checkpoint_request` changes); the rest of the
         /// source side is the team's database's, not the backend route's.

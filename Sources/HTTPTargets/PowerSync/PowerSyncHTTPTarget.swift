@@ -32,7 +32,7 @@ extension PowerSync {
         }
 
         /// Resets the service (a case starts from an empty one) and sets its data page size.
-        public func configure(_ settings: PowerSyncServiceSettings) async throws(TargetError) {
+        public func configure(_ settings: PowerSync.ServiceSettings) async throws(TargetError) {
             try await fixture(.reset, .object(JSONObject()))
             var members: [(String, JSONValue)] = []
             if let ops = settings.dataPageOps { members.append(("data_page_ops", .number(JSONNumber(ops)))) }

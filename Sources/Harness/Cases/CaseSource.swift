@@ -21,7 +21,7 @@ package struct CaseSource: Sendable {
             /// A PowerSync case: the lanes that play PowerSync cases play it (the server lane on a
             /// PowerSync target, the client lane and kill matrix with a PowerSync driver), the
             /// others report it skipped with `powerSyncReason`.
-            case powerSync(LoadedPowerSyncTranscript)
+            case powerSync(PowerSync.LoadedTranscript)
         }
         /// What the case is.
         package var kind: Kind
@@ -75,7 +75,7 @@ package struct CaseSource: Sendable {
             case .corpus(let folder):
                 if try Self.profile(of: folder) == .powerSync {
                     do throws(CorpusError) {
-                        for item in try PowerSyncCorpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
+                        for item in try PowerSync.Corpus(files: FolderFiles(root: folder, limit: maxLine)).cases {
                             loaded.append(Case(kind: .powerSync(item), id: item.transcript.caseID, decisions: [:], folder: folder))
                         }
                     } catch {
@@ -129,7 +129,7 @@ package struct CaseSource: Sendable {
         do { json = try JSONParser.parse(raw) } catch { throw CorpusError.invalidJSON(path, error) }
         switch try CorpusProfile.of(json, file: path) {
         case .powerSync:
-            let loaded = try LoadedPowerSyncTranscript(raw: raw, json: json, file: path)
+            let loaded = try PowerSync.LoadedTranscript(raw: raw, json: json, file: path)
             return Case(kind: .powerSync(loaded), id: loaded.transcript.caseID, decisions: [:])
         case .kizunaSync:
             let loaded = try LoadedTranscript(raw: raw, file: path)

@@ -4,6 +4,21 @@ import JSON
 public typealias ObjectReader = StrictObjectReader<WireErrorKind>
 
 extension StrictObjectReader where Kind == WireErrorKind {
+    /// An array of strings (a transcript's `cites` and `notes`, a manifest entry's).
+    public static func strings(_ value: JSONValue, at pointer: JSONPointer) throws(WireError) -> [String] {
+        guard case .array(let elements) = value else {
+            throw WireError(.json, at: pointer, "expected an array of strings, found \(value.typeName)")
+        }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                throw WireError(.json, at: pointer.appending(index), "expected a string, found \(element.typeName)")
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
     /// A required object member whose values are column values (scalars or arrays of scalars).
     /// - Parameter key: the key.
     /// - Returns: the object.

@@ -10,7 +10,7 @@ import Reports
 /// PowerSync transcript keeps number literals as written, so that a checksum sent as `-1.0`
 /// stays a float.
 extension PowerSync {
-    static func checked(_ loaded: LoadedPowerSyncTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
+    static func checked(_ loaded: PowerSync.LoadedTranscript, properties: [SuiteResult.Property]) -> SuiteResult {
         let transcript = loaded.transcript
         let classname = CaseResult.classname(lane: "check", caseID: transcript.caseID)
         let stepsJSON = loaded.json["steps"]?.arrayValue ?? []

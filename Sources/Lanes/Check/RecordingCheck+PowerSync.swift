@@ -13,7 +13,7 @@ extension RecordingCheck {
     /// - Returns: false when the exchange is not on a PowerSync route and the header does not say
     ///   powersync (KizunaSync's rules take it).
     mutating func observePowerSync(_ exchange: RecordedExchange) -> Bool {
-        let step: PowerSyncStep
+        let step: PowerSync.Step
         switch exchange.powerSyncStep {
         case .notPowerSync:
             // A recording whose header says powersync is read with the PowerSync rules only.

@@ -129,5 +129,5 @@ struct KillMatrixRun: Lane {
 /// PowerSync case whose driver dies at a seam of the reference PowerSync client.
 enum KillUnit: Sendable {
     case kizunaSync(LoadedTranscript, KillPoint, Int)
-    case powerSync(LoadedPowerSyncTranscript, KillHook)
+    case powerSync(PowerSync.LoadedTranscript, KillHook)
 }

@@ -23,19 +23,19 @@ extension PowerSync: SyncProfile {
 
     static var name: CorpusProfile { .powerSync }
 
-    static func suite(of loaded: LoadedPowerSyncTranscript) -> (name: String, file: String) {
+    static func suite(of loaded: PowerSync.LoadedTranscript) -> (name: String, file: String) {
         (loaded.transcript.caseID, loaded.file)
     }
 
-    static func serverProperties(of loaded: LoadedPowerSyncTranscript) -> [SuiteResult.Property] { [profileProperty] }
+    static func serverProperties(of loaded: PowerSync.LoadedTranscript) -> [SuiteResult.Property] { [profileProperty] }
 
     /// The source-side steps are the server lane's: counted in `left_to_server_lane`.
-    static func clientProperties(of loaded: LoadedPowerSyncTranscript) -> [SuiteResult.Property] {
+    static func clientProperties(of loaded: PowerSync.LoadedTranscript) -> [SuiteResult.Property] {
         let left = (loaded.clientPlay ?? loaded.transcript).steps.filter(\.isSourceSide).count
         return [profileProperty, SuiteResult.Property(name: SuiteResult.leftToLaneProperty("server"), value: "\(left)")]
     }
 
-    static func serverInapplicable(_ loaded: LoadedPowerSyncTranscript) -> String? { serverInapplicable(loaded.transcript) }
+    static func serverInapplicable(_ loaded: PowerSync.LoadedTranscript) -> String? { serverInapplicable(loaded.transcript) }
 
     static func target(in run: ServerRun) -> ServerLane<PowerSync>.TargetFactory? { run.makePowerSyncTarget }
 
@@ -43,7 +43,7 @@ extension PowerSync: SyncProfile {
 
     /// A recorded session is played as its client played it (`clientPlay`); a kill-matrix play is
     /// named `<case> @ <seam>`.
-    static func clientNames(of loaded: LoadedPowerSyncTranscript, _ kill: Variant) -> (suite: String, classname: String) {
+    static func clientNames(of loaded: PowerSync.LoadedTranscript, _ kill: Variant) -> (suite: String, classname: String) {
         let caseID = (loaded.clientPlay ?? loaded.transcript).caseID
         let suffix = kill.map { "@" + $0.hook.rawValue } ?? ""
         return (
@@ -52,18 +52,18 @@ extension PowerSync: SyncProfile {
         )
     }
 
-    static func clientInapplicable(_ loaded: LoadedPowerSyncTranscript) -> String? {
+    static func clientInapplicable(_ loaded: PowerSync.LoadedTranscript) -> String? {
         clientInapplicable(loaded.clientPlay ?? loaded.transcript)
     }
 
-    static func startMock(for loaded: LoadedPowerSyncTranscript) async throws(RunError) -> Mock {
+    static func startMock(for loaded: PowerSync.LoadedTranscript) async throws(RunError) -> Mock {
         try Mock.start(token: token)
     }
 
     /// Plays the case through a PowerSync driver (docs/driver-protocol.md §11, `ClientPlay`), one
     /// test case a step, judged by `ClientJudge`.
     static func drive(
-        _ loaded: LoadedPowerSyncTranscript, channel: any DriverChannel, mock: Mock, store: String, lane: ClientLane<PowerSync>,
+        _ loaded: PowerSync.LoadedTranscript, channel: any DriverChannel, mock: Mock, store: String, lane: ClientLane<PowerSync>,
         variant kill: Variant
     ) async -> Played {
         var play = ClientPlay(
@@ -81,7 +81,7 @@ extension PowerSync {
     /// Why no service can play a case, or nil: a case of client steps whose transcript states no
     /// source side has its service's answers made up by the client lane's mock, and nothing says
     /// what a service would hold to answer them.
-    static func serverInapplicable(_ transcript: PowerSyncTranscript) -> String? {
+    static func serverInapplicable(_ transcript: PowerSync.Transcript) -> String? {
         let client = transcript.steps.contains { if case .client = $0.action { true } else { false } }
         guard client, !transcript.steps.contains(where: \.isSourceSide) else { return nil }
         return
@@ -90,7 +90,7 @@ extension PowerSync {
 
     /// Why no client can play a case, or nil: every step is source-side or an exchange the app
     /// cannot make a client send (`notApplicable`), so nothing would be checked.
-    static func clientInapplicable(_ transcript: PowerSyncTranscript) -> String? {
+    static func clientInapplicable(_ transcript: PowerSync.Transcript) -> String? {
         guard let first = transcript.steps.lazy.compactMap(notApplicable).first,
             transcript.steps.allSatisfy({ $0.isSourceSide || notApplicable($0) != nil })
         else { return nil }
@@ -102,7 +102,7 @@ extension PowerSync {
     /// app cannot make a client send (a client asks them on its own only after an upload or at
     /// connect; docs/powersync.md, "The client lane"); a stream request without `client_id` is
     /// none a client sends.
-    static func notApplicable(_ step: PowerSyncStep) -> String? {
+    static func notApplicable(_ step: PowerSync.Step) -> String? {
         if step.reconcile { return nil }
         return switch step.action {
         case .checkpointRequest, .writeCheckpoint:
@@ -116,7 +116,7 @@ extension PowerSync {
 
     /// The kill-matrix seams a case can reach: a checkpoint request for after-request-created, a
     /// completed checkpoint for mid-checkpoint and after-checkpoint-applied.
-    static func killHooks(_ transcript: PowerSyncTranscript) -> [KillHook] {
+    static func killHooks(_ transcript: PowerSync.Transcript) -> [KillHook] {
         var requests = false
         var completes = false
         for step in transcript.steps {
@@ -134,7 +134,7 @@ extension PowerSync {
     /// that completes more than one checkpoint (a checkpoint and its diff) kills the client after
     /// the first, and the client then resumes from that one, which golden steps written for one
     /// uninterrupted stream do not say (the lane would count the whole step as applied).
-    static func unplayableAfterApply(_ transcript: PowerSyncTranscript) -> String? {
+    static func unplayableAfterApply(_ transcript: PowerSync.Transcript) -> String? {
         for step in transcript.steps {
             guard case .syncStream(_, let lines) = step.action else { continue }
             let completes = lines.filter { $0["checkpoint_complete"] != nil }.count

@@ -108,7 +108,7 @@ extension LoadedTranscript: ProfiledCase {
     package func checked(properties: [SuiteResult.Property]) -> SuiteResult { KizunaSync.checked(self, properties: properties) }
 }
 
-extension LoadedPowerSyncTranscript: ProfiledCase {
+extension PowerSync.LoadedTranscript: ProfiledCase {
     package func served(by run: ServerRun) async -> SuiteResult { await ServerLane<PowerSync>.play(self, in: run) }
     package func driven(by run: ClientRun) async -> SuiteResult { await ClientLane<PowerSync>.play(self, in: run) }
     package func checked(properties: [SuiteResult.Property]) -> SuiteResult { PowerSync.checked(self, properties: properties) }

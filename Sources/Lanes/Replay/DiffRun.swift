@@ -172,7 +172,7 @@ extension DiffRun: Lane {
                 name: name, file: file, properties: profile,
                 cases: [CaseResult(name: "powersync", classname: classname, outcome: .skipped(reason))])
         }
-        let loaded: LoadedPowerSyncTranscript
+        let loaded: PowerSync.LoadedTranscript
         do throws(CorpusError) { loaded = try RecordingToPowerSyncTranscript.replay(recording, file: file).loaded } catch {
             throw RunError.input(error)
         }

@@ -12,7 +12,7 @@ extension PowerSync {
     /// failure naming the step, the NDJSON line on each side and the JSON pointer in the line.
     struct Diff {
         /// The converted recording.
-        let loaded: LoadedPowerSyncTranscript
+        let loaded: PowerSync.LoadedTranscript
         /// The two targets' names.
         let names: (String, String)
         /// The suite's test cases' classname.

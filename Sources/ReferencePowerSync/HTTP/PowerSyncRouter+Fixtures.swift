@@ -27,8 +27,8 @@ extension PowerSyncRouter {
                 return nil
             }
         case "configure":
-            let settings: PowerSyncServiceSettings
-            do throws(WireError) { settings = try PowerSyncServiceSettings(json: body) } catch {
+            let settings: PowerSync.ServiceSettings
+            do throws(WireError) { settings = try PowerSync.ServiceSettings(json: body) } catch {
                 return Self.json(400, Self.error("ACCORD_FIXTURE", "\(error.pointer): \(error.detail)"))
             }
             work = { () async -> PowerSyncServiceError? in

@@ -14,7 +14,7 @@ extension PowerSync {
         /// Sets how the service answers for this case (the transcript's `service` settings).
         /// - Parameter settings: the settings.
         /// - Throws: `TargetError` when the service cannot be configured.
-        func configure(_ settings: PowerSyncServiceSettings) async throws(TargetError)
+        func configure(_ settings: PowerSync.ServiceSettings) async throws(TargetError)
 
         /// Commits one source-database transaction (replicated at once unless it says otherwise).
         /// - Parameter commit: the transaction.

@@ -44,7 +44,7 @@ enum ConvertCommand: Command {
             throw RunError.usage("<in> and <out> name the same file \(input); convert never overwrites its input")
         }
         let caseID = arguments.value(.caseID) ?? RecordingToTranscript.caseID(for: output)
-        if !Transcript.isCaseID(caseID) && !PowerSyncTranscript.isCaseID(caseID) {
+        if !Transcript.isCaseID(caseID) && !PowerSync.Transcript.isCaseID(caseID) {
             throw RunError.usage("--case takes <flow>/<NNN>-<slug> (or powersync/<NNN>-<slug>), found '\(caseID)'")
         }
         let maxLine = try SharedOptions.maxLine(arguments)

@@ -37,7 +37,8 @@ extension PowerSync {
         ///   - received: the requests.
         ///   - missing: expected requests that never came.
         /// - Returns: the findings.
-        func judgeRequests(_ step: PowerSyncStep, received: [PowerSync.Mock.Received], missing: [PowerSync.Mock.Expectation]) -> [Failure] {
+        func judgeRequests(_ step: PowerSync.Step, received: [PowerSync.Mock.Received], missing: [PowerSync.Mock.Expectation]) -> [Failure]
+        {
             let obligation: ObligationID =
                 switch step.action {
                 case .client(.requestCheckpoint): .powerSyncRequestID
@@ -66,7 +67,7 @@ extension PowerSync {
         ///   - step: the step.
         ///   - answer: the driver's answer.
         /// - Returns: the findings.
-        func judgeAnswer(_ step: PowerSyncStep, _ answer: DriverSession.Answer) -> [Failure] {
+        func judgeAnswer(_ step: PowerSync.Step, _ answer: DriverSession.Answer) -> [Failure] {
             func fail(_ obligation: ObligationID, _ text: String) -> [Failure] {
                 [Failure(obligation, message: "\(obligation): step \(step.n) \(step.label): \(text), got \(Self.describe(answer))")]
             }
@@ -84,7 +85,7 @@ extension PowerSync {
         }
 
         private func judgeClient(
-            _ client: PowerSyncClientAction, step: PowerSyncStep, result: PowerSyncResult?, answer: DriverSession.Answer,
+            _ client: PowerSync.ClientAction, step: PowerSync.Step, result: PowerSyncResult?, answer: DriverSession.Answer,
             fail: (ObligationID, String) -> [Failure]
         ) -> [Failure] {
             switch client {
@@ -137,7 +138,7 @@ extension PowerSync {
         }
 
         private func judgeState(
-            _ expectation: PowerSyncClientExpectation, _ state: ClientStateResult, at step: String
+            _ expectation: PowerSync.ClientExpectation, _ state: ClientStateResult, at step: String
         ) -> [Failure] {
             var failures: [Failure] = []
             func add(_ obligation: ObligationID, _ text: String) {
@@ -168,7 +169,7 @@ extension PowerSync {
 
         /// Follows the golden step: what the client has pending afterwards.
         /// - Parameter step: the step just judged.
-        mutating func observe(_ step: PowerSyncStep) {
+        mutating func observe(_ step: PowerSync.Step) {
             switch step.action {
             case .syncStream(_, let lines):
                 afterChecksumFault = false

@@ -12,7 +12,7 @@ extension PowerSync {
     /// attach, each step as its driver op with the mock primed for the requests the step expects,
     /// and close. The first failing step stops the case; later steps are reported skipped.
     struct ClientPlay {
-        let transcript: PowerSyncTranscript
+        let transcript: PowerSync.Transcript
         let classname: String
         var session: DriverSession
         let mock: PowerSync.Mock
@@ -23,7 +23,7 @@ extension PowerSync {
         private var store = ""
 
         init(
-            transcript: PowerSyncTranscript, classname: String, session: DriverSession, mock: PowerSync.Mock,
+            transcript: PowerSync.Transcript, classname: String, session: DriverSession, mock: PowerSync.Mock,
             kill: (hook: KillHook, relaunch: DriverLauncher)? = nil
         ) {
             self.transcript = transcript
@@ -57,7 +57,7 @@ extension PowerSync {
             var failed = false
             var killed = false
             // The client's reconcile at connect, played within the next step that reaches the service.
-            var reconcile: PowerSyncStep?
+            var reconcile: PowerSync.Step?
             // A driver started again after a kill is a new connection: it reconciles before it next reaches the service.
             var restarted = false
             // Source-side steps set a service's state; here the mock is the service, so the server lane plays them.
@@ -133,7 +133,8 @@ extension PowerSync {
         /// golden `reconcile` step, or after a restart (`restarted`, requests mode) one the golden run
         /// did not need, taken at any id and judged with the step.
         /// - Returns: the step's findings, and the golden reconcile's.
-        private mutating func play(_ step: PowerSyncStep, reconcile: PowerSyncStep?, restarted: Bool) async -> ([StepFailure], [Failure]) {
+        private mutating func play(_ step: PowerSync.Step, reconcile: PowerSync.Step?, restarted: Bool) async -> ([StepFailure], [Failure])
+        {
             var (body, expectations, extra) = Self.plan(step)
             let path = PowerSyncSurface.Route.checkpointRequest.path
             if let reconcile, case .checkpointRequest(let request, let response) = reconcile.action {
@@ -184,14 +185,14 @@ extension PowerSync {
 
         /// Whether a step's op reaches the service, so that a client in requests mode reconciles first:
         /// a stream, the app's checkpoint request, an upload (whose target needs an id).
-        static func reachesService(_ step: PowerSyncStep) -> Bool {
+        static func reachesService(_ step: PowerSync.Step) -> Bool {
             switch step.action {
             case .syncStream, .client(.requestCheckpoint), .client(.upload), .client(.streamFault): true
             default: false
             }
         }
 
-        private static func observed(_ step: PowerSyncStep, judge: inout PowerSync.ClientJudge) -> [StepFailure] {
+        private static func observed(_ step: PowerSync.Step, judge: inout PowerSync.ClientJudge) -> [StepFailure] {
             judge.observe(step)
             return []
         }
@@ -201,7 +202,7 @@ extension PowerSync {
                 store: store, baseURL: mock.baseURL, token: PowerSync.token, userID: transcript.userID, clientID: transcript.clientID,
                 checkpointMode: transcript.checkpointMode,
                 checkpointBackend: transcript.checkpointMode == .custom
-                    ? PowerSyncCheckpointBackend(
+                    ? PowerSync.CheckpointBackend(
                         url: mock.baseURL + PowerSyncSurface.checkpointBackendPath, token: PowerSync.backendToken) : nil)
             let answer = await session.call(.powerSync(.attach(attach)))
             return answer.isResult ? nil : PowerSync.ClientJudge.describe(answer)
@@ -222,7 +223,7 @@ extension PowerSync {
         }
 
         /// The driver op a step is, the requests the mock expects meanwhile, and the extra time the op may take.
-        static func plan(_ step: PowerSyncStep) -> (DriverRequest.Body, [PowerSync.Mock.Expectation], Duration?) {
+        static func plan(_ step: PowerSync.Step) -> (DriverRequest.Body, [PowerSync.Mock.Expectation], Duration?) {
             func stream(_ request: JSONValue, _ lines: [JSONValue]) -> PowerSync.Mock.Expectation {
                 PowerSync.Mock.Expectation(
                     path: "/sync/stream", golden: request, status: 200,

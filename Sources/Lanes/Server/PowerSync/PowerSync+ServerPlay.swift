@@ -13,7 +13,7 @@ extension PowerSync {
         /// source-side steps and answers the exchanges: one test case per exchange step; a
         /// source-side step is a test case only when the service could not take it (errored), and the
         /// suite's `source_steps` property counts them.
-        static func play(_ loaded: LoadedPowerSyncTranscript, on target: any PowerSync.ServerTarget, lane: ServerLane<PowerSync>) async
+        static func play(_ loaded: PowerSync.LoadedTranscript, on target: any PowerSync.ServerTarget, lane: ServerLane<PowerSync>) async
             -> Played
         {
             var play = Self(transcript: loaded.transcript)
@@ -29,7 +29,7 @@ extension PowerSync {
             case stopped(String)
         }
 
-        let transcript: PowerSyncTranscript
+        let transcript: PowerSync.Transcript
         var cases: [CaseResult] = []
         var checker = Checker<PowerSync.Trace>()
         var phase = Phase.playing
@@ -56,7 +56,7 @@ extension PowerSync {
             var body: Body
         }
 
-        init(transcript: PowerSyncTranscript) { self.transcript = transcript }
+        init(transcript: PowerSync.Transcript) { self.transcript = transcript }
 
         var classname: String { CaseResult.classname(lane: "server", caseID: transcript.caseID) }
 
@@ -86,17 +86,17 @@ extension PowerSync {
         }
 
         /// Plays one step that does not happen during a stream.
-        private mutating func play(_ step: PowerSyncStep, name: String, on target: any PowerSync.ServerTarget) async {
+        private mutating func play(_ step: PowerSync.Step, name: String, on target: any PowerSync.ServerTarget) async {
             let location = StepLocation(number: step.n, label: step.label)
             switch step.action {
             case .source, .replicate:
                 await perform(step, on: target)
             case .writeCheckpoint(let request, let response):
                 await checkpoint(
-                    .writeCheckpoint(PowerSyncExchangePair(request: request, response: response)), at: location, name: name, on: target)
+                    .writeCheckpoint(PowerSync.ExchangePair(request: request, response: response)), at: location, name: name, on: target)
             case .checkpointRequest(let request, let response):
                 await checkpoint(
-                    .checkpointRequest(PowerSyncExchangePair(request: request, response: response)), at: location, name: name, on: target)
+                    .checkpointRequest(PowerSync.ExchangePair(request: request, response: response)), at: location, name: name, on: target)
             case .syncStream(let request, let lines):
                 await stream(step.n, request: request, golden: lines, name: name, on: target)
             case .client(let client):
@@ -109,7 +109,7 @@ extension PowerSync {
         /// by the app backend the transcript states as a source step before it). A stream fault is not applicable (the mock plays it); a step with no request
         /// for the service is left to the client lane.
         private mutating func play(
-            _ client: PowerSyncClientAction, at location: StepLocation, name: String, on target: any PowerSync.ServerTarget
+            _ client: PowerSync.ClientAction, at location: StepLocation, name: String, on target: any PowerSync.ServerTarget
         )
             async
         {
@@ -130,7 +130,7 @@ extension PowerSync {
         /// Why a step is not a checkpoint backend's to answer, or nil for one it plays: its checkpoint
         /// requests (the app's, an upload's own, a reconcile) and the source side (whose held ids it
         /// posts first).
-        static func notForBackend(_ step: PowerSyncStep) -> String? {
+        static func notForBackend(_ step: PowerSync.Step) -> String? {
             let reason =
                 "not applicable: a checkpoint backend answers checkpoint requests only; the service answers \(step.label) (accord run --server <the service>)"
             switch step.action {
@@ -145,14 +145,14 @@ extension PowerSync {
 
         /// True for the client-side steps that are a server-lane test case (a request on the
         /// service's wire, or a stream fault reported not applicable).
-        static func isServerCase(_ client: PowerSyncClientAction) -> Bool {
+        static func isServerCase(_ client: PowerSync.ClientAction) -> Bool {
             if case .streamFault = client { return true }
             return client.checkpointCall != nil
         }
 
         /// One checkpoint exchange: `GET /write-checkpoint2.json` or `POST /sync/checkpoint-request`.
         private mutating func checkpoint(
-            _ call: PowerSyncCheckpointCall, at location: StepLocation, name: String, on target: any PowerSync.ServerTarget
+            _ call: PowerSync.CheckpointCall, at location: StepLocation, name: String, on target: any PowerSync.ServerTarget
         )
             async
         {
@@ -188,7 +188,7 @@ extension PowerSync {
         }
 
         /// Performs a source-side step; a failure is the step's errored test case and stops the play.
-        mutating func perform(_ step: PowerSyncStep, on target: any PowerSync.ServerTarget) async {
+        mutating func perform(_ step: PowerSync.Step, on target: any PowerSync.ServerTarget) async {
             do throws(TargetError) {
                 switch step.action {
                 case .source(let commit):

@@ -1,7 +1,7 @@
 import JSON
 import KizunaWire
 
-extension PowerSyncStep {
+extension PowerSync.Step {
     /// Reads a source-side step (`source`, `replicate`), or nil for any other kind.
     /// - Parameters:
     ///   - kind: the step's `kind`.
@@ -52,7 +52,7 @@ extension PowerSyncStep {
     /// - Parameters:
     ///   - steps: the transcript's steps.
     /// - Returns: the index and error of the first step that breaks it, or nil.
-    static func duringError(in steps: [PowerSyncStep]) -> (index: Int, error: WireError)? {
+    static func duringError(in steps: [PowerSync.Step]) -> (index: Int, error: WireError)? {
         var open: (step: Int, lines: Int, lastLine: Int)?
         for (index, step) in steps.enumerated() {
             if case .syncStream(_, let lines) = step.action {
