@@ -2,7 +2,7 @@ import Corpus
 import JSON
 import KizunaWire
 
-/// Serves the driver protocol: reads request lines, dispatches them to a `SyncEngineDriver`,
+/// Serves the driver protocol: reads request lines, dispatches them to a `KizunaSync.EngineDriver`,
 /// and writes one response line per request line, in order.
 public enum DriverLoop {
     /// Why the loop stopped.
@@ -28,9 +28,9 @@ public enum DriverLoop {
     ///   - maximumLineLength: the longest request line accepted, in bytes.
     /// - Returns: why the loop stopped.
     public static func run(
-        engine: some SyncEngineDriver, input: some DriverInput, output: some DriverOutput, maximumLineLength: Int = 16 << 20
+        engine: some KizunaSync.EngineDriver, input: some DriverInput, output: some DriverOutput, maximumLineLength: Int = 16 << 20
     ) async -> Ending {
-        await serve(KizunaSyncSeat(engine: engine), input: input, output: output, maximumLineLength: maximumLineLength)
+        await serve(KizunaSync.Seat(engine: engine), input: input, output: output, maximumLineLength: maximumLineLength)
     }
 
     /// Runs a session of a PowerSync client (§11): its hello answers `profile: powersync`, and it
@@ -42,10 +42,10 @@ public enum DriverLoop {
     ///   - maximumLineLength: the longest request line accepted, in bytes.
     /// - Returns: why the loop stopped.
     public static func run(
-        powerSync engine: some PowerSyncEngineDriver, input: some DriverInput, output: some DriverOutput,
+        powerSync engine: some PowerSync.EngineDriver, input: some DriverInput, output: some DriverOutput,
         maximumLineLength: Int = 16 << 20
     ) async -> Ending {
-        await serve(PowerSyncSeat(engine: engine), input: input, output: output, maximumLineLength: maximumLineLength)
+        await serve(PowerSync.Seat(engine: engine), input: input, output: output, maximumLineLength: maximumLineLength)
     }
 
     private static func serve(

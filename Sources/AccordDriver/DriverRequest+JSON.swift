@@ -60,7 +60,7 @@ extension DriverRequest {
                 }
                 body = .state(StateOptions(tables: tables))
             case .close: body = .close
-            default: body = .powerSync(try PowerSyncBody(op: op, reading: &reader))
+            default: body = .powerSync(try PowerSync.OpBody(op: op, reading: &reader))
             }
             try reader.finish()
             self.init(id: id, body)

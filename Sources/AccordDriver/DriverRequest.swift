@@ -43,7 +43,8 @@ public enum DriverOp: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .hello, .close: nil
         case .open, .write, .push, .pull, .state: .kizunaSync
-        default: .powerSync
+        case .attach, .localWrite, .upload, .sync, .requestCheckpoint, .waitForSync, .disconnect, .reconnect, .localReset, .clientState:
+            .powerSync
         }
     }
 }
@@ -188,7 +189,7 @@ public struct DriverRequest: Sendable, Hashable {
         /// Close and end the session.
         case close
         /// A PowerSync op (§11).
-        case powerSync(PowerSyncBody)
+        case powerSync(PowerSync.OpBody)
 
         /// The operation.
         public var op: DriverOp {

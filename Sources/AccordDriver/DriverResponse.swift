@@ -248,7 +248,7 @@ extension DriverResult {
         case .state:
             self = .state(try Self.state(&reader, at: at))
         default:
-            self = .powerSync(try PowerSyncResult(reading: &reader, answering: op, at: at))
+            self = .powerSync(try PowerSync.OpResult(reading: &reader, answering: op, at: at))
         }
         try reader.finish()
     }

@@ -242,7 +242,7 @@ public enum DriverResult: Sendable, Hashable {
     /// The engine is closed; the driver exits.
     case closed
     /// A PowerSync op's answer (§11).
-    case powerSync(PowerSyncResult)
+    case powerSync(PowerSync.OpResult)
 
     /// The operation this answers.
     public var op: DriverOp {

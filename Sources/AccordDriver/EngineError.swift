@@ -77,7 +77,7 @@ public struct EngineErrorCode: RawRepresentable, Sendable, Hashable, CustomStrin
     public static let requestsOff = EngineErrorCode(known: "REQUESTS_OFF")
 }
 
-/// An engine failure carrying a catalog code; a `SyncEngineDriver` throws it and the driver
+/// An engine failure carrying a catalog code; a `KizunaSync.EngineDriver` throws it and the driver
 /// loop answers `{"error":{"code":…,"message":…}}`.
 public struct EngineError: Error, CustomStringConvertible, Sendable, Hashable {
     /// The catalog code.

@@ -6,7 +6,7 @@ import ReferenceClient
 
 /// The reference client as an `accord-driver/1` engine: opens a `SyncEngine` per case and answers every operation,
 /// mapping the engine's own reports and errors onto the driver protocol (the engine knows nothing of it).
-public actor ReferenceClientDriver: SyncEngineDriver {
+public actor ReferenceClientDriver: KizunaSync.EngineDriver {
     /// The engine name announced by hello.
     public static let name = "accord-reference-client"
     /// The engine version announced by hello.

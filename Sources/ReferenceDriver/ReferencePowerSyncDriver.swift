@@ -3,20 +3,20 @@ import Corpus
 import ReferencePowerSyncClient
 
 /// The reference PowerSync client as an `accord-driver/1` engine of the PowerSync profile
-/// (docs/driver-protocol.md §11): opens a `PowerSyncClient` on attach and maps each op and
-/// each `PowerSyncClientError` onto the protocol (the client knows nothing of it).
-public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
+/// (docs/driver-protocol.md §11): opens a `PowerSync.Client` on attach and maps each op and
+/// each `PowerSync.ClientError` onto the protocol (the client knows nothing of it).
+public actor ReferencePowerSyncDriver: PowerSync.EngineDriver {
     /// The engine name announced by hello.
     public static let name = "accord-reference-powersync-client"
     /// The engine version announced by hello.
     public static let version = "0.1.0"
 
-    private let faults: Set<PowerSyncClientFault>
-    private var client: PowerSyncClient?
+    private let faults: Set<PowerSync.ClientFault>
+    private var client: PowerSync.Client?
 
     /// Makes a driver.
     /// - Parameter faults: the seeded faults to switch on (none by default).
-    public init(faults: Set<PowerSyncClientFault> = []) { self.faults = faults }
+    public init(faults: Set<PowerSync.ClientFault> = []) { self.faults = faults }
 
     /// Names the client; it announces kill-safe (one SQLite transaction per applied checkpoint,
     /// the request counter moved only by an answer, synced requests recovered at open).
@@ -31,8 +31,8 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     public func attach(_ request: AttachRequest) async throws {
         var attachment = request
         attachment.store = try ReferenceClientDriver.storePath(request.store, file: "powersync.sqlite")
-        client = try await mapped { [attachment] () throws(PowerSyncClientError) in
-            try PowerSyncClient(
+        client = try await mapped { [attachment] () throws(PowerSync.ClientError) in
+            try PowerSync.Client(
                 configuration: attachment,
                 faults: faults, reached: KillHook.reached)
         }
@@ -41,38 +41,38 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     /// A local write and its upload queue entry.
     public func localWrite(_ write: PowerSync.LocalWrite) async throws -> Int {
         let client = try opened()
-        return try await mapped { () async throws(PowerSyncClientError) in try await client.write(write) }
+        return try await mapped { () async throws(PowerSync.ClientError) in try await client.write(write) }
     }
 
     /// Uploads the queue.
     public func upload() async throws -> UploadResult {
         let client = try opened()
-        let uploaded = try await mapped { () async throws(PowerSyncClientError) in try await client.upload() }
+        let uploaded = try await mapped { () async throws(PowerSync.ClientError) in try await client.upload() }
         return UploadResult(entries: uploaded.entries, checkpointRequestID: uploaded.checkpointRequestID)
     }
 
     /// Reads one sync stream.
     public func sync() async throws -> SyncResult {
         let client = try opened()
-        return SyncResult(lines: try await mapped { () async throws(PowerSyncClientError) in try await client.sync() })
+        return SyncResult(lines: try await mapped { () async throws(PowerSync.ClientError) in try await client.sync() })
     }
 
     /// Opens the live sync stream and reads it in the background.
     public func follow() async throws -> SyncResult {
         let client = try opened()
-        return SyncResult(lines: try await mapped { () async throws(PowerSyncClientError) in try await client.follow() })
+        return SyncResult(lines: try await mapped { () async throws(PowerSync.ClientError) in try await client.follow() })
     }
 
     /// Requests a checkpoint.
     public func requestCheckpoint() async throws -> String {
         let client = try opened()
-        return try await mapped { () async throws(PowerSyncClientError) in try await client.requestCheckpoint() }
+        return try await mapped { () async throws(PowerSync.ClientError) in try await client.requestCheckpoint() }
     }
 
     /// Waits for a request.
     public func waitForSync(_ request: WaitRequest) async throws -> PowerSync.WaitOutcome {
         let client = try opened()
-        return try await mapped { () async throws(PowerSyncClientError) in
+        return try await mapped { () async throws(PowerSync.ClientError) in
             try await client.waitForSync(request.checkpointRequestID, timeout: request.timeoutMilliseconds)
         }
     }
@@ -86,13 +86,13 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
     /// Clears the local database.
     public func localReset() async throws {
         let client = try opened()
-        try await mapped { () async throws(PowerSyncClientError) in try await client.reset() }
+        try await mapped { () async throws(PowerSync.ClientError) in try await client.reset() }
     }
 
     /// The client's state.
     public func clientState(tables: [String]?) async throws -> ClientStateResult {
         let client = try opened()
-        let state = try await mapped { () async throws(PowerSyncClientError) in try await client.state(tables: tables) }
+        let state = try await mapped { () async throws(PowerSync.ClientError) in try await client.state(tables: tables) }
         return ClientStateResult(
             rows: state.rows, pendingUploads: state.pendingUploads, lastCheckpoint: state.lastCheckpoint, requests: state.requests)
     }
@@ -103,12 +103,12 @@ public actor ReferencePowerSyncDriver: PowerSyncEngineDriver {
         client = nil
     }
 
-    private func opened() throws -> PowerSyncClient {
+    private func opened() throws -> PowerSync.Client {
         guard let client else { throw EngineError(.store, "no local database is open") }
         return client
     }
 
-    private func mapped<T>(_ body: () async throws(PowerSyncClientError) -> T) async throws -> T {
+    private func mapped<T>(_ body: () async throws(PowerSync.ClientError) -> T) async throws -> T {
         do {
             return try await body()
         } catch {

@@ -8,23 +8,23 @@ import ServerContract
 /// stream answers lazily, so that a source step made while it is open shows up on it.
 public struct EmbeddedPowerSync: PowerSync.ServerTarget {
     /// The service behind it.
-    public let service: PowerSyncService
+    public let service: PowerSync.Service
 
     /// Wraps a service.
     /// - Parameter service: the service.
-    public init(service: PowerSyncService) { self.service = service }
+    public init(service: PowerSync.Service) { self.service = service }
 
     /// Sets the data page size.
     public func configure(_ settings: PowerSync.ServiceSettings) async throws(TargetError) { await service.configure(settings) }
 
     /// Commits a source transaction.
     public func apply(_ commit: SourceCommit) async throws(TargetError) {
-        do throws(PowerSyncServiceError) { try await service.apply(commit) } catch { throw TargetError.refused("\(error)") }
+        do throws(PowerSync.ServiceError) { try await service.apply(commit) } catch { throw TargetError.refused("\(error)") }
     }
 
     /// Replication catches up.
     public func replicate() async throws(TargetError) {
-        do throws(PowerSyncServiceError) { try await service.replicate() } catch { throw TargetError.refused("\(error)") }
+        do throws(PowerSync.ServiceError) { try await service.replicate() } catch { throw TargetError.refused("\(error)") }
     }
 
     /// `GET /write-checkpoint2.json`.
@@ -60,11 +60,11 @@ public struct EmbeddedPowerSync: PowerSync.ServerTarget {
 /// An open stream of the embedded service: it asks the service for the next answer when the
 /// lines it has run out, and says nil when the service has nothing more to say now.
 actor EmbeddedSyncStream: PowerSync.StreamHandle {
-    private let service: PowerSyncService
+    private let service: PowerSync.Service
     private var cursor: StreamCursor
     private var buffered: [JSONValue] = []
 
-    init(service: PowerSyncService, cursor: StreamCursor) {
+    init(service: PowerSync.Service, cursor: StreamCursor) {
         self.service = service
         self.cursor = cursor
     }
@@ -72,7 +72,7 @@ actor EmbeddedSyncStream: PowerSync.StreamHandle {
     func nextLine() async throws(TargetError) -> JSONValue? {
         if buffered.isEmpty {
             var cursor = self.cursor
-            do throws(PowerSyncServiceError) { buffered = try await service.answer(&cursor).map(\.json) } catch {
+            do throws(PowerSync.ServiceError) { buffered = try await service.answer(&cursor).map(\.json) } catch {
                 throw TargetError.refused("\(error)")
             }
             self.cursor = cursor

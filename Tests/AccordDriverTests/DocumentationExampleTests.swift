@@ -7,7 +7,7 @@ import Testing
 // The example of docs/driver-protocol.md §9, kept here so that it always compiles.
 
 /// An engine that keeps rows in memory and "pushes" by forgetting its outbox.
-actor MemoryEngine: SyncEngineDriver {
+actor MemoryEngine: KizunaSync.EngineDriver {
     var rows: [String: [String: JSONObject]] = [:]
     var outbox: [Mutation] = []
 

@@ -1,4 +1,5 @@
 import AccordDriver
+import Corpus
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct FileDescriptorTests {
 
     @Test("the hello answer always names the protocol the loop speaks")
     func helloProtocol() async {
-        actor Liar: SyncEngineDriver {
+        actor Liar: KizunaSync.EngineDriver {
             func hello() async -> HelloResult { HelloResult(name: "liar", version: "1", capabilities: [], protocolVersion: "other/9") }
             func open(_ request: OpenRequest) async throws {}
             func write(_ request: WriteRequest) async throws -> WriteResult { WriteResult(outboxDepth: 0) }

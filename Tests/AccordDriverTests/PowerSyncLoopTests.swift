@@ -4,7 +4,7 @@ import JSON
 import Testing
 
 /// A PowerSync client in memory: enough to show the loop's §11 ops, profile and order.
-actor ToyPowerSyncClient: PowerSyncEngineDriver {
+actor ToyPowerSyncClient: PowerSync.EngineDriver {
     var queue: [PowerSync.LocalWrite] = []
     var counter = 0
     var requests: [String: Bool] = [:]

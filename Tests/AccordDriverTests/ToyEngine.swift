@@ -3,7 +3,7 @@ import Corpus
 import JSON
 
 /// A toy in-memory engine: enough of a client to exercise the driver loop.
-actor ToyEngine: SyncEngineDriver {
+actor ToyEngine: KizunaSync.EngineDriver {
     var capabilities: [String]
     var config: OpenRequest?
     var rows: [String: [String: JSONObject]] = [:]

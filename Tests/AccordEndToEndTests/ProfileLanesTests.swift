@@ -50,7 +50,7 @@ struct ProfileLanesTests {
         do { return try ReferenceServer() } catch { throw TargetError.refused("\(error)") }
     }
     static let powerSync: ServerRun.PowerSyncTargetFactory = { () throws(TargetError) -> any PowerSync.ServerTarget in
-        do { return EmbeddedPowerSync(service: try PowerSyncService()) } catch { throw TargetError.refused("\(error)") }
+        do { return EmbeddedPowerSync(service: try PowerSync.Service()) } catch { throw TargetError.refused("\(error)") }
     }
 
     /// Every lane's suites of the sample's case, by lane.

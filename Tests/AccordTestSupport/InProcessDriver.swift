@@ -1,8 +1,9 @@
 import AccordDriver
+import Corpus
 import Foundation
 import Lanes
 
-/// A driver run inside this process: a `SyncEngineDriver` behind `DriverLoop`, joined to the
+/// A driver run inside this process: a `KizunaSync.EngineDriver` behind `DriverLoop`, joined to the
 /// runner by in-memory pipes. Tests use it to put small engines through the client lane.
 public final class InProcessDriver: DriverChannel {
     private let toDriver = DriverPipe()
@@ -11,7 +12,7 @@ public final class InProcessDriver: DriverChannel {
 
     /// Starts the loop over an engine.
     /// - Parameter engine: the engine under test.
-    public init<Engine: SyncEngineDriver & Sendable>(engine: Engine) {
+    public init<Engine: KizunaSync.EngineDriver & Sendable>(engine: Engine) {
         let fromDriver = DriverPipe()
         let input = toDriver.reader()
         loop = Task {

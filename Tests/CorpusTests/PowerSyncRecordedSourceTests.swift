@@ -42,7 +42,7 @@ struct PowerSyncRecordedSourceTests {
             Self.fixture("reset", [:]), Self.fixture("configure", ["data_page_ops": 2]),
             Self.fixture("source", ["changes": Self.changes, "replicated": false]), Self.request, Self.fixture("replicate", [:]),
         ])
-        let result = RecordingToPowerSyncTranscript.convert(contents, caseID: "powersync/001-recording-x")
+        let result = PowerSync.RecordingToTranscript.convert(contents, caseID: "powersync/001-recording-x")
         #expect(result.notes.isEmpty, "\(result.notes)")
         let steps = try #require(result.json["steps"]?.arrayValue)
         #expect(steps.map { $0["kind"]?.stringValue } == ["source", "checkpoint-request", "replicate"])
@@ -60,7 +60,7 @@ struct PowerSyncRecordedSourceTests {
             Self.request, Self.fixture("reset", [:]), Self.fixture("configure", ["data_page_ops": 1]),
             Self.fixture("source", ["changes": Self.changes], status: 400),
         ])
-        let result = RecordingToPowerSyncTranscript.convert(contents, caseID: "powersync/001-recording-x")
+        let result = PowerSync.RecordingToTranscript.convert(contents, caseID: "powersync/001-recording-x")
         #expect(result.json["steps"]?.arrayValue?.count == 1)
         #expect(result.notes.count == 3, "\(result.notes)")
         #expect(result.notes[0].hasPrefix("exchange 2: a reset after step 1"))
@@ -75,7 +75,7 @@ struct PowerSyncRecordedSourceTests {
         second.request = ["checkpoint_request_id": "2", "client_id": "c1"]
         second.response = ["data": ["checkpoint_request_id": "2"]]
         let contents = Self.recording([Self.fixture("source", ["changes": Self.changes]), Self.request, second])
-        let replay = try RecordingToPowerSyncTranscript.replay(contents, file: "/tmp/session.jsonl")
+        let replay = try PowerSync.RecordingToTranscript.replay(contents, file: "/tmp/session.jsonl")
         #expect(replay.loaded.transcript.caseID == "powersync/001-recording-session")
         #expect(replay.loaded.transcript.steps.map(\.label) == ["source", "checkpoint-request", "checkpoint-request"])
         #expect(replay.loaded.transcript.checkpointMode == .legacy)
@@ -131,7 +131,7 @@ struct PowerSyncInferredSourceTests {
         ]
         var exchange = Self.stream(lines)
         exchange.user = "ada"
-        let result = RecordingToPowerSyncTranscript.convert(PowerSyncRecordedSourceTests.recording([exchange]), caseID: "powersync/001-x")
+        let result = PowerSync.RecordingToTranscript.convert(PowerSyncRecordedSourceTests.recording([exchange]), caseID: "powersync/001-x")
         let steps = result.json["steps"]?.arrayValue ?? []
         #expect(steps.map { $0["kind"]?.stringValue ?? "" } == ["source", "sync-stream", "source"])
         let unseen: (Int) -> JSONValue = { id in
@@ -178,7 +178,7 @@ struct PowerSyncInferredSourceTests {
             #"{"checkpoint_complete":{"last_op_id":"2"}}"#,
         ])
         second.user = "ada"
-        let result = RecordingToPowerSyncTranscript.convert(
+        let result = PowerSync.RecordingToTranscript.convert(
             PowerSyncRecordedSourceTests.recording([first, second]), caseID: "powersync/001-x")
         let steps = result.json["steps"]?.arrayValue ?? []
         #expect(steps.map { $0["kind"]?.stringValue ?? "" } == ["source", "sync-stream", "source", "sync-stream"])

@@ -107,30 +107,30 @@ struct KebabNamedSetsTests {
         ])
     }
 
-    @Test("PowerSyncFault names are unchanged")
+    @Test("PowerSync.ServiceFault names are unchanged")
     func powerSyncFault() {
         expectNames([
-            (PowerSyncFault.completeStaleLastOpID, "ps-complete-stale-last-op-id"),
-            (PowerSyncFault.checksumOffByOne, "ps-checksum-off-by-one"),
-            (PowerSyncFault.partialClaimsNextPriority, "ps-partial-claims-next-priority"),
-            (PowerSyncFault.writeCheckpointGoesBack, "ps-write-checkpoint-goes-back"),
-            (PowerSyncFault.requestIDMovesBack, "ps-request-id-moves-back"),
-            (PowerSyncFault.diffRemovesUnheldBucket, "ps-diff-removes-unheld-bucket"),
-            (PowerSyncFault.dataAfterDoesNotChain, "ps-data-after-does-not-chain"),
+            (PowerSync.ServiceFault.completeStaleLastOpID, "ps-complete-stale-last-op-id"),
+            (PowerSync.ServiceFault.checksumOffByOne, "ps-checksum-off-by-one"),
+            (PowerSync.ServiceFault.partialClaimsNextPriority, "ps-partial-claims-next-priority"),
+            (PowerSync.ServiceFault.writeCheckpointGoesBack, "ps-write-checkpoint-goes-back"),
+            (PowerSync.ServiceFault.requestIDMovesBack, "ps-request-id-moves-back"),
+            (PowerSync.ServiceFault.diffRemovesUnheldBucket, "ps-diff-removes-unheld-bucket"),
+            (PowerSync.ServiceFault.dataAfterDoesNotChain, "ps-data-after-does-not-chain"),
         ])
     }
 
-    @Test("PowerSyncClientFault names are unchanged")
+    @Test("PowerSync.ClientFault names are unchanged")
     func powerSyncClientFault() {
         expectNames([
-            (PowerSyncClientFault.waitResolvesOnPartial, "wait-resolves-on-partial"),
-            (PowerSyncClientFault.waitResolvesMidCheckpoint, "wait-resolves-mid-checkpoint"),
-            (PowerSyncClientFault.idsRestartAfterReset, "ids-restart-after-reset"),
-            (PowerSyncClientFault.applyWithUploadsPending, "apply-with-uploads-pending"),
-            (PowerSyncClientFault.applyBeforeWriteCheckpoint, "apply-before-write-checkpoint"),
-            (PowerSyncClientFault.applyChecksumMismatch, "apply-checksum-mismatch"),
-            (PowerSyncClientFault.timeoutReportedAsResolved, "timeout-reported-as-resolved"),
-            (PowerSyncClientFault.syncedStateNotRecovered, "synced-state-not-recovered"),
+            (PowerSync.ClientFault.waitResolvesOnPartial, "wait-resolves-on-partial"),
+            (PowerSync.ClientFault.waitResolvesMidCheckpoint, "wait-resolves-mid-checkpoint"),
+            (PowerSync.ClientFault.idsRestartAfterReset, "ids-restart-after-reset"),
+            (PowerSync.ClientFault.applyWithUploadsPending, "apply-with-uploads-pending"),
+            (PowerSync.ClientFault.applyBeforeWriteCheckpoint, "apply-before-write-checkpoint"),
+            (PowerSync.ClientFault.applyChecksumMismatch, "apply-checksum-mismatch"),
+            (PowerSync.ClientFault.timeoutReportedAsResolved, "timeout-reported-as-resolved"),
+            (PowerSync.ClientFault.syncedStateNotRecovered, "synced-state-not-recovered"),
         ])
     }
 

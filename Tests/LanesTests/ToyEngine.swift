@@ -7,7 +7,7 @@ import Transport
 /// A deliberately naive second engine, in memory, wrapped with the driver library: it pushes
 /// the whole outbox as one non-atomic batch, keeps its optimistic value on a rejection,
 /// commits every pull page (and its cursor) at once, and ignores signals.
-actor ToyEngine: SyncEngineDriver {
+actor ToyEngine: KizunaSync.EngineDriver {
     /// Extra ways to be wrong, for the lane's own tests.
     enum Quirk: Sendable {
         /// Every write also fires a pull nobody asked for.

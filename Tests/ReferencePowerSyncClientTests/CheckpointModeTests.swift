@@ -15,8 +15,8 @@ import Testing
 /// `can_apply_sync_changes`, storage_adapter.rs `sync_local`).
 @Suite("PowerSync client: checkpoint modes, the reconcile at connect and the apply gate")
 struct CheckpointModeTests {
-    static func client(_ store: String, _ service: ScriptedService, _ mode: PowerSync.CheckpointMode) throws -> PowerSyncClient {
-        try PowerSyncClient(
+    static func client(_ store: String, _ service: ScriptedService, _ mode: PowerSync.CheckpointMode) throws -> PowerSync.Client {
+        try PowerSync.Client(
             configuration: PowerSync.Attachment(
                 store: store, baseURL: service.baseURL, token: "jwt", userID: "ada", clientID: "c 1", checkpointMode: mode))
     }
@@ -32,8 +32,8 @@ struct CheckpointModeTests {
             defer { ScriptedService.remove(store) }
             do {
                 let database = try LocalDatabase(path: store)
-                try database.set(PowerSyncClient.counterKey, counter)
-                try database.set(PowerSyncClient.targetKey, target)
+                try database.set(PowerSync.Client.counterKey, counter)
+                try database.set(PowerSync.Client.targetKey, target)
             }
             let service = try ScriptedService(["/sync/checkpoint-request": [Self.answer("42"), Self.answer("43")]])
             let client = try Self.client(store, service, .requests)
@@ -84,7 +84,7 @@ struct CheckpointModeTests {
         let client = try Self.client(store, service, .legacy)
         await #expect {
             _ = try await client.requestCheckpoint()
-        } throws: { error in (error as? PowerSyncClientError)?.protocolCode == "REQUESTS_OFF" }
+        } throws: { error in (error as? PowerSync.ClientError)?.protocolCode == "REQUESTS_OFF" }
         #expect(service.requests.isEmpty)
         _ = try await client.write(PowerSync.LocalWrite(op: .put, table: "todos", id: "t1", data: ["title": "a"]))
         let uploaded = try await client.upload()
@@ -94,7 +94,7 @@ struct CheckpointModeTests {
         #expect(service.requests.map(\.target) == ["/accord/upload", "/write-checkpoint2.json?client_id=c%201"])
         #expect(service.requests.last?.method == "GET" && service.requests.last?.authorization == "Token jwt")
         let database = try LocalDatabase(path: store)
-        #expect(try database.value(PowerSyncClient.targetKey) == 58)
+        #expect(try database.value(PowerSync.Client.targetKey) == 58)
     }
 
     @Test(
@@ -143,7 +143,7 @@ struct CheckpointModeTests {
         let backend = try ScriptedService([
             "/api/checkpoints": [#"{"checkpoint_request_id":"42"}"#, #"{"checkpoint_request_id":43}"#]
         ])
-        let client = try PowerSyncClient(
+        let client = try PowerSync.Client(
             configuration: PowerSync.Attachment(
                 store: store, baseURL: "http://127.0.0.1:9", token: "sync-jwt", userID: "ada", clientID: "c1", checkpointMode: .custom,
                 checkpointBackend: PowerSync.CheckpointBackend(url: backend.baseURL + "/api/checkpoints", token: "app-session")))

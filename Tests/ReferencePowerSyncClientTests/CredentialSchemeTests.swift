@@ -29,7 +29,7 @@ struct CredentialSchemeTests {
         }
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("accord-scheme-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) } }
-        let client = try PowerSyncClient(
+        let client = try PowerSync.Client(
             configuration: PowerSync.Attachment(
                 store: store, baseURL: "http://127.0.0.1:\(server.port)", token: "jwt-1", userID: "ada", clientID: "c1",
                 checkpointMode: .requests))

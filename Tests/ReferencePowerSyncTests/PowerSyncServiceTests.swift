@@ -15,14 +15,14 @@ struct PowerSyncServiceTests {
         .put(bucket: bucket, objectType: "todos", objectID: id, data: "{}", checksum: checksum)
     }
 
-    static func stream(_ service: PowerSyncService, after: [String: Int64] = [:]) -> StreamCursor {
+    static func stream(_ service: PowerSync.Service, after: [String: Int64] = [:]) -> StreamCursor {
         let positions = after.map { SyncStreamRequest.BucketPosition(name: $0.key, after: OpID($0.value) ?? .zero) }
         return StreamCursor(userID: "ada", request: SyncStreamRequest(buckets: positions))
     }
 
     @Test("ops are numbered in commit order; a bucket's checksum wraps as u32 and a CLEAR replaces the sum")
     func checksums() async throws {
-        let service = try PowerSyncService()
+        let service = try PowerSync.Service()
         try await service.apply(
             SourceCommit(changes: [
                 .grant(bucket: "b", userID: "ada", priority: nil), Self.put("b", "1", 4_294_967_295), Self.put("b", "2", 2),
@@ -42,7 +42,7 @@ struct PowerSyncServiceTests {
 
     @Test("a write checkpoint made before replication is acknowledged only once replication passes it, on the open stream")
     func writeCheckpointWaitsForReplication() async throws {
-        let service = try PowerSyncService()
+        let service = try PowerSync.Service()
         try await service.apply(SourceCommit(changes: [.grant(bucket: "b", userID: "ada", priority: 1), Self.put("b", "1", 1)]))
         try await service.apply(SourceCommit(changes: [Self.put("b", "2", 2)], replicated: false))
         #expect(try await service.writeCheckpoint(userID: "ada").writeCheckpoint == OpID(1))
@@ -64,7 +64,7 @@ struct PowerSyncServiceTests {
 
     @Test("a revoked bucket is removed by the next diff, and a bucket the checkpoint never had is not")
     func revoke() async throws {
-        let service = try PowerSyncService()
+        let service = try PowerSync.Service()
         try await service.apply(
             SourceCommit(changes: [.grant(bucket: "a", userID: "ada", priority: nil), .grant(bucket: "b", userID: "ada", priority: nil)]))
         try await service.apply(SourceCommit(changes: [Self.put("other", "1", 1)]))
@@ -80,7 +80,7 @@ struct PowerSyncServiceTests {
 
     @Test("checkpoint-request ids keep the greatest per user and client, exact to 2^63-1")
     func requestIDs() async throws {
-        let service = try PowerSyncService()
+        let service = try PowerSync.Service()
         try await service.apply(SourceCommit(changes: [.checkpointRequest(userID: "ada", clientID: "phone", id: "42")]))
         func ask(_ id: Int64, client: String = "phone") async throws -> Int64 {
             try await service.checkpointRequest(CheckpointRequest(clientID: client, id: OpID(id) ?? .zero), userID: "ada").id.value
@@ -95,7 +95,7 @@ struct PowerSyncServiceTests {
 
     @Test("a checkpoint request is acknowledged as write_checkpoint once replication passes it, on its own client's stream only")
     func checkpointRequestIsAcknowledged() async throws {
-        let service = try PowerSyncService()
+        let service = try PowerSync.Service()
         try await service.apply(SourceCommit(changes: [.grant(bucket: "b", userID: "ada", priority: nil), Self.put("b", "1", 1)]))
         try await service.apply(SourceCommit(changes: [Self.put("b", "2", 2)], replicated: false))
         let answered = try await service.checkpointRequest(CheckpointRequest(clientID: "phone", id: OpID(5) ?? .zero), userID: "ada")
@@ -123,8 +123,8 @@ struct PowerSyncServiceTests {
 
     @Test("a source checksum outside 32 bits is refused, naming the change")
     func badChecksum() async throws {
-        let service = try PowerSyncService()
-        await #expect(throws: PowerSyncServiceError.self) {
+        let service = try PowerSync.Service()
+        await #expect(throws: PowerSync.ServiceError.self) {
             try await service.apply(SourceCommit(changes: [Self.put("b", "1", 4_294_967_296)]))
         }
     }
@@ -138,14 +138,14 @@ struct PowerSyncServiceLimitTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("accord-ps-limit-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         do {
-            let service = try PowerSyncService(path: path)
+            let service = try PowerSync.Service(path: path)
             #expect(try await service.writeCheckpoint(userID: "ada").writeCheckpoint == OpID(1))
         }
         do {
-            let db = try SQLiteConnection<PowerSyncServiceError>(path: path)
+            let db = try SQLiteConnection<PowerSync.ServiceError>(path: path)
             try db.run("UPDATE checkpoints SET id = ? WHERE owner = 'ada'", [.integer(Int64.max)])
         }
-        let service = try PowerSyncService(path: path)
+        let service = try PowerSync.Service(path: path)
         await #expect {
             _ = try await service.writeCheckpoint(userID: "ada")
         } throws: { error in
@@ -164,13 +164,13 @@ struct PowerSyncServiceLimitTests {
 @Suite("embedded PowerSync service: one counter per user and client")
 struct PowerSyncCounterTests {
     /// The write checkpoint a fresh stream of ada's `client` acknowledges now.
-    static func acknowledged(_ service: PowerSyncService, client: String? = "phone") async throws -> OpID? {
+    static func acknowledged(_ service: PowerSync.Service, client: String? = "phone") async throws -> OpID? {
         var cursor = StreamCursor(userID: "ada", request: SyncStreamRequest(buckets: [], clientID: client))
         guard case .checkpoint(let checkpoint) = try await service.answer(&cursor).first else { return nil }
         return checkpoint.writeCheckpoint
     }
 
-    static func request(_ service: PowerSyncService, _ id: Int64) async throws -> OpID {
+    static func request(_ service: PowerSync.Service, _ id: Int64) async throws -> OpID {
         try await service.checkpointRequest(CheckpointRequest(clientID: "phone", id: try #require(OpID(id))), userID: "ada").id
     }
 
@@ -178,7 +178,7 @@ struct PowerSyncCounterTests {
         "42, then 41, 42 and 43 are answered 42, 42, 42, 43; 43 waits for replication with no id acknowledged meanwhile; a write checkpoint then is 44"
     )
     func sharedCounter() async throws {
-        let service = try PowerSyncService()
+        let service = try PowerSync.Service()
         try await service.apply(SourceCommit(changes: [.grant(bucket: "b", userID: "ada", priority: nil)]))
         #expect(try await Self.request(service, 42) == OpID(42))
         #expect(try await Self.acknowledged(service) == OpID(42))

@@ -2,7 +2,7 @@ import Corpus
 import JSON
 import KizunaWire
 
-extension PowerSyncBody {
+extension PowerSync.OpBody {
     /// Reads the payload of a PowerSync op strictly (§11); unknown keys are left for the caller's `finish`.
     init(op: DriverOp, reading reader: inout ObjectReader) throws(WireError) {
         switch op {
@@ -88,7 +88,7 @@ extension PowerSyncBody {
     }
 }
 
-extension PowerSyncResult {
+extension PowerSync.OpResult {
     /// The result object.
     var json: JSONValue {
         switch self {

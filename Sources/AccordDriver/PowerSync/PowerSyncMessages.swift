@@ -74,67 +74,71 @@ public struct ClientStateResult: Sendable, Hashable {
     }
 }
 
-/// The PowerSync profile's request payloads (docs/driver-protocol.md §11).
-public enum PowerSyncBody: Sendable, Hashable {
-    /// Open the local database and connect.
-    case attach(AttachRequest)
-    /// A local write.
-    case localWrite(PowerSync.LocalWrite)
-    /// Upload the queue.
-    case upload
-    /// Read one sync stream until the service ends it.
-    case sync
-    /// Open the live sync stream and keep reading it in the background (`sync` with `"follow": true`).
-    case follow
-    /// Request a checkpoint.
-    case requestCheckpoint
-    /// Wait for a request.
-    case waitForSync(WaitRequest)
-    /// Disconnect.
-    case disconnect
-    /// Connect again.
-    case reconnect
-    /// Clear the local database.
-    case localReset
-    /// Report the state.
-    case clientState(tables: [String]?)
+extension PowerSync {
+    /// The PowerSync profile's request payloads (docs/driver-protocol.md §11).
+    public enum OpBody: Sendable, Hashable {
+        /// Open the local database and connect.
+        case attach(AttachRequest)
+        /// A local write.
+        case localWrite(PowerSync.LocalWrite)
+        /// Upload the queue.
+        case upload
+        /// Read one sync stream until the service ends it.
+        case sync
+        /// Open the live sync stream and keep reading it in the background (`sync` with `"follow": true`).
+        case follow
+        /// Request a checkpoint.
+        case requestCheckpoint
+        /// Wait for a request.
+        case waitForSync(WaitRequest)
+        /// Disconnect.
+        case disconnect
+        /// Connect again.
+        case reconnect
+        /// Clear the local database.
+        case localReset
+        /// Report the state.
+        case clientState(tables: [String]?)
 
-    /// The operation.
-    public var op: DriverOp {
-        switch self {
-        case .attach: .attach
-        case .localWrite: .localWrite
-        case .upload: .upload
-        case .sync, .follow: .sync
-        case .requestCheckpoint: .requestCheckpoint
-        case .waitForSync: .waitForSync
-        case .disconnect: .disconnect
-        case .reconnect: .reconnect
-        case .localReset: .localReset
-        case .clientState: .clientState
+        /// The operation.
+        public var op: DriverOp {
+            switch self {
+            case .attach: .attach
+            case .localWrite: .localWrite
+            case .upload: .upload
+            case .sync, .follow: .sync
+            case .requestCheckpoint: .requestCheckpoint
+            case .waitForSync: .waitForSync
+            case .disconnect: .disconnect
+            case .reconnect: .reconnect
+            case .localReset: .localReset
+            case .clientState: .clientState
+            }
         }
     }
 }
 
-/// The PowerSync profile's answers.
-public enum PowerSyncResult: Sendable, Hashable {
-    /// `attach`, `disconnect`, `reconnect`, `local-reset`: done.
-    case done(DriverOp)
-    /// `local-write`: the queue depth after it.
-    case written(pendingUploads: Int)
-    /// `upload`.
-    case uploaded(UploadResult)
-    /// `sync`.
-    case synced(SyncResult)
-    /// `request-checkpoint`: the answered id.
-    case requested(checkpointRequestID: String)
-    /// `wait-for-sync`: how it ended.
-    case waited(PowerSync.WaitOutcome)
-    /// `client-state`.
-    case state(ClientStateResult)
+extension PowerSync {
+    /// The PowerSync profile's answers.
+    public enum OpResult: Sendable, Hashable {
+        /// `attach`, `disconnect`, `reconnect`, `local-reset`: done.
+        case done(DriverOp)
+        /// `local-write`: the queue depth after it.
+        case written(pendingUploads: Int)
+        /// `upload`.
+        case uploaded(UploadResult)
+        /// `sync`.
+        case synced(SyncResult)
+        /// `request-checkpoint`: the answered id.
+        case requested(checkpointRequestID: String)
+        /// `wait-for-sync`: how it ended.
+        case waited(PowerSync.WaitOutcome)
+        /// `client-state`.
+        case state(ClientStateResult)
+    }
 }
 
-extension PowerSyncResult {
+extension PowerSync.OpResult {
     /// The operation this answers.
     public var op: DriverOp {
         switch self {

@@ -96,9 +96,9 @@ public enum FormatConversion {
             return Output(bytes: recording.bytes, notes: notes)
         case .har:
             return Output(bytes: CanonicalJSON.render(HARExport.har(from: recording, creatorVersion: tool)), notes: notes)
-        case .transcript where RecordingToPowerSyncTranscript.isPowerSync(recording):
-            let id = RecordingToPowerSyncTranscript.caseID(caseID)
-            let result = RecordingToPowerSyncTranscript.convert(recording, caseID: id)
+        case .transcript where PowerSync.RecordingToTranscript.isPowerSync(recording):
+            let id = PowerSync.RecordingToTranscript.caseID(caseID)
+            let result = PowerSync.RecordingToTranscript.convert(recording, caseID: id)
             let rendered = CanonicalJSON.render(result.json)
             _ = try PowerSync.LoadedTranscript(raw: rendered, json: result.json, file: file)
             return Output(bytes: rendered, notes: notes + result.notes)

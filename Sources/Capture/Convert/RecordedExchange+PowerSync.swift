@@ -2,19 +2,21 @@ import Corpus
 import JSON
 import PowerSyncWire
 
-/// What a recorded exchange is to the PowerSync profile.
-public enum PowerSyncRecordedStep: Sendable, Hashable {
-    /// Not one of PowerSync's routes.
-    case notPowerSync
-    /// A PowerSync exchange that cannot be judged offline, and why (an error answer, a body not
-    /// recorded).
-    case notJudged(PowerSyncSurface.Route, String)
-    /// The exchange as a transcript step numbered after the exchange.
-    case step(PowerSync.Step)
-    /// A call of the service's fixture endpoint (`POST /accord/powersync/…`) that set its source
-    /// side during the session; `accepted` when the service answered 2xx. Not an exchange the
-    /// rules judge: a replay performs it (docs/recording.md, "PowerSync exchanges").
-    case fixture(PowerSyncSurface.Fixture, accepted: Bool)
+extension PowerSync {
+    /// What a recorded exchange is to the PowerSync profile.
+    public enum RecordedStep: Sendable, Hashable {
+        /// Not one of PowerSync's routes.
+        case notPowerSync
+        /// A PowerSync exchange that cannot be judged offline, and why (an error answer, a body not
+        /// recorded).
+        case notJudged(PowerSyncSurface.Route, String)
+        /// The exchange as a transcript step numbered after the exchange.
+        case step(PowerSync.Step)
+        /// A call of the service's fixture endpoint (`POST /accord/powersync/…`) that set its source
+        /// side during the session; `accepted` when the service answered 2xx. Not an exchange the
+        /// rules judge: a replay performs it (docs/recording.md, "PowerSync exchanges").
+        case fixture(PowerSyncSurface.Fixture, accepted: Bool)
+    }
 }
 
 extension RecordedExchange {
@@ -22,7 +24,7 @@ extension RecordedExchange {
     /// a sync stream's request body and its lines (the recorded array), a checkpoint request's
     /// bodies, a write checkpoint's query parameters and answer. The step is numbered after the
     /// exchange.
-    public var powerSyncStep: PowerSyncRecordedStep {
+    public var powerSyncStep: PowerSync.RecordedStep {
         guard let route = PowerSyncSurface.route(kind: rpc) else {
             guard rpc == "http", method == "POST", let fixture = PowerSyncSurface.fixture(atPath: path) else { return .notPowerSync }
             return .fixture(fixture, accepted: (200..<300).contains(status))

@@ -7,7 +7,7 @@ extension RuleCatalog {
         WriteCheckpointRule.self, CheckpointRequestRule.self,
     ]
 
-    private typealias F = PowerSyncFixture
+    private typealias F = PowerSync.Fixture
 
     /// The PowerSync profile's rules (PS-…), ordered by id.
     public static let powerSyncRules: [RuleDescriptor] = [

@@ -112,7 +112,7 @@ package struct CaseSource: Sendable {
                 // source steps), so the lanes play it with their transcript play.
                 let contents = try RecordingFile.load(file, maxLine: maxLine)
                 do throws(CorpusError) {
-                    let replay = try RecordingToPowerSyncTranscript.replay(contents, file: file)
+                    let replay = try PowerSync.RecordingToTranscript.replay(contents, file: file)
                     loaded.append(Case(kind: .powerSync(replay.loaded), id: (file as NSString).lastPathComponent, decisions: [:]))
                 } catch {
                     throw RunError.input(error)

@@ -45,7 +45,7 @@ public struct DiffRun: Sendable {
     let powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)?
 
     /// Runs the comparison; returns true when every exchange answered alike. A PowerSync
-    /// recording (`RecordingToPowerSyncTranscript.isPowerSync`) is compared on the two PowerSync
+    /// recording (`PowerSync.RecordingToTranscript.isPowerSync`) is compared on the two PowerSync
     /// targets (`PowerSync.Diff`); without them its suite is skipped, saying why.
     /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
@@ -173,7 +173,7 @@ extension DiffRun: Lane {
                 cases: [CaseResult(name: "powersync", classname: classname, outcome: .skipped(reason))])
         }
         let loaded: PowerSync.LoadedTranscript
-        do throws(CorpusError) { loaded = try RecordingToPowerSyncTranscript.replay(recording, file: file).loaded } catch {
+        do throws(CorpusError) { loaded = try PowerSync.RecordingToTranscript.replay(recording, file: file).loaded } catch {
             throw RunError.input(error)
         }
         var cases = await PowerSync.Diff(loaded: loaded, names: names, classname: classname).cases(makeA: makeA, makeB: makeB)

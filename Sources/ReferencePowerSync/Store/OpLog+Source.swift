@@ -7,8 +7,8 @@ extension OpLog {
     /// Commits one source transaction: its op and bucket changes wait for replication (at once
     /// when the commit is replicated), stored ids are written as they are.
     /// - Parameter commit: the transaction.
-    /// - Throws: `PowerSyncServiceError` (.source) for a checksum or id the service cannot read.
-    func commit(_ commit: SourceCommit) throws(PowerSyncServiceError) {
+    /// - Throws: `PowerSync.ServiceError` (.source) for a checksum or id the service cannot read.
+    func commit(_ commit: SourceCommit) throws(PowerSync.ServiceError) {
         let lsn = try position("source") + 1
         try setPosition("source", lsn)
         for (index, change) in commit.changes.enumerated() {
@@ -39,11 +39,11 @@ extension OpLog {
 
     /// Replication catches up: every pending change in commit order becomes an op (numbered
     /// from the head) or a grant or revoke, and the replicated position reaches the source's.
-    func replicate() throws(PowerSyncServiceError) {
+    func replicate() throws(PowerSync.ServiceError) {
         var head = try position("head")
         let rows = try db.query(
             "SELECT kind, bucket, object_type, object_id, data, checksum, user_id, priority, subkey FROM pending ORDER BY seq"
-        ) { row throws(PowerSyncServiceError) in
+        ) { row throws(PowerSync.ServiceError) in
             (
                 kind: row.text(0) ?? "", bucket: row.text(1) ?? "", objectType: row.text(2), objectID: row.text(3), data: row.text(4),
                 checksum: row.integer(5), user: row.text(6) ?? "", priority: row.isNull(7) ? SQLiteValue.null : .integer(row.integer(7)),
@@ -54,7 +54,8 @@ extension OpLog {
             switch row.kind {
             case "grant":
                 let order =
-                    (try db.query("SELECT COALESCE(MAX(ord), 0) FROM grants") { r throws(PowerSyncServiceError) in r.integer(0) }.first ?? 0)
+                    (try db.query("SELECT COALESCE(MAX(ord), 0) FROM grants") { r throws(PowerSync.ServiceError) in r.integer(0) }.first
+                        ?? 0)
                     + 1
                 try db.run(
                     "INSERT INTO grants VALUES (?, ?, ?, ?) ON CONFLICT (user_id, bucket) DO UPDATE SET priority = excluded.priority",
@@ -80,7 +81,7 @@ extension OpLog {
     private func pend(
         _ lsn: Int64, _ kind: String, _ bucket: String, _ objectType: String?, _ objectID: String?, _ data: String?, _ checksum: UInt32,
         subkey: String? = nil
-    ) throws(PowerSyncServiceError) {
+    ) throws(PowerSync.ServiceError) {
         try db.run(
             "INSERT INTO pending (lsn, kind, bucket, object_type, object_id, data, checksum, subkey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -89,13 +90,13 @@ extension OpLog {
             ])
     }
 
-    private static func checksum(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSyncServiceError) -> UInt32 {
+    private static func checksum(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSync.ServiceError) -> UInt32 {
         do throws(PowerSyncWireError) { return try Checksum.read(value, at: pointer.appending("checksum")).value } catch {
             throw .source("\(error.pointer): \(error.detail)")
         }
     }
 
-    private static func id(_ text: String, at pointer: JSONPointer) throws(PowerSyncServiceError) -> Int64 {
+    private static func id(_ text: String, at pointer: JSONPointer) throws(PowerSync.ServiceError) -> Int64 {
         guard let id = OpID.parse(text) else { throw .source("\(pointer.appending("id")): \(text) is not an id up to 2^63-1") }
         return id.value
     }

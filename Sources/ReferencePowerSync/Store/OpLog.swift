@@ -1,8 +1,9 @@
+import Corpus
 import SQLite
 
 /// The service's connection and statements: the shared SQLite wrapper, failing with
-/// `PowerSyncServiceError`.
-typealias SQLiteConnection = SQLite.SQLiteConnection<PowerSyncServiceError>
+/// `PowerSync.ServiceError`.
+typealias SQLiteConnection = SQLite.SQLiteConnection<PowerSync.ServiceError>
 
 /// One op of a bucket's log as stored.
 struct StoredOp: Sendable, Hashable {
@@ -21,13 +22,13 @@ struct HeldBucket: Sendable, Hashable {
     var priority: Int?
 }
 
-/// The service's tables on one connection (owned by the `PowerSyncService` actor): the source
+/// The service's tables on one connection (owned by the `PowerSync.Service` actor): the source
 /// position and replication position, changes committed but not yet replicated, the op log, the
 /// users' buckets, and one managed write checkpoint per user and client.
 struct OpLog {
     let db: SQLiteConnection
 
-    init(db: SQLiteConnection) throws(PowerSyncServiceError) {
+    init(db: SQLiteConnection) throws(PowerSync.ServiceError) {
         self.db = db
         try db.execute(
             """
@@ -46,7 +47,7 @@ struct OpLog {
     }
 
     /// Empties every table and sets every position back to 0.
-    func reset() throws(PowerSyncServiceError) {
+    func reset() throws(PowerSync.ServiceError) {
         try db.execute(
             """
             DELETE FROM pending; DELETE FROM ops; DELETE FROM grants; DELETE FROM checkpoints;
@@ -56,34 +57,34 @@ struct OpLog {
 
     /// A named position: `source` (the source database's commit count), `replicated` (how far
     /// replication has read it) or `head` (the last op id handed out).
-    func position(_ name: String) throws(PowerSyncServiceError) -> Int64 {
-        try db.query("SELECT value FROM positions WHERE name = ?", [.text(name)]) { row throws(PowerSyncServiceError) in row.integer(0) }
+    func position(_ name: String) throws(PowerSync.ServiceError) -> Int64 {
+        try db.query("SELECT value FROM positions WHERE name = ?", [.text(name)]) { row throws(PowerSync.ServiceError) in row.integer(0) }
             .first ?? 0
     }
 
-    func setPosition(_ name: String, _ value: Int64) throws(PowerSyncServiceError) {
+    func setPosition(_ name: String, _ value: Int64) throws(PowerSync.ServiceError) {
         try db.run("UPDATE positions SET value = ? WHERE name = ?", [.integer(value), .text(name)])
     }
 
     /// The user's buckets in grant order.
-    func buckets(of user: String) throws(PowerSyncServiceError) -> [HeldBucket] {
+    func buckets(of user: String) throws(PowerSync.ServiceError) -> [HeldBucket] {
         try db.query("SELECT bucket, priority FROM grants WHERE user_id = ? ORDER BY ord", [.text(user)]) {
-            row throws(PowerSyncServiceError) in
+            row throws(PowerSync.ServiceError) in
             HeldBucket(name: row.text(0) ?? "", priority: row.isNull(1) ? nil : Int(row.integer(1)))
         }
     }
 
     /// Every bucket that has ops.
-    func knownBuckets() throws(PowerSyncServiceError) -> [String] {
-        try db.query("SELECT DISTINCT bucket FROM ops ORDER BY bucket") { row throws(PowerSyncServiceError) in row.text(0) ?? "" }
+    func knownBuckets() throws(PowerSync.ServiceError) -> [String] {
+        try db.query("SELECT DISTINCT bucket FROM ops ORDER BY bucket") { row throws(PowerSync.ServiceError) in row.text(0) ?? "" }
     }
 
     /// A bucket's ops after `after` up to `through`, in op-id order.
-    func ops(in bucket: String, after: Int64, through: Int64) throws(PowerSyncServiceError) -> [StoredOp] {
+    func ops(in bucket: String, after: Int64, through: Int64) throws(PowerSync.ServiceError) -> [StoredOp] {
         try db.query(
             "SELECT op_id, op, object_type, object_id, data, checksum, subkey FROM ops WHERE bucket = ? AND op_id > ? AND op_id <= ? ORDER BY op_id",
             [.text(bucket), .integer(after), .integer(through)]
-        ) { row throws(PowerSyncServiceError) in
+        ) { row throws(PowerSync.ServiceError) in
             StoredOp(
                 opID: row.integer(0), op: row.text(1) ?? "", objectType: row.text(2), objectID: row.text(3), data: row.text(4),
                 checksum: UInt32(truncatingIfNeeded: row.integer(5)), subkey: row.text(6))
@@ -99,13 +100,13 @@ struct OpLog {
     }
 
     /// The managed write checkpoint of an owner: its id and the source position it waits for.
-    func checkpoint(of owner: String) throws(PowerSyncServiceError) -> (id: Int64, lsn: Int64)? {
-        try db.query("SELECT id, lsn FROM checkpoints WHERE owner = ?", [.text(owner)]) { row throws(PowerSyncServiceError) in
+    func checkpoint(of owner: String) throws(PowerSync.ServiceError) -> (id: Int64, lsn: Int64)? {
+        try db.query("SELECT id, lsn FROM checkpoints WHERE owner = ?", [.text(owner)]) { row throws(PowerSync.ServiceError) in
             (row.integer(0), row.integer(1))
         }.first
     }
 
-    func setCheckpoint(of owner: String, id: Int64, lsn: Int64) throws(PowerSyncServiceError) {
+    func setCheckpoint(of owner: String, id: Int64, lsn: Int64) throws(PowerSync.ServiceError) {
         try db.run("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?)", [.text(owner), .integer(id), .integer(lsn)])
     }
 
@@ -113,7 +114,7 @@ struct OpLog {
     /// position: the owner's id once its position is replicated, else none (the one row holds
     /// only the latest id; service storage `lastWriteCheckpoint`, e.g. module-postgres-storage
     /// `PostgresWriteCheckpointAPI.ts` `lastManagedWriteCheckpoint`).
-    func acknowledged(user: String, client: String?, replicated: Int64) throws(PowerSyncServiceError) -> Int64? {
+    func acknowledged(user: String, client: String?, replicated: Int64) throws(PowerSync.ServiceError) -> Int64? {
         guard let held = try checkpoint(of: Self.owner(user: user, client: client)), held.lsn <= replicated else { return nil }
         return held.id
     }

@@ -1,3 +1,4 @@
+import Corpus
 import PowerSyncWire
 
 extension OpLog {
@@ -10,7 +11,9 @@ extension OpLog {
     ///   - pageOps: the most ops one data line carries (nil: no limit).
     ///   - faults: seeded faults.
     /// - Returns: the lines, in order.
-    func answer(_ cursor: inout StreamCursor, pageOps: Int?, faults: Set<PowerSyncFault>) throws(PowerSyncServiceError) -> [SyncLine] {
+    func answer(_ cursor: inout StreamCursor, pageOps: Int?, faults: Set<PowerSync.ServiceFault>) throws(PowerSync.ServiceError)
+        -> [SyncLine]
+    {
         let head = try position("head")
         let write = try acknowledged(user: cursor.userID, client: cursor.clientID, replicated: try position("replicated"))
         var buckets: [BucketChecksum] = []
@@ -47,8 +50,8 @@ extension OpLog {
     /// The data lines of the buckets with ops the client lacks, by priority batch, with a
     /// partial completion after each batch but the last.
     private func data(
-        _ cursor: inout StreamCursor, buckets: [BucketChecksum], head: Int64, pageOps: Int?, faults: Set<PowerSyncFault>
-    ) throws(PowerSyncServiceError) -> [SyncLine] {
+        _ cursor: inout StreamCursor, buckets: [BucketChecksum], head: Int64, pageOps: Int?, faults: Set<PowerSync.ServiceFault>
+    ) throws(PowerSync.ServiceError) -> [SyncLine] {
         var batches: [(priority: Int, buckets: [(name: String, ops: [StoredOp])])] = []
         for bucket in buckets.sorted(by: { $0.priority < $1.priority }) {
             let ops = try self.ops(in: bucket.bucket, after: cursor.positions[bucket.bucket] ?? 0, through: head)

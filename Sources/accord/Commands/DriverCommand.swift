@@ -22,7 +22,7 @@ enum DriverCommand: Command {
 
                 and the PowerSync client's (with --profile powersync):
 
-                """ + PowerSyncClientFault.allCases.map { HelpText.row($0.rawValue, $0.summary) }.joined(separator: "\n"),
+                """ + PowerSync.ClientFault.allCases.map { HelpText.row($0.rawValue, $0.summary) }.joined(separator: "\n"),
         arguments: [],
         options: [
             OptionSpec(.driverProfile, value: "profile", help: "kizunasync (the default) or powersync: which reference client to run."),
@@ -40,7 +40,7 @@ enum DriverCommand: Command {
         signal(SIGPIPE, SIG_IGN)
         switch CorpusProfile(rawValue: profile) {
         case .powerSync?:
-            let faults = try SeededFaults.parse(arguments.values(.fault), as: PowerSyncClientFault.self, command: spec.name)
+            let faults = try SeededFaults.parse(arguments.values(.fault), as: PowerSync.ClientFault.self, command: spec.name)
             let ending = await DriverLoop.run(
                 powerSync: ReferencePowerSyncDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
             return ending == .outputFailed ? ExitCode.failure : ExitCode.success

@@ -44,8 +44,8 @@ enum SelftestCommand: Command {
     static var catalogue: [Mutant] {
         ServerFault.allCases.map { Mutant.server($0.rawValue, breaks: $0.rule) }
             + ClientFault.allCases.map { Mutant.client($0.rawValue, breaks: $0.summary) }
-            + PowerSyncFault.allCases.map { Mutant.powerSyncService($0.rawValue, breaks: $0.rule) }
-            + PowerSyncClientFault.allCases.map { Mutant.powerSyncClient($0.rawValue, breaks: $0.summary) }
+            + PowerSync.ServiceFault.allCases.map { Mutant.powerSyncService($0.rawValue, breaks: $0.rule) }
+            + PowerSync.ClientFault.allCases.map { Mutant.powerSyncClient($0.rawValue, breaks: $0.summary) }
     }
 
     static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -80,7 +80,7 @@ enum SelftestCommand: Command {
             },
             clientCommand: { name in name.map { own + " --fault " + $0 } ?? own })
         selftest.powerSyncFactory = { name in
-            TargetChoice.embeddedPowerSync(faults: Set(name.flatMap(PowerSyncFault.init(rawValue:)).map { [$0] } ?? []))
+            TargetChoice.embeddedPowerSync(faults: Set(name.flatMap(PowerSync.ServiceFault.init(rawValue:)).map { [$0] } ?? []))
         }
         let outcome = try await selftest.run(mutants) { console.help("accord: selftest: " + $0 + "\n") }
         let report = SelfTestReport(outcome: outcome)

@@ -75,13 +75,13 @@ enum ServeCommand: Command {
     private static func powerSync(_ arguments: ParsedArguments, endpoint: HTTPEndpoint, key: JWTKey, fixtures: Bool, console: Console)
         async throws -> Int32
     {
-        let service: PowerSyncService
-        do { service = try PowerSyncService(path: arguments.value(.db)) } catch {
+        let service: PowerSync.Service
+        do { service = try PowerSync.Service(path: arguments.value(.db)) } catch {
             throw RunError.unavailable("the PowerSync service did not start: \(error)")
         }
         return try await serveUntilInterrupt(
             endpoint: endpoint, profile: " (profile powersync)", fixtures: fixtures, console: console,
-            serve: { configuration in try PowerSyncRouter(service: service, key: key, fixtures: fixtures).serve(configuration) },
+            serve: { configuration in try PowerSync.Router(service: service, key: key, fixtures: fixtures).serve(configuration) },
             beforeStop: { await service.shutDown() })
     }
 

@@ -78,10 +78,10 @@ enum TargetChoice {
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
     /// - Parameter faults: the faults.
     /// - Returns: the factory.
-    static func embeddedPowerSync(faults: Set<PowerSyncFault>) -> ServerRun.PowerSyncTargetFactory {
+    static func embeddedPowerSync(faults: Set<PowerSync.ServiceFault>) -> ServerRun.PowerSyncTargetFactory {
         { () throws(TargetError) -> any PowerSync.ServerTarget in
-            do throws(PowerSyncServiceError) {
-                return EmbeddedPowerSync(service: try PowerSyncService(faults: faults))
+            do throws(PowerSync.ServiceError) {
+                return EmbeddedPowerSync(service: try PowerSync.Service(faults: faults))
             } catch {
                 throw TargetError.refused("the embedded PowerSync service did not start: \(error)")
             }

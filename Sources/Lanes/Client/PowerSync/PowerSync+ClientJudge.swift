@@ -71,7 +71,7 @@ extension PowerSync {
             func fail(_ obligation: ObligationID, _ text: String) -> [Failure] {
                 [Failure(obligation, message: "\(obligation): step \(step.n) \(step.label): \(text), got \(Self.describe(answer))")]
             }
-            let result: PowerSyncResult?
+            let result: PowerSync.OpResult?
             if case .result(.powerSync(let value)) = answer { result = value } else { result = nil }
             switch step.action {
             case .syncStream(_, let lines):
@@ -85,7 +85,7 @@ extension PowerSync {
         }
 
         private func judgeClient(
-            _ client: PowerSync.ClientAction, step: PowerSync.Step, result: PowerSyncResult?, answer: DriverSession.Answer,
+            _ client: PowerSync.ClientAction, step: PowerSync.Step, result: PowerSync.OpResult?, answer: DriverSession.Answer,
             fail: (ObligationID, String) -> [Failure]
         ) -> [Failure] {
             switch client {

@@ -3,7 +3,7 @@ import HTTP
 import JSON
 import KizunaWire
 
-extension PowerSyncRouter {
+extension PowerSync.Router {
     /// The fixture endpoint: `reset` (an empty service), `configure` (`{"data_page_ops": N}`),
     /// `source` (a source commit as `SourceCommit.json` writes it) and `replicate`; 204 when
     /// done, 400 for a body the grammar refuses, 422 for a commit the service cannot take.
@@ -14,16 +14,16 @@ extension PowerSyncRouter {
         do { body = request.body.isEmpty ? .object(JSONObject()) : try JSONParser.parse(request.body) } catch {
             return Self.json(400, Self.error("ACCORD_FIXTURE", "the body is not JSON: \(error)"))
         }
-        let work: @Sendable () async -> PowerSyncServiceError?
+        let work: @Sendable () async -> PowerSync.ServiceError?
         switch name {
         case "reset":
-            work = { () async -> PowerSyncServiceError? in
-                do throws(PowerSyncServiceError) { try await service.reset() } catch { return error }
+            work = { () async -> PowerSync.ServiceError? in
+                do throws(PowerSync.ServiceError) { try await service.reset() } catch { return error }
                 return nil
             }
         case "replicate":
-            work = { () async -> PowerSyncServiceError? in
-                do throws(PowerSyncServiceError) { try await service.replicate() } catch { return error }
+            work = { () async -> PowerSync.ServiceError? in
+                do throws(PowerSync.ServiceError) { try await service.replicate() } catch { return error }
                 return nil
             }
         case "configure":
@@ -31,7 +31,7 @@ extension PowerSyncRouter {
             do throws(WireError) { settings = try PowerSync.ServiceSettings(json: body) } catch {
                 return Self.json(400, Self.error("ACCORD_FIXTURE", "\(error.pointer): \(error.detail)"))
             }
-            work = { () async -> PowerSyncServiceError? in
+            work = { () async -> PowerSync.ServiceError? in
                 await service.configure(settings)
                 return nil
             }
@@ -40,8 +40,8 @@ extension PowerSyncRouter {
             do throws(WireError) { commit = try SourceCommit(json: body) } catch {
                 return Self.json(400, Self.error("ACCORD_FIXTURE", "\(error.pointer): \(error.detail)"))
             }
-            work = { () async -> PowerSyncServiceError? in
-                do throws(PowerSyncServiceError) { try await service.apply(commit) } catch { return error }
+            work = { () async -> PowerSync.ServiceError? in
+                do throws(PowerSync.ServiceError) { try await service.apply(commit) } catch { return error }
                 return nil
             }
         default:

@@ -1,8 +1,9 @@
+import Corpus
 import JSON
 import PowerSyncWire
 import Transport
 
-extension PowerSyncClient {
+extension PowerSync.Client {
     /// Connects the sync stream once (`POST /sync/stream` from the buckets held) and reads it
     /// line by line as it arrives, until the service ends it or falls silent for 5 s, applying
     /// each checkpoint that completes, adds up and may be applied now: no local writes waiting to
@@ -11,8 +12,8 @@ extension PowerSyncClient {
     /// next stream asks for from the start. Partial completions are not applied here (see
     /// `follow()`).
     /// - Returns: the lines read.
-    /// - Throws: `PowerSyncClientError` (DISCONNECTED, DOWNLOAD for an error status or a bad line, REMOTE, STORE).
-    public func sync() async throws(PowerSyncClientError) -> Int {
+    /// - Throws: `PowerSync.ClientError` (DISCONNECTED, DOWNLOAD for an error status or a bad line, REMOTE, STORE).
+    public func sync() async throws(PowerSync.ClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
         try await connecting()
         let stream = try openStream(silence: 5)
@@ -20,7 +21,7 @@ extension PowerSyncClient {
         var assembly = try heldAssembly()
         var lines = stream.lines.makeAsyncIterator()
         var count = 0
-        do throws(PowerSyncClientError) {
+        do throws(PowerSync.ClientError) {
             while let line = try await next(&lines, of: stream, number: count + 1) {
                 count += 1
                 try consume(line, into: &assembly, partials: false)
@@ -36,8 +37,8 @@ extension PowerSyncClient {
     /// Starts `POST /sync/stream` from the buckets held.
     /// - Parameter silence: seconds without a byte after which the transfer ends.
     /// - Returns: the stream, its lines arriving as the service flushes them.
-    /// - Throws: `PowerSyncClientError` (STORE).
-    func openStream(silence: Int) throws(PowerSyncClientError) -> LineStream {
+    /// - Throws: `PowerSync.ClientError` (STORE).
+    func openStream(silence: Int) throws(PowerSync.ClientError) -> LineStream {
         let held = try database.buckets()
         let positions: [JSONValue] = held.keys.sorted().map { name in
             ["after": .string(held[name]?.position.description ?? "0"), "name": .string(name)]
@@ -62,8 +63,8 @@ extension PowerSyncClient {
     ///   - stream: the stream.
     ///   - number: the 1-based number the line would have.
     /// - Returns: the line, or nil at the end.
-    /// - Throws: `PowerSyncClientError` (DOWNLOAD, REMOTE).
-    func next(_ lines: inout AsyncStream<[UInt8]>.Iterator, of stream: LineStream, number: Int) async throws(PowerSyncClientError)
+    /// - Throws: `PowerSync.ClientError` (DOWNLOAD, REMOTE).
+    func next(_ lines: inout AsyncStream<[UInt8]>.Iterator, of stream: LineStream, number: Int) async throws(PowerSync.ClientError)
         -> SyncLine?
     {
         guard let text = await lines.next(isolation: self) else {
@@ -83,7 +84,7 @@ extension PowerSyncClient {
     /// How an ended stream failed: an error status, or no answer (a transport fault, or no
     /// head within the silence); nil for a stream the service ended or that fell silent after
     /// its head.
-    static func failure(of stream: LineStream) -> PowerSyncClientError? {
+    static func failure(of stream: LineStream) -> PowerSync.ClientError? {
         guard let ending = stream.ending else { return nil }
         if ending.status != 0 && ending.status != 200 { return .download("the sync stream answered status \(ending.status)") }
         if let error = ending.error, !(error.isSilence && ending.status == 200) {
@@ -98,8 +99,8 @@ extension PowerSyncClient {
     ///   - line: the line.
     ///   - assembly: the stream's checkpoint assembly.
     ///   - partials: whether a partial completion's buckets are applied (the live stream).
-    /// - Throws: `PowerSyncClientError` (STORE).
-    func consume(_ line: SyncLine, into assembly: inout CheckpointAssembly, partials: Bool) throws(PowerSyncClientError) {
+    /// - Throws: `PowerSync.ClientError` (STORE).
+    func consume(_ line: SyncLine, into assembly: inout CheckpointAssembly, partials: Bool) throws(PowerSync.ClientError) {
         switch assembly.receive(line) {
         case .none: break
         case .announced(let writeCheckpoint):
@@ -112,7 +113,7 @@ extension PowerSyncClient {
             }
         case .mismatch(let buckets):
             let database = self.database
-            try database.connection.transaction { () throws(PowerSyncClientError) in
+            try database.connection.transaction { () throws(PowerSync.ClientError) in
                 for name in buckets { try database.forgetBucket(name) }
             }
         case .complete(let checkpoint):
@@ -131,7 +132,7 @@ extension PowerSyncClient {
     /// waiting to upload, and the target at or below the `write_checkpoint` of the last *full*
     /// checkpoint validated since the last local write (a partial's own `write_checkpoint` does
     /// not count). Priority 0 is applied even so, as the core publishes it with uploads outstanding.
-    func mayApply(_ checkpoint: CompletedCheckpoint) throws(PowerSyncClientError) -> Bool {
+    func mayApply(_ checkpoint: CompletedCheckpoint) throws(PowerSync.ClientError) -> Bool {
         if checkpoint.priority == 0 { return true }
         let uploadsHeld = !faults.contains(.applyWithUploadsPending)
         if try database.queueDepth() > 0 && uploadsHeld { return false }
@@ -145,7 +146,7 @@ extension PowerSyncClient {
 
     /// A new connection to the service: in requests mode, the reconcile of the request counter
     /// that every sync iteration makes before its stream (`EstablishSyncStream`).
-    func connecting() async throws(PowerSyncClientError) {
+    func connecting() async throws(PowerSync.ClientError) {
         seeded = false
         try await reconcile()
     }
@@ -155,10 +156,10 @@ extension PowerSyncClient {
     /// synced (a kill in between is recovered at the next open from the applied write checkpoint).
     /// A partial completion's buckets are applied the same way, as one unit, but move neither the
     /// last checkpoint nor the write checkpoint, so no request syncs on one.
-    func apply(_ checkpoint: CompletedCheckpoint) throws(PowerSyncClientError) {
+    func apply(_ checkpoint: CompletedCheckpoint) throws(PowerSync.ClientError) {
         let database = self.database
         let reached = self.reached
-        try database.connection.transaction { () throws(PowerSyncClientError) in
+        try database.connection.transaction { () throws(PowerSync.ClientError) in
             for name in checkpoint.removed.union(checkpoint.restarted).sorted() { try database.clearRows(ofBucket: name) }
             for name in checkpoint.ops.keys.sorted() {
                 for op in checkpoint.ops[name] ?? [] {

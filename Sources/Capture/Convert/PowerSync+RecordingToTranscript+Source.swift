@@ -2,7 +2,7 @@ import Corpus
 import JSON
 import PowerSyncWire
 
-extension RecordingToPowerSyncTranscript {
+extension PowerSync.RecordingToTranscript {
     /// The bucket that takes the op ids a stream skips: ops of rows the recorded user never saw,
     /// granted to nobody, so the embedded service numbers the user's ops as the recorded service did.
     static let unseenBucket = "accord-unseen-ops"

@@ -4,7 +4,7 @@ import JSON
 import PowerSyncWire
 import Transport
 
-extension PowerSyncClient {
+extension PowerSync.Client {
     /// Uploads the whole queue as one `POST /accord/upload`; after an accepted upload, asks for
     /// the target every checkpoint applied from then on must reach: in requests and custom mode
     /// its own checkpoint request, in legacy mode `GET /write-checkpoint2.json?client_id=…` (as the SDKs'
@@ -12,8 +12,8 @@ extension PowerSyncClient {
     /// meanwhile (the core's `target_checkpoint_request_id` update).
     /// - Returns: the entries uploaded (0 when the queue was empty) and the client's own request
     ///   (requests and custom mode).
-    /// - Throws: `PowerSyncClientError` (UPLOAD for an error status, REMOTE, DOWNLOAD, STORE).
-    public func upload() async throws(PowerSyncClientError) -> (entries: Int, checkpointRequestID: String?) {
+    /// - Throws: `PowerSync.ClientError` (UPLOAD for an error status, REMOTE, DOWNLOAD, STORE).
+    public func upload() async throws(PowerSync.ClientError) -> (entries: Int, checkpointRequestID: String?) {
         let queue = try database.queue()
         if queue.isEmpty { return (0, nil) }
         // Its own request will need a reconciled counter: a client not connected since attach reconciles first.
@@ -43,9 +43,9 @@ extension PowerSyncClient {
     }
 
     /// Sets the apply gate to a concrete id, if local writes wait for one and none came since.
-    private func settleTarget(_ id: Int64) throws(PowerSyncClientError) {
+    private func settleTarget(_ id: Int64) throws(PowerSync.ClientError) {
         let database = self.database
-        try database.connection.transaction { () throws(PowerSyncClientError) in
+        try database.connection.transaction { () throws(PowerSync.ClientError) in
             guard try database.value(Self.targetKey) == Self.pendingTarget, try database.queueDepth() == 0 else { return }
             try database.set(Self.targetKey, id)
         }
@@ -53,7 +53,7 @@ extension PowerSyncClient {
 
     /// `GET /write-checkpoint2.json?client_id=…`: the write checkpoint that covers what the
     /// backend has committed so far (legacy mode).
-    private func writeCheckpoint() async throws(PowerSyncClientError) -> Int64 {
+    private func writeCheckpoint() async throws(PowerSync.ClientError) -> Int64 {
         let client = configuration.clientID.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? configuration.clientID
         let reply: ClientResponse
         do {
@@ -73,9 +73,9 @@ extension PowerSyncClient {
     /// Requests a checkpoint: in requests mode, reconciles first if the client has not since it
     /// connected, sends the counter's next id and keeps the greater of it and the answer.
     /// - Returns: the id the service answered, which names the request.
-    /// - Throws: `PowerSyncClientError` (REQUESTS_OFF in legacy mode, DISCONNECTED, REMOTE,
+    /// - Throws: `PowerSync.ClientError` (REQUESTS_OFF in legacy mode, DISCONNECTED, REMOTE,
     ///   DOWNLOAD for an answer that is not one, STORE).
-    public func requestCheckpoint() async throws(PowerSyncClientError) -> String {
+    public func requestCheckpoint() async throws(PowerSync.ClientError) -> String {
         guard configuration.checkpointMode.allocatesRequests else {
             throw .requestsOff(
                 "checkpoint requests are off: the client was attached in legacy checkpoint mode (checkpointMode: .requests() opts in)")
@@ -87,12 +87,12 @@ extension PowerSyncClient {
     /// reconcile at a time (requests and custom mode): posts
     /// `max(last requested, the concrete target, 1)` and seeds the counter with the answer, as
     /// the core's `initial_checkpoint_request_id` and `seed_checkpoint_request_id`.
-    /// - Throws: `PowerSyncClientError` (DISCONNECTED, REMOTE, DOWNLOAD, STORE).
-    func reconcile() async throws(PowerSyncClientError) {
+    /// - Throws: `PowerSync.ClientError` (DISCONNECTED, REMOTE, DOWNLOAD, STORE).
+    func reconcile() async throws(PowerSync.ClientError) {
         guard configuration.checkpointMode.allocatesRequests else { return }
         if let running = reconciling { return try await running.value.get() }
-        let task = Task { () async -> Result<Void, PowerSyncClientError> in
-            do throws(PowerSyncClientError) {
+        let task = Task { () async -> Result<Void, PowerSync.ClientError> in
+            do throws(PowerSync.ClientError) {
                 try await self.seed()
                 return .success(())
             } catch {
@@ -105,7 +105,7 @@ extension PowerSyncClient {
     }
 
     /// The reconcile itself: post, then seed the counter with the answer.
-    private func seed() async throws(PowerSyncClientError) {
+    private func seed() async throws(PowerSync.ClientError) {
         let counter = try database.value(Self.counterKey) ?? 0
         let target = try database.value(Self.targetKey).flatMap { $0 > 0 && $0 != Self.pendingTarget ? $0 : nil } ?? 0
         let sent = max(counter, target, 1)
@@ -115,7 +115,7 @@ extension PowerSyncClient {
     }
 
     /// Allocates the counter's next id, posts it and records the request the answer names.
-    private func nextRequest() async throws(PowerSyncClientError) -> Int64 {
+    private func nextRequest() async throws(PowerSync.ClientError) -> Int64 {
         guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
         if !seeded { try await reconcile() }
         let counter = try database.value(Self.counterKey) ?? 0
@@ -136,7 +136,7 @@ extension PowerSyncClient {
 
     /// `POST /sync/checkpoint-request` with `id`, or in custom mode the same body to the app's
     /// backend with the app's credential; the id answered.
-    private func postRequest(_ id: Int64) async throws(PowerSyncClientError) -> Int64 {
+    private func postRequest(_ id: Int64) async throws(PowerSync.ClientError) -> Int64 {
         guard case .connected = link else { throw .disconnected("a checkpoint request needs the service") }
         let body: JSONValue = ["checkpoint_request_id": .string(String(id)), "client_id": .string(configuration.clientID)]
         let reply: ClientResponse
@@ -174,8 +174,8 @@ extension PowerSyncClient {
     ///   - id: the request id the service answered.
     ///   - milliseconds: the timeout.
     /// - Returns: how the wait ended.
-    /// - Throws: `PowerSyncClientError` (UNKNOWN_REQUEST, STORE).
-    public func waitForSync(_ id: String, timeout milliseconds: Int) async throws(PowerSyncClientError) -> PowerSync.WaitOutcome {
+    /// - Throws: `PowerSync.ClientError` (UNKNOWN_REQUEST, STORE).
+    public func waitForSync(_ id: String, timeout milliseconds: Int) async throws(PowerSync.ClientError) -> PowerSync.WaitOutcome {
         guard let number = Int64(id), let synced = try database.requests()[number] else {
             throw .unknownRequest("no checkpoint request \(id) is held (a local reset forgets them)")
         }
@@ -207,8 +207,8 @@ extension PowerSyncClient {
     }
 
     /// Resolves the waits whose requests are now synced.
-    /// - Throws: `PowerSyncClientError` (STORE).
-    func settleWaits() throws(PowerSyncClientError) {
+    /// - Throws: `PowerSync.ClientError` (STORE).
+    func settleWaits() throws(PowerSync.ClientError) {
         if waiters.isEmpty { return }
         let requests = try database.requests()
         for (token, waiter) in waiters where requests[waiter.request] == true {

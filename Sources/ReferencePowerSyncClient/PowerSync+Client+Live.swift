@@ -1,7 +1,8 @@
+import Corpus
 import PowerSyncWire
 import Transport
 
-extension PowerSyncClient {
+extension PowerSync.Client {
     /// Whether the client follows a live sync stream, as an SDK's `connect` does.
     enum Following: Sendable {
         /// It does not (only `sync` reads a stream).
@@ -27,9 +28,9 @@ extension PowerSyncClient {
     /// (`download-error`) and is not followed any more. Answers once the stream's first line
     /// has arrived and been taken; a client already following answers at once.
     /// - Returns: the lines taken before answering (1, or 0 when already following).
-    /// - Throws: `PowerSyncClientError` (DISCONNECTED, DOWNLOAD or REMOTE when the stream ends
+    /// - Throws: `PowerSync.ClientError` (DISCONNECTED, DOWNLOAD or REMOTE when the stream ends
     ///   before its first line, STORE).
-    public func follow() async throws(PowerSyncClientError) -> Int {
+    public func follow() async throws(PowerSync.ClientError) -> Int {
         guard case .connected = link else { throw .disconnected("the sync stream needs the service") }
         switch following {
         case .reading, .reconnecting: return 0
@@ -39,7 +40,7 @@ extension PowerSyncClient {
         var assembly = try heldAssembly()  // read before the stream opens, so a failed read leaves none open
         let stream = try openStream(silence: Self.liveSilence)
         var lines = stream.lines.makeAsyncIterator()
-        do throws(PowerSyncClientError) {
+        do throws(PowerSync.ClientError) {
             guard let first = try await next(&lines, of: stream, number: 1) else {
                 throw .download("the sync stream ended before its first line")
             }
@@ -66,7 +67,7 @@ extension PowerSyncClient {
         var assembly = start
         var lines = stream.lines.makeAsyncIterator()
         var count = taken
-        do throws(PowerSyncClientError) {
+        do throws(PowerSync.ClientError) {
             while let line = try await next(&lines, of: stream, number: count + 1) {
                 if Task.isCancelled { break }
                 count += 1
@@ -107,14 +108,14 @@ extension PowerSyncClient {
     /// fails stops following, as a failed iteration of the core), then the stream from the positions held.
     private func reopen() async {
         if configuration.checkpointMode.allocatesRequests {
-            do throws(PowerSyncClientError) { try await reconcile() } catch {
+            do throws(PowerSync.ClientError) { try await reconcile() } catch {
                 // The iteration fails as the core's does when its reconcile fails: the waits fail with it.
                 guard !Task.isCancelled, case .reconnecting = following else { return }
                 return stopLive()
             }
         }
         guard !Task.isCancelled, case .reconnecting = following else { return }
-        do throws(PowerSyncClientError) {
+        do throws(PowerSync.ClientError) {
             let assembly = try heldAssembly()
             read(try openStream(silence: Self.liveSilence), from: assembly, after: 0)
         } catch {
@@ -142,7 +143,7 @@ extension PowerSyncClient {
     }
 
     /// A checkpoint assembly starting from the buckets the store holds.
-    func heldAssembly() throws(PowerSyncClientError) -> CheckpointAssembly {
+    func heldAssembly() throws(PowerSync.ClientError) -> CheckpointAssembly {
         CheckpointAssembly(held: try database.buckets(), verifiesChecksums: !faults.contains(.applyChecksumMismatch))
     }
 }

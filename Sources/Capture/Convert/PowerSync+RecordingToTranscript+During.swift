@@ -2,7 +2,7 @@ import Corpus
 import JSON
 import PowerSyncWire
 
-extension RecordingToPowerSyncTranscript {
+extension PowerSync.RecordingToTranscript {
     /// Where a fixture call made while a sync stream was open happened on that stream.
     struct Moment: Hashable {
         /// The index of the stream's exchange in the recording.
