@@ -62,12 +62,12 @@ let package = Package(
         .target(name: "AccordVersion", swiftSettings: strict, plugins: ["BuildStamp"]),
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "HTTP", dependencies: ["COpenSSL", "CLinux", "JSON", "KizunaWire"], swiftSettings: strict),
-        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "Corpus", "JSON", "KizunaWire"], swiftSettings: strict),
+        .target(name: "Serve", dependencies: ["HTTP", "ServerContract", "JSON", "KizunaWire"], swiftSettings: strict),
         .target(name: "Corpus", dependencies: ["JSON", "KizunaWire", "PowerSyncWire", "COpenSSL"], swiftSettings: strict),
         .target(name: "Capture", dependencies: ["Corpus", "JSON", "KizunaWire", "PowerSyncWire", "CLinux"], swiftSettings: strict),
         .target(name: "Checks", dependencies: ["JSON", "KizunaWire", "PowerSyncWire", "Corpus"], swiftSettings: strict),
-        .target(name: "AccordDriver", dependencies: ["JSON", "KizunaWire", "Corpus"], swiftSettings: strict),
-        .target(name: "ServerContract", dependencies: ["JSON", "KizunaWire", "Corpus"], swiftSettings: strict),
+        .target(name: "AccordDriver", dependencies: ["JSON", "KizunaWire", "Corpus", "PowerSyncWire"], swiftSettings: strict),
+        .target(name: "ServerContract", dependencies: ["JSON", "KizunaWire", "Corpus", "PowerSyncWire"], swiftSettings: strict),
         .target(name: "Reports", dependencies: ["Checks", "JSON", "KizunaWire", "CLibXML2"], swiftSettings: strict),
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: strict),
         .target(
@@ -86,7 +86,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "ReferenceDriver",
-            dependencies: ["ReferenceClient", "ReferencePowerSyncClient", "AccordDriver", "JSON", "KizunaWire", "Corpus"],
+            dependencies: ["ReferenceClient", "ReferencePowerSyncClient", "AccordDriver", "JSON", "KizunaWire", "Corpus", "PowerSyncWire"],
             swiftSettings: strict),
         .target(
             name: "HTTPTargets", dependencies: ["Corpus", "HTTP", "JSON", "KizunaWire", "PowerSyncWire", "ServerContract", "Transport"],
@@ -110,7 +110,8 @@ let package = Package(
                 "ReferenceClient",
                 "ReferenceDriver", "ReferencePowerSyncClient",
                 "AccordDriver",
-                "Recorder", "PostgresTarget", "Checks", "Reports", "Corpus", "Capture", "JSON", "AccordVersion",
+                "Recorder", "PostgresTarget", "Checks", "Reports", "Corpus", "Capture", "JSON", "AccordVersion", "KizunaWire",
+                "PowerSyncWire",
             ],
             swiftSettings: strict),
         .target(
@@ -135,8 +136,9 @@ let package = Package(
         .testTarget(
             name: "ReferencePowerSyncClientTests",
             dependencies: ["ReferencePowerSyncClient", "PowerSyncWire", "JSON", "HTTP", "Corpus"], swiftSettings: strict),
-        .testTarget(name: "CorpusTests", dependencies: ["Corpus", "Capture", "JSON", "KizunaWire"], swiftSettings: strict),
-        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "JSON"], swiftSettings: strict),
+        .testTarget(
+            name: "CorpusTests", dependencies: ["Corpus", "Capture", "JSON", "KizunaWire", "PowerSyncWire"], swiftSettings: strict),
+        .testTarget(name: "ChecksTests", dependencies: ["Checks", "Corpus", "JSON", "KizunaWire", "PowerSyncWire"], swiftSettings: strict),
         .testTarget(
             name: "ReportsTests", dependencies: ["Reports", "Checks", "JSON"], swiftSettings: strict),
         .testTarget(
@@ -149,13 +151,15 @@ let package = Package(
                 "Harness", "Lanes", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "JSON", "KizunaWire", "Transport",
                 "Reports",
                 "HTTP",
-                "AccordTestSupport", "Checks", "ReferenceClient", "ReferencePowerSync", "ReferencePowerSyncClient",
+                "AccordTestSupport", "Checks", "ReferenceClient", "ReferencePowerSync", "ReferencePowerSyncClient", "PowerSyncWire",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "HTTPTests", dependencies: ["HTTP", "Serve", "ServerContract", "Corpus", "JSON", "KizunaWire", "AccordTestSupport"],
             swiftSettings: strict),
-        .testTarget(name: "AccordDriverTests", dependencies: ["AccordDriver", "JSON", "KizunaWire", "Corpus"], swiftSettings: strict),
+        .testTarget(
+            name: "AccordDriverTests", dependencies: ["AccordDriver", "JSON", "KizunaWire", "Corpus", "PowerSyncWire"],
+            swiftSettings: strict),
         .testTarget(
             name: "ReferenceClientTests",
             dependencies: [
@@ -166,7 +170,7 @@ let package = Package(
             name: "AccordEndToEndTests",
             dependencies: [
                 "Harness", "Lanes", "JSON", "KizunaWire", "Reports", "AccordDriver", "HTTP", "Corpus", "ServerContract", "ReferenceServer",
-                "AccordTestSupport", "Serve", "Checks", "HTTPTargets", "ReferencePowerSync",
+                "AccordTestSupport", "Serve", "Checks", "HTTPTargets", "ReferencePowerSync", "PowerSyncWire",
             ],
             swiftSettings: strict),
     ],

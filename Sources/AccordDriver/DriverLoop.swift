@@ -1,6 +1,7 @@
 import Corpus
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 /// Serves the driver protocol: reads request lines, dispatches them to a `KizunaSync.EngineDriver`,
 /// and writes one response line per request line, in order.

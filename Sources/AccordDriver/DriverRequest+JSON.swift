@@ -1,6 +1,7 @@
 import Corpus
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension DriverRequest {
     /// Decodes one request line strictly: the JSON must be an object with a known `op`, every

@@ -1,5 +1,6 @@
 import Corpus
 import KizunaWire
+import PowerSyncWire
 
 /// The operations of the driver protocol, in the order a session uses them.
 public enum DriverOp: String, Sendable, Hashable, CaseIterable {

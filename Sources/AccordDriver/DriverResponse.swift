@@ -1,6 +1,7 @@
 import Corpus
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 /// One response line from a driver: the echoed `id` and either a result or an error.
 public struct DriverResponse: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Corpus
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 /// Capability names a driver may announce in its hello answer.
 public enum DriverCapability {

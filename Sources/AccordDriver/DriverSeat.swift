@@ -1,5 +1,7 @@
 import Corpus
 import JSON
+import KizunaWire
+import PowerSyncWire
 
 /// What `DriverLoop` needs of an engine beside the session order it keeps itself: the profile
 /// it speaks, its hello, its close, and how it performs an op of that profile.

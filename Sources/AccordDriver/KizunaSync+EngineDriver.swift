@@ -1,4 +1,4 @@
-import Corpus
+import KizunaWire
 
 extension KizunaSync {
     /// A sync engine the driver loop can drive; throw `EngineError` with a catalog code for any

@@ -1,5 +1,5 @@
 import Capture
-import Corpus
+import KizunaWire
 import ServerContract
 
 /// A KizunaSync server that is SQL in a PostgreSQL database (upstream's pack, or a team's own

@@ -13,7 +13,7 @@ extension RecordingProxy {
     /// mid-line) go in response header fields named `:accord-…`.
     func encodedExchange(_ capture: ExchangeCapture) -> (exchange: RecordedExchange, encoded: [[UInt8]]) {
         let request = capture.request
-        let route = PowerSyncSurface.route(atPath: request.path)
+        let route = PowerSync.Surface.route(atPath: request.path)
         let rpc = PostgRESTSurface.rpc(atPath: request.path) ?? route?.rawValue ?? "http"
         let identity = PostgRESTSurface.bearerIdentity(authorization: request.headers[PostgRESTSurface.Header.authorization])
         let (requestBody, clientID) = redactor.encodedBody(
@@ -50,7 +50,7 @@ extension RecordingProxy {
         // Redacted as the bodies are: a JWT-shaped client_id gets the body's placeholder.
         exchange.user =
             (identity.user
-            ?? (route == nil ? nil : PowerSyncSurface.user(authorization: request.headers[PostgRESTSurface.Header.authorization])))
+            ?? (route == nil ? nil : PowerSync.Surface.user(authorization: request.headers[PostgRESTSurface.Header.authorization])))
             .map(redactor.text)
         exchange.client = (identity.client ?? clientID).map(redactor.text)
         exchange.requestHeaders = redactor.headers(RecordedExchange.headerObject(request.headers.map { ($0.name, $0.value) }))

@@ -3,7 +3,7 @@ import Foundation
 import KizunaWire
 import ReferenceClient
 
-extension ReferenceClientDriver {
+extension KizunaSync.ReferenceClientDriver {
     /// The SQLite file for a store path: the path itself, or `client.sqlite` inside it when it is a directory; parent
     /// directories are created.
     /// - Parameters:

@@ -1,4 +1,4 @@
-import Corpus
+import PowerSyncWire
 import SQLite
 
 extension PowerSync {

@@ -1,5 +1,5 @@
-import Corpus
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// A seeded fault of the embedded PowerSync service, for `accord selftest`: each breaks one PS

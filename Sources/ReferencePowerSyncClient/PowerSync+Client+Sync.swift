@@ -49,7 +49,7 @@ extension PowerSync.Client {
         return LineStream(
             "POST", configuration.baseURL + "/sync/stream",
             headers: [
-                ("Authorization", "\(PowerSyncSurface.clientScheme) \(configuration.token)"), ("Content-Type", "application/json"),
+                ("Authorization", "\(PowerSync.Surface.clientScheme) \(configuration.token)"), ("Content-Type", "application/json"),
                 ("Accept", "application/x-ndjson"),
             ],
             body: Array(CanonicalJSON.compact(body).utf8), silence: silence)

@@ -165,7 +165,7 @@ extension PowerSync {
             try await http.send(
                 "POST", configuration.baseURL + path,
                 headers: [
-                    ("Authorization", "\(PowerSyncSurface.clientScheme) \(configuration.token)"), ("Content-Type", "application/json"),
+                    ("Authorization", "\(PowerSync.Surface.clientScheme) \(configuration.token)"), ("Content-Type", "application/json"),
                     ("Accept", "application/json"),
                 ],
                 body: Array(CanonicalJSON.compact(body).utf8), timeout: 5)
@@ -175,7 +175,7 @@ extension PowerSync {
         func get(_ pathAndQuery: String) async throws(TransportError) -> ClientResponse {
             try await http.send(
                 "GET", configuration.baseURL + pathAndQuery,
-                headers: [("Authorization", "\(PowerSyncSurface.clientScheme) \(configuration.token)"), ("Accept", "application/json")],
+                headers: [("Authorization", "\(PowerSync.Surface.clientScheme) \(configuration.token)"), ("Accept", "application/json")],
                 body: [], timeout: 5)
         }
 

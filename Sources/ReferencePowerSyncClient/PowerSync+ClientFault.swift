@@ -1,5 +1,5 @@
-import Corpus
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// A seeded fault of the reference PowerSync client, each named after the client obligation it

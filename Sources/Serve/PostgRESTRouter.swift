@@ -1,4 +1,3 @@
-import Corpus
 import Foundation
 import HTTP
 import JSON

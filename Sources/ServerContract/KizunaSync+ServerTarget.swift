@@ -173,3 +173,8 @@ public struct TargetError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
+
+extension KizunaSync {
+    /// Makes a fresh, isolated target for one case.
+    public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
+}

@@ -1,6 +1,7 @@
 import AccordDriver
 import Corpus
 import Foundation
+import KizunaWire
 import Testing
 
 @Suite("File-descriptor I/O")

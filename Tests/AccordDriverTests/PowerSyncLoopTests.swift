@@ -1,6 +1,7 @@
 import AccordDriver
 import Corpus
 import JSON
+import PowerSyncWire
 import Testing
 
 /// A PowerSync client in memory: enough to show the loop's §11 ops, profile and order.

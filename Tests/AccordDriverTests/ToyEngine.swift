@@ -1,6 +1,7 @@
 import AccordDriver
 import Corpus
 import JSON
+import KizunaWire
 
 /// A toy in-memory engine: enough of a client to exercise the driver loop.
 actor ToyEngine: KizunaSync.EngineDriver {

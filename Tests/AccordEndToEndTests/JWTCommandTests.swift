@@ -3,6 +3,7 @@ import Corpus
 import Foundation
 import HTTP
 import JSON
+import KizunaWire
 import Testing
 
 @testable import Lanes

@@ -1,6 +1,8 @@
 import Corpus
 import Foundation
 import Harness
+import KizunaWire
+import PowerSyncWire
 import ReferencePowerSync
 import ReferenceServer
 import Reports
@@ -46,11 +48,11 @@ struct ProfileLanesTests {
         return options
     }
 
-    static let server: ServerRun.TargetFactory = { () throws(TargetError) -> any KizunaSync.ServerTarget in
+    static let server: KizunaSync.TargetFactory = { () throws(TargetError) -> any KizunaSync.ServerTarget in
         do { return try ReferenceServer() } catch { throw TargetError.refused("\(error)") }
     }
-    static let powerSync: ServerRun.PowerSyncTargetFactory = { () throws(TargetError) -> any PowerSync.ServerTarget in
-        do { return EmbeddedPowerSync(service: try PowerSync.Service()) } catch { throw TargetError.refused("\(error)") }
+    static let powerSync: PowerSync.TargetFactory = { () throws(TargetError) -> any PowerSync.ServerTarget in
+        do { return PowerSync.EmbeddedTarget(service: try PowerSync.Service()) } catch { throw TargetError.refused("\(error)") }
     }
 
     /// Every lane's suites of the sample's case, by lane.

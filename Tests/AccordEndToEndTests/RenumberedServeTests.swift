@@ -4,6 +4,7 @@ import Foundation
 import HTTPTargets
 import Harness
 import JSON
+import KizunaWire
 import Reports
 import ServerContract
 import Testing

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import KizunaWire
 import ServerContract
 
 /// A server under test wrapped so that one pull answer loses a row: the `nth` pull answer that

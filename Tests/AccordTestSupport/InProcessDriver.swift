@@ -1,6 +1,7 @@
 import AccordDriver
 import Corpus
 import Foundation
+import KizunaWire
 import Lanes
 
 /// A driver run inside this process: a `KizunaSync.EngineDriver` behind `DriverLoop`, joined to the

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import KizunaWire
 import ServerContract
 
 /// A server under test wrapped so that a push answer lists its verdicts in reverse order: the

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import KizunaWire
 import ServerContract
 
 /// A server under test that wraps another to seed one bug, forwarding every operation it does not

@@ -1,6 +1,7 @@
 import Checks
 import Corpus
 import JSON
+import PowerSyncWire
 import Testing
 
 /// Runs a PowerSync fixture through every PS rule, as `accord check` does.

@@ -1,5 +1,6 @@
 import Checks
 import Corpus
+import PowerSyncWire
 import Testing
 
 /// The PS folds on traces the catalog's fixtures do not cover.

@@ -1,6 +1,7 @@
 import Checks
 import Corpus
 import JSON
+import KizunaWire
 import Testing
 
 /// Runs a fixture through every rule, as `accord check` does.

@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import JSON
 import KizunaWire
+import PowerSyncWire
 import Testing
 
 /// The PowerSync transcript grammar's client-side steps (docs/powersync.md, "Client steps").

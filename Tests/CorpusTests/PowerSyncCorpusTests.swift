@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import JSON
+import PowerSyncWire
 import Testing
 
 /// The PowerSync transcript grammar and corpus loader, over Conformance/powersync.

@@ -2,6 +2,7 @@ import Capture
 import Corpus
 import Foundation
 import JSON
+import PowerSyncWire
 import Testing
 
 /// HAR import and export of a PowerSync session: the three routes recognised under a mount

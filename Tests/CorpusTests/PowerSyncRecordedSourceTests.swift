@@ -1,10 +1,11 @@
 import Capture
 import Corpus
 import JSON
+import PowerSyncWire
 import Testing
 
 /// A PowerSync recording's fixture calls as its source side: read through
-/// `PowerSyncSurface.Fixture`, turned into source and replicate steps and service settings by the
+/// `PowerSync.Surface.Fixture`, turned into source and replicate steps and service settings by the
 /// conversion the lanes replay, what the grammar cannot hold left out with a note, and the
 /// client lane's reading of the recorded checkpoint requests.
 @Suite("the source side of a recorded PowerSync session")

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import KizunaWire
 import ServerContract
 
 /// A `KizunaSync.ServerTarget` that records every call and answers with canned replies.

@@ -1,4 +1,5 @@
 import AccordDriver
+import KizunaWire
 import Testing
 
 @testable import Corpus

@@ -1,6 +1,7 @@
 import AccordDriver
 import AccordTestSupport
 import Corpus
+import KizunaWire
 import Reports
 import Testing
 

@@ -2,6 +2,7 @@ import AccordDriver
 import AccordTestSupport
 import Harness
 import JSON
+import KizunaWire
 import Reports
 import Testing
 

@@ -2,6 +2,7 @@ import Corpus
 import Foundation
 import Harness
 import JSON
+import KizunaWire
 import Lanes
 import ReferenceServer
 import Reports

@@ -2,6 +2,7 @@ import Corpus
 import Harness
 import KizunaWire
 import Lanes
+import PowerSyncWire
 import ReferenceClient
 import ReferencePowerSync
 import ReferencePowerSyncClient

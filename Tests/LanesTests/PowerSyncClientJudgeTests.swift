@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import JSON
+import PowerSyncWire
 import Reports
 import Testing
 

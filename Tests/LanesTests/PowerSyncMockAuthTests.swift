@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import PowerSyncWire
 import Testing
 import Transport
 

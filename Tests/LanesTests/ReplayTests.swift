@@ -89,7 +89,7 @@ struct ReplayTests {
     @Test("a server that stamps other seqs reaches tier bound, and later requests carry its cursor")
     func otherSeqsAreSemantic() async throws {
         let recording = try Self.recording("push/008-composite-key-writes")
-        let factory: ServerRun.TargetFactory = { () throws(TargetError) -> any KizunaSync.ServerTarget in
+        let factory: KizunaSync.TargetFactory = { () throws(TargetError) -> any KizunaSync.ServerTarget in
             do { return try ShiftedSeqServer() } catch { throw TargetError.refused("\(error)") }
         }
         let strict = await RecordingReplay(requiredTier: .pass).run(recording, file: "r.jsonl", makeTarget: factory, properties: [])

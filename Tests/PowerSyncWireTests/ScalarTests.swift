@@ -23,7 +23,7 @@ struct ScalarTests {
     @Test("a checksum outside 32 bits, with a fraction, or not a number is refused at its pointer")
     func checksumRefusals() throws {
         for literal in ["4294967296", "-2147483649", "1.5", "\"7\"", "1e30", "99999999999999999999"] {
-            #expect(throws: PowerSyncWireError.self, "\(literal)") { try checksum(literal) }
+            #expect(throws: PowerSync.ShapeError.self, "\(literal)") { try checksum(literal) }
         }
         do {
             _ = try Checksum.read(.string("1"), at: JSONPointer(tokens: ["data", "0", "checksum"]))

@@ -6,15 +6,15 @@ import Testing
 struct SyncLineTests {
     private func line(_ text: String) throws -> SyncLine { try SyncLine(json: try JSONParser.parse(text)) }
 
-    private func refusal(_ text: String) throws -> PowerSyncWireError {
+    private func refusal(_ text: String) throws -> PowerSync.ShapeError {
         let json = try JSONParser.parse(text)
-        do throws(PowerSyncWireError) {
+        do throws(PowerSync.ShapeError) {
             _ = try SyncLine(json: json)
         } catch {
             return error
         }
         Issue.record("decoded: \(text)")
-        throw PowerSyncWireError(.unknownLine, at: .root, "decoded")
+        throw PowerSync.ShapeError(.unknownLine, at: .root, "decoded")
     }
 
     @Test("each of the six line kinds decodes")
@@ -109,7 +109,7 @@ struct SyncLineTests {
         for literal in [
             #""0""#, "0", #""9223372036854775808""#, "1.5", "true", #""-1""#, #""""#, #"" 5""#, #""5a""#, "9007199254740992", "-3",
         ] {
-            #expect(throws: PowerSyncWireError.self, "\(literal)") { try id(literal) }
+            #expect(throws: PowerSync.ShapeError.self, "\(literal)") { try id(literal) }
         }
     }
 
@@ -121,7 +121,7 @@ struct SyncLineTests {
         #expect(
             try WriteCheckpointAnswer(json: try JSONParser.parse(#"{"data":{"write_checkpoint":"7","more":1}}"#)).writeCheckpoint.value == 7
         )
-        let bare = #expect(throws: PowerSyncWireError.self) {
+        let bare = #expect(throws: PowerSync.ShapeError.self) {
             try CheckpointRequestAnswer(json: try JSONParser.parse(#"{"checkpoint_request_id":"43"}"#))
         }
         #expect(bare?.detail.contains("\"data\"") == true)

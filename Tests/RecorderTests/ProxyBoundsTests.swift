@@ -102,10 +102,11 @@ struct ProxyBoundsTests {
     @Test("pipelined requests behind a slow one are read only into the room the buffer has, then all answered")
     func pipeliningReadsIntoRoom() async throws {
         let budget = 1 << 20
-        // A read timeout far beyond any stall: a loaded test run has paused every test for over 60 s,
-        // and the requests held unfinished must not time out meanwhile (this test is about room).
+        // Timeouts far beyond any stall (the proxy's reads, the client's, the waits): a loaded test
+        // run has starved every test for over 60 s, and nothing held unfinished may give up
+        // meanwhile (this test is about room, not time).
         let harness = try RecorderHarness(readTimeout: .seconds(600), bufferBudget: budget)
-        let client = try RawSocket(port: harness.port)
+        let client = try RawSocket(port: harness.port, readTimeout: 600)
         let body = String(repeating: "p", count: 256 * 1024)
         let gate = UUID().uuidString
         var pipelined = "GET /gated?\(gate) HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -117,7 +118,7 @@ struct ProxyBoundsTests {
         Thread.detachNewThread { client.send(bytes) }
         // Until the gate opens, the connection fills its buffer's room (one receive, 64 KiB) and
         // stops, leaving the rest (3 MiB) with the client.
-        try await RecorderHarness.waitUntil { harness.proxy.budget.held > 0 }
+        try await RecorderHarness.waitUntil(within: .seconds(600)) { harness.proxy.budget.held > 0 }
         try await Task.sleep(for: .milliseconds(300))
         let held = harness.proxy.budget.held
         #expect(held > 0 && held <= 64 * 1024, "held \(held)")
@@ -133,21 +134,24 @@ struct ProxyBoundsTests {
     @Test("pipelined requests behind a slow one stop being read one receive short of three quarters of the budget, then all answered")
     func pipeliningStopsAtBudget() async throws {
         let budget = 1 << 20
-        // A read timeout far beyond any stall: a loaded test run has paused every test for over 60 s,
-        // and the requests held unfinished must not time out meanwhile (this test is about room).
+        // Timeouts far beyond any stall (the proxy's reads, the client's, the waits): a loaded test
+        // run has starved every test for over 60 s, and nothing held unfinished may give up
+        // meanwhile (this test is about room, not time).
         let harness = try RecorderHarness(readTimeout: .seconds(600), bufferBudget: budget)
         // The pipelining connection's buffer keeps 350 KB of room from an earlier large request.
-        let client = try RawSocket(port: harness.port)
+        let client = try RawSocket(port: harness.port, readTimeout: 600)
         Self.sendAside(client, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 350000\r\n\r\n" + String(repeating: "l", count: 350_000))
-        try await RecorderHarness.waitUntil { harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0 }
+        try await RecorderHarness.waitUntil(within: .seconds(600)) {
+            harness.proxy.statistics.exchanges >= 1 && harness.proxy.budget.held == 0
+        }
         // Another connection holds an unfinished request of 250 KB (200 KB of it arrived),
         // charged twice: 500 KB.
-        let holder = try RawSocket(port: harness.port)
+        let holder = try RawSocket(port: harness.port, readTimeout: 600)
         Self.sendAside(
             holder,
             "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 250000\r\nConnection: close\r\n\r\n" + String(repeating: "h", count: 200_000)
         )
-        try await RecorderHarness.waitUntil { harness.proxy.budget.held >= 500_000 }
+        try await RecorderHarness.waitUntil(within: .seconds(600)) { harness.proxy.budget.held >= 500_000 }
         let body = String(repeating: "p", count: 64 * 1024)
         let gate = UUID().uuidString
         var pipelined = "GET /gated?\(gate) HTTP/1.1\r\nHost: x\r\n\r\n"
@@ -161,7 +165,7 @@ struct ProxyBoundsTests {
         // connections within three quarters of the budget (its room would take more) and stops,
         // leaving the rest to the request arriving on the other connection.
         let stop = budget / 4 * 3 - 64 * 1024
-        try await RecorderHarness.waitUntil { harness.proxy.budget.held > stop }
+        try await RecorderHarness.waitUntil(within: .seconds(600)) { harness.proxy.budget.held > stop }
         try await Task.sleep(for: .milliseconds(300))
         let held = harness.proxy.budget.held
         #expect(held > stop && held <= budget / 4 * 3, "held \(held)")

@@ -157,13 +157,14 @@ struct ProxyLoopTests {
 final class RawSocket: Sendable {
     let fd: Int32
 
-    init(port: UInt16) throws {
+    /// A connection whose reads give up after `readTimeout` seconds without a byte.
+    init(port: UInt16, readTimeout: Int = 5) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard RawClient.connect(fd, port: port) else {
             Glibc.close(fd)
             throw POSIXError(.ECONNREFUSED)
         }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 

@@ -147,9 +147,9 @@ struct RecorderHarness {
     /// Waits until `condition` holds or 60 s pass: long enough for a run whose other tests
     /// (chromium, driver processes, whole-corpus runs) keep both cores busy; a condition that
     /// never holds still fails the expectation after it.
-    static func waitUntil(_ condition: () -> Bool) async throws {
+    static func waitUntil(within limit: Duration = .seconds(60), _ condition: () -> Bool) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(60)
+        let deadline = clock.now + limit
         while !condition(), clock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
     }
 

@@ -9,12 +9,12 @@ import Testing
 
 @testable import ReferenceClient
 
-@Suite("ReferenceClientDriver through DriverLoop")
+@Suite("KizunaSync.ReferenceClientDriver through DriverLoop")
 struct DriverSessionTests {
     static let server = ServerConfig(synced: [Client.todos], minSchemaVersion: 1, tombstoneTTLDays: 30)
 
     /// Runs whole sessions of request lines against one driver and returns the response lines.
-    static func session(_ requests: [DriverRequest], driver: ReferenceClientDriver) async -> [JSONValue] {
+    static func session(_ requests: [DriverRequest], driver: KizunaSync.ReferenceClientDriver) async -> [JSONValue] {
         let input = DriverPipe()
         let output = DriverPipe()
         for request in requests { input.send(request.line) }
@@ -34,7 +34,7 @@ struct DriverSessionTests {
         let remote = InMemoryRemote()
         await remote.enqueue(json: Wire.verdicts(Wire.applied(1)))
         await remote.enqueue(json: Wire.page(cursor: "5", rows: [(1, Wire.row(1, title: "first"), 5)]))
-        let driver = ReferenceClientDriver(remote: { _ in remote })
+        let driver = KizunaSync.ReferenceClientDriver(remote: { _ in remote })
         let store = Client.scratchFolder + "/accord-driver-\(UUID().uuidString)/case/store"
         let open = OpenRequest(
             store: store, baseURL: "http://127.0.0.1:9", apikey: "anon", jwt: "eyJ.x.y", clientID: Rig.client, userID: Rig.user,
@@ -51,7 +51,7 @@ struct DriverSessionTests {
             ], driver: driver)
         #expect(lines.count == 9)
         #expect(lines[0]["result"]?["name"] == "accord-reference-client")
-        #expect(lines[0]["result"]?["version"] == .string(ReferenceClientDriver.version))
+        #expect(lines[0]["result"]?["version"] == .string(KizunaSync.ReferenceClientDriver.version))
         let capabilities = Set(lines[0]["result"]?["capabilities"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         #expect(capabilities == ["transforms", "atomic", "soft-delete", "kill-safe"])
         #expect(lines[1]["result"] == [:])
@@ -85,11 +85,11 @@ struct DriverSessionTests {
             columns: ["owner_id": .string(Rig.user), "title": "first"])
         let first = await Self.session(
             [.hello(id: 1), .open(id: 2, open), .write(id: 3, WriteRequest(mutation: insert)), .push(id: 4)],
-            driver: ReferenceClientDriver(remote: { _ in remote }))
+            driver: KizunaSync.ReferenceClientDriver(remote: { _ in remote }))
         #expect(first[3]["error"]?["code"] == "VERDICT_BIJECTION")
         open.checkpoint = "9"
         let second = await Self.session(
-            [.hello(id: 1), .open(id: 2, open), .state(id: 3)], driver: ReferenceClientDriver(remote: { _ in remote }))
+            [.hello(id: 1), .open(id: 2, open), .state(id: 3)], driver: KizunaSync.ReferenceClientDriver(remote: { _ in remote }))
         #expect(second[2]["result"]?["cursor"] == "4")
         #expect(second[2]["result"]?["outbox_depth"] == 1)
         #expect(FileManager.default.fileExists(atPath: store + "/client.sqlite"))

@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import HTTP
+import PowerSyncWire
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Corpus
 import Foundation
+import PowerSyncWire
 import Testing
 
 @testable import ReferencePowerSyncClient

@@ -1,4 +1,5 @@
 import Corpus
+import PowerSyncWire
 
 extension PowerSync {
     /// A PowerSync client the driver loop can drive (docs/driver-protocol.md §11); its hello

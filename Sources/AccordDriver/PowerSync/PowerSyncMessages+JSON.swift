@@ -1,6 +1,7 @@
 import Corpus
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync.OpBody {
     /// Reads the payload of a PowerSync op strictly (§11); unknown keys are left for the caller's `finish`.

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import PowerSyncWire
 
 /// The `attach` request: where the local database lives and how to reach the service.
 public typealias AttachRequest = PowerSync.Attachment

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import PowerSyncWire
 
 /// `accord convert` as a pure function of bytes: recordings, transcripts and HAR 1.2 files turned
 /// into one another, through the recording as the common form (transcript → recording → HAR and

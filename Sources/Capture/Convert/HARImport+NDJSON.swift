@@ -13,7 +13,7 @@ extension HARImport {
     ///   - status: the HTTP status.
     /// - Returns: the lines, or nil when the exchange is not a sync stream's 2xx answer.
     static func ndjsonAnswer(_ text: String?, rpc: String, status: Int) -> JSONValue? {
-        guard let route = PowerSyncSurface.route(kind: rpc), route.answersNDJSON, (200..<300).contains(status), let text else {
+        guard let route = PowerSync.Surface.route(kind: rpc), route.answersNDJSON, (200..<300).contains(status), let text else {
             return nil
         }
         let bytes = Array(text.utf8)
@@ -32,13 +32,13 @@ extension HARExport {
     /// - Parameter exchange: the exchange.
     /// - Returns: the NDJSON text and its media type, or nil.
     static func ndjsonText(_ exchange: RecordedExchange) -> (text: String, mimeType: String, isText: Bool)? {
-        guard let route = PowerSyncSurface.route(kind: exchange.rpc), route.answersNDJSON, (200..<300).contains(exchange.status),
+        guard let route = PowerSync.Surface.route(kind: exchange.rpc), route.answersNDJSON, (200..<300).contains(exchange.status),
             let lines = exchange.response.arrayValue
         else { return nil }
         let text = lines.map { line in
             if case .string(let raw) = line { return raw + "\n" }
             return CanonicalJSON.compact(line) + "\n"
         }.joined()
-        return (text, PowerSyncSurface.ndjsonMediaType, false)
+        return (text, PowerSync.Surface.ndjsonMediaType, false)
     }
 }

@@ -93,7 +93,7 @@ public enum HARImport {
                 exchange.client = identity["client"]?.stringValue
             } else {
                 let identity = bearerIdentity(request["headers"])
-                exchange.user = identity.user ?? (PowerSyncSurface.route(kind: rpc) == nil ? nil : powerSyncUser(request["headers"]))
+                exchange.user = identity.user ?? (PowerSync.Surface.route(kind: rpc) == nil ? nil : powerSyncUser(request["headers"]))
                 exchange.client = body["client_id"]?.stringValue ?? identity.client
             }
             exchanges.append(exchange)
@@ -104,7 +104,7 @@ public enum HARImport {
         } else {
             let first = entries.first?["request"]?["url"]?.stringValue ?? ""
             // A browser's HAR of a PowerSync session names the profile its routes show.
-            let powerSync = exchanges.contains { PowerSyncSurface.route(kind: $0.rpc) != nil }
+            let powerSync = exchanges.contains { PowerSync.Surface.route(kind: $0.rpc) != nil }
             header = RecordingHeader(
                 protocolName: (powerSync ? CorpusProfile.powerSync : .kizunaSync).rawValue, tool: tool,
                 startedAt: entries.first?["startedDateTime"]?.stringValue ?? "1970-01-01T00:00:00Z", upstream: originOf(first),
@@ -155,7 +155,7 @@ public enum HARImport {
     /// The user of a PowerSync `Authorization: Token <jwt>` among HAR headers, unverified.
     static func powerSyncUser(_ headers: JSONValue?) -> String? {
         let authorization = headers?.arrayValue?.first { $0["name"]?.stringValue?.lowercased() == "authorization" }
-        return PowerSyncSurface.user(authorization: authorization?["value"]?.stringValue)
+        return PowerSync.Surface.user(authorization: authorization?["value"]?.stringValue)
     }
 
     /// A response's `content.text`, decoded when HAR says it is base64 (`content.encoding`), as
@@ -188,6 +188,6 @@ public enum HARImport {
     }
 
     static func rpcOf(_ path: String) -> String {
-        PostgRESTSurface.rpc(inCapturedPath: path) ?? PowerSyncSurface.route(inCapturedPath: path)?.rawValue ?? "http"
+        PostgRESTSurface.rpc(inCapturedPath: path) ?? PowerSync.Surface.route(inCapturedPath: path)?.rawValue ?? "http"
     }
 }

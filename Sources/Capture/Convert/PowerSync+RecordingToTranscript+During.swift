@@ -45,7 +45,7 @@ extension PowerSync.RecordingToTranscript {
     ///   - n: the step number.
     ///   - during: the stream's step number and the line, or nil.
     /// - Returns: the step.
-    static func sourceStep(_ exchange: RecordedExchange, _ fixture: PowerSyncSurface.Fixture, n: Int, during: (step: Int, afterLine: Int)?)
+    static func sourceStep(_ exchange: RecordedExchange, _ fixture: PowerSync.Surface.Fixture, n: Int, during: (step: Int, afterLine: Int)?)
         -> JSONValue
     {
         var step: JSONObject = fixture == .source ? exchange.request.objectValue ?? [:] : [:]

@@ -31,7 +31,7 @@ extension PowerSync {
         /// - Returns: true for PowerSync.
         public static func isPowerSync(_ recording: RecordingContents) -> Bool {
             recording.header.protocolName == CorpusProfile.powerSync.rawValue
-                || recording.exchanges.contains { PowerSyncSurface.route(kind: $0.rpc) != nil }
+                || recording.exchanges.contains { PowerSync.Surface.route(kind: $0.rpc) != nil }
         }
 
         /// The case id a PowerSync transcript carries: `caseID` when it is `powersync/<NNN>-<slug>`,

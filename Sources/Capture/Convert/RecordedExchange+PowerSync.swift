@@ -9,13 +9,13 @@ extension PowerSync {
         case notPowerSync
         /// A PowerSync exchange that cannot be judged offline, and why (an error answer, a body not
         /// recorded).
-        case notJudged(PowerSyncSurface.Route, String)
+        case notJudged(PowerSync.Surface.Route, String)
         /// The exchange as a transcript step numbered after the exchange.
         case step(PowerSync.Step)
         /// A call of the service's fixture endpoint (`POST /accord/powersync/…`) that set its source
         /// side during the session; `accepted` when the service answered 2xx. Not an exchange the
         /// rules judge: a replay performs it (docs/recording.md, "PowerSync exchanges").
-        case fixture(PowerSyncSurface.Fixture, accepted: Bool)
+        case fixture(PowerSync.Surface.Fixture, accepted: Bool)
     }
 }
 
@@ -25,8 +25,8 @@ extension RecordedExchange {
     /// bodies, a write checkpoint's query parameters and answer. The step is numbered after the
     /// exchange.
     public var powerSyncStep: PowerSync.RecordedStep {
-        guard let route = PowerSyncSurface.route(kind: rpc) else {
-            guard rpc == "http", method == "POST", let fixture = PowerSyncSurface.fixture(atPath: path) else { return .notPowerSync }
+        guard let route = PowerSync.Surface.route(kind: rpc) else {
+            guard rpc == "http", method == "POST", let fixture = PowerSync.Surface.fixture(atPath: path) else { return .notPowerSync }
             return .fixture(fixture, accepted: (200..<300).contains(status))
         }
         if status == 0 { return .notJudged(route, "the answer never reached the client (status 0): nothing to judge offline") }

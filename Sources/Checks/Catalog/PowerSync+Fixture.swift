@@ -1,4 +1,4 @@
-import Corpus
+import PowerSyncWire
 
 extension PowerSync {
     /// Builders for the PowerSync rules' fixtures: short step arrays in the PowerSync transcript

@@ -1,4 +1,4 @@
-import Corpus
+import PowerSyncWire
 
 extension RuleCatalog {
     /// The PowerSync profile's rule folds, in the order they run.

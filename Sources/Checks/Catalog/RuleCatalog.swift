@@ -1,4 +1,4 @@
-import Corpus
+import KizunaWire
 
 /// Every rule Accord checks offline, with its statement, source and fixtures. docs/rules.md is
 /// generated from this list (`accord rules --markdown`).

@@ -1,4 +1,3 @@
-import Corpus
 import JSON
 import PowerSyncWire
 
@@ -22,11 +21,11 @@ extension PowerSync {
             switch event.payload {
             case .streamOpened(let request):
                 decoded = .streamOpened(
-                    decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
+                    decode(side: "request", at: location, into: &findings) { () throws(PowerSync.ShapeError) in
                         try SyncStreamRequest(json: request)
                     })
             case .line(let line):
-                decoded = decode(side: nil, at: location, into: &findings) { () throws(PowerSyncWireError) in try SyncLine(json: line) }
+                decoded = decode(side: nil, at: location, into: &findings) { () throws(PowerSync.ShapeError) in try SyncLine(json: line) }
                     .map(PowerSync.Trace.Observation.line)
             case .streamClosed:
                 decoded = .streamClosed
@@ -62,13 +61,13 @@ extension PowerSync {
 
         private static func decode<Request, Answer>(
             _ request: JSONValue, _ response: JSONValue, at location: StepLocation, into findings: inout [Finding],
-            _ readRequest: (JSONValue, JSONPointer) throws(PowerSyncWireError) -> Request,
-            _ readAnswer: (JSONValue, JSONPointer) throws(PowerSyncWireError) -> Answer
+            _ readRequest: (JSONValue, JSONPointer) throws(PowerSync.ShapeError) -> Request,
+            _ readAnswer: (JSONValue, JSONPointer) throws(PowerSync.ShapeError) -> Answer
         ) -> (Request, Answer)? {
-            let decodedRequest = decode(side: "request", at: location, into: &findings) { () throws(PowerSyncWireError) in
+            let decodedRequest = decode(side: "request", at: location, into: &findings) { () throws(PowerSync.ShapeError) in
                 try readRequest(request, .root)
             }
-            let decodedAnswer = decode(side: "response", at: location, into: &findings) { () throws(PowerSyncWireError) in
+            let decodedAnswer = decode(side: "response", at: location, into: &findings) { () throws(PowerSync.ShapeError) in
                 try readAnswer(response, .root)
             }
             guard let decodedRequest, let decodedAnswer else { return nil }
@@ -78,9 +77,9 @@ extension PowerSync {
         /// Decodes one value, turning a failure into a PS-SHAPE finding whose pointer is under
         /// `side` ("request" or "response"), or relative to the line when `side` is nil.
         private static func decode<Value>(
-            side: String?, at location: StepLocation, into findings: inout [Finding], _ body: () throws(PowerSyncWireError) -> Value
+            side: String?, at location: StepLocation, into findings: inout [Finding], _ body: () throws(PowerSync.ShapeError) -> Value
         ) -> Value? {
-            do throws(PowerSyncWireError) {
+            do throws(PowerSync.ShapeError) {
                 return try body()
             } catch {
                 let pointer = side.map { JSONPointer(tokens: [$0]).appending(error.pointer) } ?? error.pointer

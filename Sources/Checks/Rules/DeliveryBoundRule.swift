@@ -1,5 +1,5 @@
-import Corpus
 import JSON
+import KizunaWire
 
 /// I-4: nothing above the response high-water is delivered, nor anything at or below the
 /// request's high-water unless it fills a hole of the request token (visibility-horizon

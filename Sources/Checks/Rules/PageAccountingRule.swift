@@ -1,5 +1,5 @@
-import Corpus
 import JSON
+import KizunaWire
 
 /// I-9 clauses a–d and f: rows and tombstones count against one limit (a); a page whose cursor
 /// carries a start keeps has_more:true (b); an under-full page with a hole-free cursor closes the

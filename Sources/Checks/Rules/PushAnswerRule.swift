@@ -1,5 +1,5 @@
-import Corpus
 import JSON
+import KizunaWire
 
 /// I-5 (the verdict bijection), AC-ABORT-ATOMIC (an abort answers only an atomic batch),
 /// AC-OFFENDER (the offender is a batch member) and the push half of AC-SIGNAL (a push signal is

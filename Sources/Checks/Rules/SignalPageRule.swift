@@ -1,5 +1,5 @@
-import Corpus
 import JSON
+import KizunaWire
 
 /// I-8: a pull signal excludes page data (no rows, no tombstones, has_more:false); I-9e: a
 /// signal page is exempt from page accounting because it echoes the request cursor verbatim;

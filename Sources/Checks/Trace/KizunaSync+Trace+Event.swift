@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import KizunaWire
 
 extension KizunaSync.Trace {
     /// One event of a trace: an exchange, a set of client-state checks, or a step no offline rule

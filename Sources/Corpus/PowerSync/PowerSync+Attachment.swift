@@ -1,3 +1,5 @@
+import PowerSyncWire
+
 extension PowerSync {
     /// Where a PowerSync client's local database lives and how it reaches the service: what a
     /// driver's `attach` request carries (docs/driver-protocol.md) and what the reference client is

@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// How a PowerSync client learns that the service has seen its writes (the core's

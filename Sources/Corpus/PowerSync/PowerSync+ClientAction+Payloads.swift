@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// A local write on a PowerSync client: PowerSync's CRUD shape, `op` PUT, PATCH or DELETE on

@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// The client-side step kinds of a PowerSync transcript (docs/powersync.md, "Client steps"):

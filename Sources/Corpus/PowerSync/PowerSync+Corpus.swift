@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// A PowerSync corpus folder: `cases/manifest.json` with `"profile": "powersync"` and one entry

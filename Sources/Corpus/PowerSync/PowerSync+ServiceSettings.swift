@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// How the service answers, where a transcript needs it fixed (`"service"` at the top level).

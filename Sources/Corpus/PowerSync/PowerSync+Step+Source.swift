@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync.Step {
     /// Reads a source-side step (`source`, `replicate`), or nil for any other kind.

@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// One step of a PowerSync transcript with its dense, one-based number. Payloads stay JSON so

@@ -1,5 +1,6 @@
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync {
     /// A PowerSync transcript (`"profile": "powersync"`): a case id, title, citations, the user and

@@ -46,7 +46,7 @@ extension RecordedExchange {
 
     /// The exchange kinds a recording names under `rpc`: KizunaSync's RPCs, PowerSync's routes
     /// (by their step kinds) and `http` for every other path.
-    public static let kinds = PostgRESTSurface.rpcNames + PowerSyncSurface.Route.allCases.map(\.rawValue) + ["http"]
+    public static let kinds = PostgRESTSurface.rpcNames + PowerSync.Surface.Route.allCases.map(\.rawValue) + ["http"]
 
     private static func milliseconds(_ reader: inout ObjectReader, _ key: String) throws(WireError) -> Double {
         let value = try reader.required(key)

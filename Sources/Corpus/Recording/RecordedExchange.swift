@@ -54,7 +54,7 @@ public struct RecordedExchange: Sendable, Hashable {
         self.user = nil
         self.client = nil
         self.rpc = rpc
-        let route = PowerSyncSurface.route(kind: rpc)
+        let route = PowerSync.Surface.route(kind: rpc)
         self.method = route?.method ?? "POST"
         self.path = route?.path ?? (rpc == "http" ? "/" : PostgRESTSurface.rpcPath(rpc))
         self.status = status

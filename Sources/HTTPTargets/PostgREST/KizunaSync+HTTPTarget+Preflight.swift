@@ -1,4 +1,3 @@
-import Corpus
 import Foundation
 import JSON
 import KizunaWire

@@ -78,7 +78,7 @@ extension PowerSync {
             guard let json = try? JSONParser.parse(reply.body) else {
                 throw TargetError.refused("200 with a body that is not JSON: \(text)")
             }
-            do throws(PowerSyncWireError) {
+            do throws(PowerSync.ShapeError) {
                 return try CheckpointRequestAnswer(backend: json).json
             } catch {
                 // The rules judge what came: a body they can read as the answer, however wrong.

@@ -1,4 +1,3 @@
-import Corpus
 import JSON
 import PowerSyncWire
 import ServerContract
@@ -18,7 +17,7 @@ extension PowerSync.HTTPTarget: TargetPreflight {
         let reset: ClientResponse
         do {
             reset = try await session.send(
-                "POST", base + PowerSyncSurface.Fixture.reset.path, headers: [("Content-Type", "application/json")],
+                "POST", base + PowerSync.Surface.Fixture.reset.path, headers: [("Content-Type", "application/json")],
                 body: Array("{}".utf8), timeout: 5)
         } catch {
             throw SetupProblem(
@@ -28,21 +27,21 @@ extension PowerSync.HTTPTarget: TargetPreflight {
         // A service without the endpoint answers 404, or 401 when it checks tokens first (serve).
         guard reset.status == 204 else {
             throw SetupProblem(
-                "the PowerSync fixture endpoint is off: POST \(base)\(PowerSyncSurface.Fixture.reset.path) answered HTTP "
+                "the PowerSync fixture endpoint is off: POST \(base)\(PowerSync.Surface.Fixture.reset.path) answered HTTP "
                     + "\(reset.status)\(Self.serviceError(reset.body)), not 204",
                 fix: "start the service with its fixture endpoint on (accord serve --profile powersync --fixtures; docs/powersync.md)")
         }
         let checkpoint: ClientResponse
         do {
             checkpoint = try await session.send(
-                "GET", base + PowerSyncSurface.Route.writeCheckpoint.path + "?client_id=" + Self.preflightUser,
+                "GET", base + PowerSync.Surface.Route.writeCheckpoint.path + "?client_id=" + Self.preflightUser,
                 headers: headers(Self.preflightUser), body: [], timeout: 5)
         } catch {
             throw SetupProblem("the PowerSync service at \(base) stopped answering (\(error))", fix: "check that it is running")
         }
         if checkpoint.status == 401 || checkpoint.status == 403 {
             throw SetupProblem(
-                "the PowerSync service refused the runner's token: GET \(PowerSyncSurface.Route.writeCheckpoint.path) answered HTTP "
+                "the PowerSync service refused the runner's token: GET \(PowerSync.Surface.Route.writeCheckpoint.path) answered HTTP "
                     + "\(checkpoint.status)\(Self.serviceError(checkpoint.body))",
                 fix: "pass the secret the service verifies tokens with (--jwt-secret or $ACCORD_JWT_SECRET)")
         }

@@ -50,7 +50,7 @@ extension PowerSync {
             let pairs = (query.objectValue?.members ?? []).map { member in
                 "\(Self.encode(member.key))=\(Self.encode(member.value.stringValue ?? CanonicalJSON.compact(member.value)))"
             }
-            let url = base + PowerSyncSurface.Route.writeCheckpoint.path + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
+            let url = base + PowerSync.Surface.Route.writeCheckpoint.path + (pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&"))
             return try await answer(try await send("GET", url, userID: userID, body: []))
         }
 
@@ -58,7 +58,7 @@ extension PowerSync {
         public func checkpointRequest(body: JSONValue, userID: String) async throws(TargetError) -> JSONValue {
             try await answer(
                 try await send(
-                    "POST", base + PowerSyncSurface.Route.checkpointRequest.path, userID: userID,
+                    "POST", base + PowerSync.Surface.Route.checkpointRequest.path, userID: userID,
                     body: Array(CanonicalJSON.compact(body).utf8))
             )
         }
@@ -66,7 +66,7 @@ extension PowerSync {
         /// `POST /sync/stream`: the lines as the service flushes them.
         public func openStream(body: JSONValue, userID: String) async throws(TargetError) -> any PowerSync.StreamHandle {
             let stream = LineStream(
-                "POST", base + PowerSyncSurface.Route.syncStream.path, headers: headers(userID),
+                "POST", base + PowerSync.Surface.Route.syncStream.path, headers: headers(userID),
                 body: Array(CanonicalJSON.compact(body).utf8),
                 silence: silence)
             return HTTPSyncStream(stream)
@@ -75,7 +75,7 @@ extension PowerSync {
         func headers(_ userID: String) -> [(String, String)] {
             let expires = Int(Date().timeIntervalSince1970) + 3600
             let token = key.mint(JWTClaims(subject: userID, sessionID: nil, expiresAt: expires))
-            return [("Authorization", PowerSyncSurface.clientScheme + " " + token), ("Content-Type", "application/json")]
+            return [("Authorization", PowerSync.Surface.clientScheme + " " + token), ("Content-Type", "application/json")]
         }
 
         private func send(_ method: String, _ url: String, userID: String, body: [UInt8]) async throws(TargetError) -> ClientResponse {
@@ -91,7 +91,7 @@ extension PowerSync {
             do { return try JSONParser.parse(response.body) } catch { throw TargetError.refused("the answer is not JSON: \(error)") }
         }
 
-        private func fixture(_ call: PowerSyncSurface.Fixture, _ body: JSONValue) async throws(TargetError) {
+        private func fixture(_ call: PowerSync.Surface.Fixture, _ body: JSONValue) async throws(TargetError) {
             let response: ClientResponse
             do throws(TransportError) {
                 response = try await session.send(

@@ -149,7 +149,7 @@ package struct CaseSource: Sendable {
                 header = true
                 powerSync = powerSync || read.protocolName == CorpusProfile.powerSync.rawValue
             case .exchange(let exchange):
-                powerSync = powerSync || PowerSyncSurface.route(kind: exchange.rpc) != nil
+                powerSync = powerSync || PowerSync.Surface.route(kind: exchange.rpc) != nil
             }
         }
         if !header { throw RunError.input(CorpusError.empty(file, "no recording header line (is this an accord recording?)")) }

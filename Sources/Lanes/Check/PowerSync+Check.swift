@@ -2,6 +2,7 @@ import Checks
 import Corpus
 import Harness
 import JSON
+import PowerSyncWire
 import Reports
 
 /// The offline check of one PowerSync transcript: PS-SHAPE and the PS rules over its steps,

@@ -3,6 +3,7 @@ import Checks
 import Corpus
 import Harness
 import JSON
+import PowerSyncWire
 import Reports
 
 extension RecordingCheck {

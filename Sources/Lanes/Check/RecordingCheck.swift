@@ -3,6 +3,8 @@ import Checks
 import Corpus
 import Harness
 import JSON
+import KizunaWire
+import PowerSyncWire
 import Reports
 
 /// The offline check of a recording, streamed: each exchange is decoded and folded through the

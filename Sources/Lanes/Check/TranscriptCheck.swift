@@ -2,6 +2,7 @@ import Checks
 import Corpus
 import Harness
 import JSON
+import KizunaWire
 import Reports
 
 /// The offline check of one transcript: I-1 on its bytes, the decoding and trace rules on its

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import JSON
+import KizunaWire
 import Reports
 
 /// What wraps a client-lane play: the seams the play calls at step boundaries, after the driver's

@@ -1,6 +1,6 @@
 import AccordDriver
-import Corpus
 import Foundation
+import KizunaWire
 
 extension DriverSession {
     /// How a request sent with a kill armed ended.

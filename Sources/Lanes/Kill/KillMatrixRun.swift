@@ -3,6 +3,8 @@ import AccordVersion
 import Corpus
 import Foundation
 import Harness
+import KizunaWire
+import PowerSyncWire
 import Reports
 
 /// `accord run --client CMD --kill-matrix PATH...`: every case played once per kill point it

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import JSON
+import KizunaWire
 import Reports
 
 /// The kill matrix as a wrapper around an ordinary client-lane play. It owns the point, its step

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import Harness
+import KizunaWire
 import Reports
 
 /// Starts a driver with extra environment variables (the kill matrix arms `ACCORD_KILL_AT` in the

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import Foundation
+import KizunaWire
 import Reports
 
 // The kill matrix's steps, restart and final check. They are written against the play they wrap

@@ -5,6 +5,7 @@ import Foundation
 import HTTP
 import Harness
 import JSON
+import KizunaWire
 import Reports
 
 extension KizunaSync.ClientPlay where Wrapper == KillPlay {

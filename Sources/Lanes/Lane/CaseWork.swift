@@ -1,5 +1,6 @@
 import Corpus
 import Harness
+import PowerSyncWire
 import Reports
 
 /// A unit of the server and client lanes: a case of any profile to play (a PowerSync case only
@@ -21,7 +22,9 @@ package enum CaseWork: Sendable {
             case .powerSync(let loaded):
                 notPlayed.append(
                     .notPlayed(
-                        CaseSource.unsupportedSuite(item.id, file: loaded.file, reason: CaseSource.powerSyncReason, properties: properties))
+                        CaseSource.unsupportedSuite(
+                            item.id, file: loaded.file, reason: CaseSource.powerSyncReason,
+                            properties: properties + PowerSync.serverProperties(of: loaded)))
                 )
             case .blocked(let entry):
                 notPlayed.append(.notPlayed(TranscriptCheck.blockedSuite(entry, decisions: item.decisions, properties: properties)))

@@ -3,6 +3,7 @@ import Checks
 import Corpus
 import HTTP
 import Harness
+import KizunaWire
 import Reports
 import ServerContract
 
@@ -38,6 +39,9 @@ extension KizunaSync: SyncProfile {
     static func serverInapplicable(_ loaded: LoadedTranscript) -> String? { nil }
 
     static func target(in run: ServerRun) -> ServerLane<KizunaSync>.TargetFactory? { run.makeTarget }
+
+    /// Never given: every server run has a KizunaSync target.
+    static var noTargetReason: String { "not applicable: the run's target plays no KizunaSync case" }
 
     static var plain: any ClientPlayWrapper { Unwrapped() }
 

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import Harness
+import PowerSyncWire
 import Reports
 import ServerContract
 
@@ -38,6 +39,8 @@ extension PowerSync: SyncProfile {
     static func serverInapplicable(_ loaded: PowerSync.LoadedTranscript) -> String? { serverInapplicable(loaded.transcript) }
 
     static func target(in run: ServerRun) -> ServerLane<PowerSync>.TargetFactory? { run.makePowerSyncTarget }
+
+    static var noTargetReason: String { CaseSource.powerSyncReason }
 
     static var plain: Variant { nil }
 

@@ -1,6 +1,8 @@
 import Checks
 import Corpus
 import Harness
+import KizunaWire
+import PowerSyncWire
 import Reports
 import ServerContract
 
@@ -42,6 +44,9 @@ protocol SyncProfile: Sendable {
     /// case of it.
     static func target(in run: ServerRun) -> ServerLane<Self>.TargetFactory?
 
+    /// Why a server run whose target plays no case of this profile skips one.
+    static var noTargetReason: String { get }
+
     /// How the server lane plays one case on a target no other case uses.
     associatedtype ServerPlay: ServerCasePlay where ServerPlay.Profile == Self
 
@@ -62,7 +67,7 @@ protocol SyncProfile: Sendable {
         _ loaded: Loaded, channel: any DriverChannel, mock: Mock, store: String, lane: ClientLane<Self>, variant: Variant
     ) async -> Played
 
-    /// Stops a mock (a held connection is let go first).
+    /// Stops a mock (KizunaSync's lets a held connection go first).
     static func stop(_ mock: Mock) async
 
     /// The offline lane's suite of a case: its golden exchanges through the rules.

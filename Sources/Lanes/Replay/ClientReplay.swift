@@ -1,6 +1,7 @@
 import Corpus
 import Harness
 import JSON
+import KizunaWire
 import Reports
 
 /// The client lane for one recording. Each client session becomes an in-memory transcript

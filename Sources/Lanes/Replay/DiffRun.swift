@@ -4,6 +4,8 @@ import Corpus
 import Foundation
 import Harness
 import JSON
+import KizunaWire
+import PowerSyncWire
 import Reports
 import ServerContract
 
@@ -39,18 +41,18 @@ public struct DiffRun: Sendable {
     /// What to compare.
     let options: Options
     /// Make a fresh first and second target.
-    let makeA: ServerRun.TargetFactory
-    let makeB: ServerRun.TargetFactory
+    let makeA: KizunaSync.TargetFactory
+    let makeB: KizunaSync.TargetFactory
     /// Make a fresh PowerSync service of each target, nil when a target serves no PowerSync profile.
-    let powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)?
+    let powerSync: (PowerSync.TargetFactory, PowerSync.TargetFactory)?
 
     /// Runs the comparison; returns true when every exchange answered alike. A PowerSync
     /// recording (`PowerSync.RecordingToTranscript.isPowerSync`) is compared on the two PowerSync
     /// targets (`PowerSync.Diff`); without them its suite is skipped, saying why.
     /// - Throws: `RunError` for bad input, an unwritable report or a target that cannot be tested.
     public static func run(
-        _ options: Options, makeA: @escaping ServerRun.TargetFactory, makeB: @escaping ServerRun.TargetFactory,
-        powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)? = nil, output: (String) -> Void
+        _ options: Options, makeA: @escaping KizunaSync.TargetFactory, makeB: @escaping KizunaSync.TargetFactory,
+        powerSync: (PowerSync.TargetFactory, PowerSync.TargetFactory)? = nil, output: (String) -> Void
     ) async throws(RunError) -> Bool {
         if options.run.inputs.paths.isEmpty { throw RunError.usage("accord diff needs at least one RECORDING") }
         for path in options.run.inputs.paths {
@@ -161,7 +163,7 @@ extension DiffRun: Lane {
     /// The suite of a PowerSync recording: its exchange steps as two PowerSync services answered them.
     static func powerSyncSuite(
         _ recording: RecordingContents, file: String, classname: String, names: (String, String),
-        powerSync: (ServerRun.PowerSyncTargetFactory, ServerRun.PowerSyncTargetFactory)?
+        powerSync: (PowerSync.TargetFactory, PowerSync.TargetFactory)?
     ) async throws(RunError) -> SuiteResult {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         let profile = [PowerSync.profileProperty]

@@ -1,5 +1,5 @@
-import Corpus
 import JSON
+import PowerSyncWire
 import Reports
 import ServerContract
 
@@ -23,7 +23,7 @@ extension PowerSync {
         ///   - makeA: makes the first target's service.
         ///   - makeB: makes the second's.
         /// - Returns: the cases, in step order.
-        func cases(makeA: ServerRun.PowerSyncTargetFactory, makeB: ServerRun.PowerSyncTargetFactory) async -> [CaseResult] {
+        func cases(makeA: PowerSync.TargetFactory, makeB: PowerSync.TargetFactory) async -> [CaseResult] {
             let a = await play(makeA)
             let b = await play(makeB)
             let exchanges = loaded.transcript.steps.filter { step in
@@ -47,7 +47,7 @@ extension PowerSync {
         }
 
         /// One target's play of the transcript; a target that cannot be made errs every step.
-        private func play(_ make: ServerRun.PowerSyncTargetFactory) async -> Played {
+        private func play(_ make: PowerSync.TargetFactory) async -> Played {
             let target: any PowerSync.ServerTarget
             do throws(TargetError) { target = try make() } catch { return Played(play: nil, failure: "\(error)") }
             var play = PowerSync.ServerPlay(transcript: loaded.transcript)

@@ -1,6 +1,7 @@
 import Checks
 import Corpus
 import Harness
+import KizunaWire
 import Reports
 import ServerContract
 
@@ -36,13 +37,13 @@ public struct RecordingReplay: Sendable {
     ///   - properties: the suite's properties.
     /// - Returns: the suite, with a `tier` property (the worst tier of its exchanges).
     public func run(
-        _ recording: RecordingContents, file: String, makeTarget: @escaping ServerRun.TargetFactory, properties: [SuiteResult.Property]
+        _ recording: RecordingContents, file: String, makeTarget: @escaping KizunaSync.TargetFactory, properties: [SuiteResult.Property]
     ) async -> SuiteResult {
         await run(.held(recording, file: file), makeTarget: makeTarget, properties: properties)
     }
 
     /// Replays a recording.
-    func run(_ source: RecordingSource, makeTarget: @escaping ServerRun.TargetFactory, properties: [SuiteResult.Property]) async
+    func run(_ source: RecordingSource, makeTarget: @escaping KizunaSync.TargetFactory, properties: [SuiteResult.Property]) async
         -> SuiteResult
     {
         let file = source.file

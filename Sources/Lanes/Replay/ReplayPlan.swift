@@ -1,6 +1,7 @@
 import Checks
 import Corpus
 import JSON
+import KizunaWire
 import Reports
 
 extension KizunaSync.Trace.Event {

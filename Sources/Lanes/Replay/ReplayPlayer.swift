@@ -1,6 +1,7 @@
 import Corpus
 import Harness
 import JSON
+import KizunaWire
 import ServerContract
 
 /// One recorded exchange as replayed against a live target.
@@ -45,7 +46,7 @@ struct ReplayPlayer {
     /// that could not be driven (the first exchange after that reports the reason as an error,
     /// the rest as not run).
     enum Phase {
-        case unseeded(ServerRun.TargetFactory)
+        case unseeded(KizunaSync.TargetFactory)
         case playing(any KizunaSync.ServerTarget)
         case stopped(String, reported: Bool)
     }
@@ -54,7 +55,7 @@ struct ReplayPlayer {
     private(set) var bindings = Bindings(times: .order)
     let world: RecordedWorld
 
-    init(world: RecordedWorld, makeTarget: @escaping ServerRun.TargetFactory) {
+    init(world: RecordedWorld, makeTarget: @escaping KizunaSync.TargetFactory) {
         self.world = world
         self.phase = .unseeded(makeTarget)
     }
@@ -126,7 +127,7 @@ struct ReplayPlayer {
 
     /// Makes and seeds the target; a recording's seed binds nothing (its recorded positions are
     /// learned from the answers), a wall-clock target's seed time bounds its times.
-    private mutating func begin(_ makeTarget: ServerRun.TargetFactory) async {
+    private mutating func begin(_ makeTarget: KizunaSync.TargetFactory) async {
         do throws(TargetError) {
             let made = try makeTarget()
             let wall = try await made.capabilities().clock == .wall

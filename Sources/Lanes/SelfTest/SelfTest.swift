@@ -1,6 +1,8 @@
 import Corpus
 import Foundation
 import Harness
+import KizunaWire
+import PowerSyncWire
 import Reports
 import ServerContract
 
@@ -11,11 +13,11 @@ import ServerContract
 /// storage-fault matrix.
 public struct SelfTest: Sendable {
     /// Makes the server factory for a fault's name; nil for the unmutated server.
-    public typealias ServerFactory = @Sendable (_ fault: String?) -> ServerRun.TargetFactory
+    public typealias ServerFactory = @Sendable (_ fault: String?) -> KizunaSync.TargetFactory
     /// The driver command line for a fault's name; nil for the unmutated client.
     public typealias ClientCommand = @Sendable (_ fault: String?) -> String
-    /// Makes the PowerSync service factory for a fault's name; nil for the unmutated service.
-    public typealias PowerSyncFactory = @Sendable (_ fault: String?) -> ServerRun.PowerSyncTargetFactory
+    /// Makes the PowerSync service factory (its targets) for a fault's name; nil for the unmutated service.
+    public typealias ServiceFactory = @Sendable (_ fault: String?) -> PowerSync.TargetFactory
 
     /// What to play.
     public struct Options: Sendable {
@@ -59,7 +61,7 @@ public struct SelfTest: Sendable {
     let serverFactory: ServerFactory
     let clientCommand: ClientCommand
     /// The PowerSync service factory per fault; nil plays no PowerSync-service mutant or baseline.
-    public var powerSyncFactory: PowerSyncFactory?
+    public var powerSyncFactory: ServiceFactory?
 
     /// Makes a self-test.
     /// - Parameters:
@@ -158,7 +160,7 @@ public struct SelfTest: Sendable {
         return server
     }
 
-    private func serverSuites(_ paths: [String], makeTarget: @escaping ServerRun.TargetFactory) async throws(RunError) -> [SuiteResult] {
+    private func serverSuites(_ paths: [String], makeTarget: @escaping KizunaSync.TargetFactory) async throws(RunError) -> [SuiteResult] {
         try await runner(paths).collect(ServerRun(serverOptions(paths), makeTarget: makeTarget)).suites
     }
 

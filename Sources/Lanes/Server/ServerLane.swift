@@ -1,5 +1,6 @@
 import Corpus
 import Harness
+import KizunaWire
 import Reports
 import ServerContract
 
@@ -54,7 +55,8 @@ extension ServerLane {
     static func play(_ loaded: Profile.Loaded, in run: ServerRun) async -> SuiteResult {
         guard let makeTarget = Profile.target(in: run) else {
             let (name, file) = Profile.suite(of: loaded)
-            return CaseSource.unsupportedSuite(name, file: file, reason: CaseSource.powerSyncReason, properties: run.properties)
+            return CaseSource.unsupportedSuite(
+                name, file: file, reason: Profile.noTargetReason, properties: run.properties + Profile.serverProperties(of: loaded))
         }
         var lane = ServerLane(requiredTier: run.options.requiredTier)
         lane.scenarios = run.options.scenarios

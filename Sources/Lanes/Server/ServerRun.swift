@@ -2,16 +2,14 @@ import AccordVersion
 import Corpus
 import Foundation
 import Harness
+import KizunaWire
+import PowerSyncWire
 import Reports
 import ServerContract
 
 /// `accord run --server`: the server lane over corpus folders, transcripts and recordings, cases
 /// in parallel on isolated targets (a recording replays on one fresh target, every session in recording order).
 public struct ServerRun: Sendable {
-    /// Makes a fresh, isolated KizunaSync target for one case.
-    public typealias TargetFactory = @Sendable () throws(TargetError) -> any KizunaSync.ServerTarget
-    /// Makes a fresh, isolated PowerSync target for one case.
-    public typealias PowerSyncTargetFactory = @Sendable () throws(TargetError) -> any PowerSync.ServerTarget
 
     /// What to run and where to report.
     public struct Options: Sendable {
@@ -37,13 +35,13 @@ public struct ServerRun: Sendable {
     /// What to run.
     let options: Options
     /// Makes one isolated target per case.
-    let makeTarget: TargetFactory
+    let makeTarget: KizunaSync.TargetFactory
     /// Makes one isolated PowerSync target per PowerSync case (nil: PowerSync cases are reported
     /// not applicable).
-    let makePowerSyncTarget: ServerRun.PowerSyncTargetFactory?
+    let makePowerSyncTarget: PowerSync.TargetFactory?
 
     /// The lane over a target of each profile; `LaneRunner.run` plays it.
-    package init(_ options: Options, makeTarget: @escaping TargetFactory, makePowerSyncTarget: ServerRun.PowerSyncTargetFactory? = nil) {
+    package init(_ options: Options, makeTarget: @escaping KizunaSync.TargetFactory, makePowerSyncTarget: PowerSync.TargetFactory? = nil) {
         self.options = options
         self.makeTarget = makeTarget
         self.makePowerSyncTarget = makePowerSyncTarget

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import HTTP
+import KizunaWire
 import Reports
 
 // The storage-fault matrix's steps. Like the kill matrix's, they exist only on a play wrapped in

@@ -1,6 +1,6 @@
 import AccordDriver
 import Checks
-import Corpus
+import KizunaWire
 import Reports
 
 /// The storage-fault matrix's pure findings (SF-…): the answer to the command that ran while the

@@ -1,6 +1,7 @@
 import AccordDriver
 import Corpus
 import Harness
+import KizunaWire
 import Reports
 
 /// The storage-fault matrix as a wrapper around an ordinary client-lane play (the peer of

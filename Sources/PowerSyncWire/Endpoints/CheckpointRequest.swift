@@ -25,8 +25,8 @@ public struct CheckpointRequest: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedRequest), also for an id outside 1…2^63−1.
-    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedRequest), also for an id outside 1…2^63−1.
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
         clientID = try reader.string("client_id")
         id = try Self.requestID(try reader.required("checkpoint_request_id"), at: pointer.appending("checkpoint_request_id"))
@@ -36,28 +36,28 @@ public struct CheckpointRequest: Sendable, Hashable {
     static let maxSafeInteger: Double = 9_007_199_254_740_991
 
     /// Reads a checkpoint-request id as `codecs.bigint` decodes it, then checks 1…2^63−1.
-    static func requestID(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) -> OpID {
+    static func requestID(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) -> OpID {
         let digits: Substring
         switch value {
         case .string(let string):
             let negative = string.hasPrefix("-")
             let unsigned = negative ? string.dropFirst() : Substring(string)
             guard !unsigned.isEmpty, unsigned.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-                throw PowerSyncWireError(
+                throw PowerSync.ShapeError(
                     .malformedRequest, at: pointer, "a checkpoint-request id string is an integer in base 10, found \"\(string)\"")
             }
             if negative { throw Self.outOfRange(string, at: pointer) }
             digits = unsigned.drop { $0 == "0" }
         case .number(let number):
             guard let double = Double(number.literal), double == double.rounded(.towardZero), abs(double) <= Self.maxSafeInteger else {
-                throw PowerSyncWireError(
+                throw PowerSync.ShapeError(
                     .malformedRequest, at: pointer,
                     "a checkpoint-request id sent as a JSON number is a safe integer (at most 2^53−1); send a greater one as a string, found \(number.literal)"
                 )
             }
             digits = Substring(String(Int64(double)))
         default:
-            throw PowerSyncWireError(
+            throw PowerSync.ShapeError(
                 .malformedRequest, at: pointer, "a checkpoint-request id is a string or integer, found \(value.typeName)")
         }
         guard let id = OpID.parse(String(digits)), id.value >= 1 else {
@@ -66,8 +66,8 @@ public struct CheckpointRequest: Sendable, Hashable {
         return id
     }
 
-    private static func outOfRange(_ text: String, at pointer: JSONPointer) -> PowerSyncWireError {
-        PowerSyncWireError(
+    private static func outOfRange(_ text: String, at pointer: JSONPointer) -> PowerSync.ShapeError {
+        PowerSync.ShapeError(
             .malformedRequest, at: pointer, "expected a checkpoint-request id between 1 and 9223372036854775807, found \(text)")
     }
 }
@@ -87,8 +87,8 @@ public struct CheckpointRequestAnswer: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedAnswer).
-    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedAnswer).
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         id = try MemberReader.enveloped("checkpoint_request_id", in: json, at: pointer, kind: .malformedAnswer)
     }
 }
@@ -100,8 +100,8 @@ extension CheckpointRequestAnswer {
     /// `{"checkpoint_request_id": N}`, N a digit string or a safe integer as a request sends it,
     /// or the service's `{"data": …}` envelope.
     /// - Parameter json: the answer body.
-    /// - Throws: `PowerSyncWireError` (.malformedAnswer).
-    public init(backend json: JSONValue) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedAnswer).
+    public init(backend json: JSONValue) throws(PowerSync.ShapeError) {
         if json["data"] != nil {
             try self.init(json: json)
             return
@@ -109,10 +109,10 @@ extension CheckpointRequestAnswer {
         var reader = try MemberReader(json, at: .root, kind: .malformedAnswer)
         let value = try reader.required("checkpoint_request_id")
         let id: OpID
-        do throws(PowerSyncWireError) {
+        do throws(PowerSync.ShapeError) {
             id = try CheckpointRequest.requestID(value, at: JSONPointer(tokens: ["checkpoint_request_id"]))
         } catch {
-            throw PowerSyncWireError(.malformedAnswer, at: error.pointer, error.detail)
+            throw PowerSync.ShapeError(.malformedAnswer, at: error.pointer, error.detail)
         }
         self.init(id: id)
     }

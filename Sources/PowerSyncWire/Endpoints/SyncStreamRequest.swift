@@ -47,8 +47,8 @@ public struct SyncStreamRequest: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedRequest).
-    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedRequest).
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
         var buckets: [BucketPosition] = []
         if reader.object["buckets"] != nil {

@@ -15,8 +15,8 @@ public struct WriteCheckpointRequest: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the parameters.
     ///   - pointer: where they sit.
-    /// - Throws: `PowerSyncWireError` (.malformedRequest).
-    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedRequest).
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
         clientID = try reader.optionalString("client_id")
     }
@@ -36,8 +36,8 @@ public struct WriteCheckpointAnswer: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedAnswer).
-    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedAnswer).
+    public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         writeCheckpoint = try MemberReader.enveloped("write_checkpoint", in: json, at: pointer, kind: .malformedAnswer)
     }
 }

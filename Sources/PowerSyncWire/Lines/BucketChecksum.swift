@@ -35,8 +35,8 @@ public struct BucketChecksum: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the object.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedLine).
-    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedLine).
+    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)
         bucket = try reader.string("bucket")
         checksum = try reader.checksum("checksum")
@@ -45,7 +45,7 @@ public struct BucketChecksum: Sendable, Hashable {
     }
 
     /// Reads a `priority` member: 0 or more, fitting an i32, below the SDK core's sentinel.
-    static func priority(_ reader: inout MemberReader) throws(PowerSyncWireError) -> Int {
+    static func priority(_ reader: inout MemberReader) throws(PowerSync.ShapeError) -> Int {
         try reader.integer("priority", in: 0...(Int(Int32.max) - 1))
     }
 }

@@ -32,8 +32,8 @@ public struct BucketData: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError`.
-    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError`.
+    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)
         bucket = try reader.string("bucket")
         var ops: [OplogEntry] = []

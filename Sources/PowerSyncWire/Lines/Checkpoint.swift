@@ -25,8 +25,8 @@ public struct Checkpoint: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedLine).
-    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedLine).
+    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)
         lastOpID = try reader.opID("last_op_id")
         writeCheckpoint = try reader.optionalOpID("write_checkpoint")
@@ -67,8 +67,8 @@ public struct CheckpointDiff: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the body.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.malformedLine).
-    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.malformedLine).
+    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)
         lastOpID = try reader.opID("last_op_id")
         writeCheckpoint = try reader.optionalOpID("write_checkpoint")
@@ -79,7 +79,7 @@ public struct CheckpointDiff: Sendable, Hashable {
         var removed: [String] = []
         for (index, element) in try reader.array("removed_buckets").enumerated() {
             guard case .string(let name) = element else {
-                throw PowerSyncWireError(
+                throw PowerSync.ShapeError(
                     .malformedLine, at: pointer.appending("removed_buckets").appending(index),
                     "expected a bucket name, found \(element.typeName)")
             }

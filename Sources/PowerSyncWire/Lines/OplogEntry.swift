@@ -56,13 +56,13 @@ public struct OplogEntry: Sendable, Hashable {
     /// - Parameters:
     ///   - json: the op object.
     ///   - pointer: where it sits.
-    /// - Throws: `PowerSyncWireError` (.unknownOp for an op outside the four, else .malformedLine).
-    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) {
+    /// - Throws: `PowerSync.ShapeError` (.unknownOp for an op outside the four, else .malformedLine).
+    public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)
         opID = try reader.opID("op_id")
         let name = try reader.string("op")
         guard let op = OpType(rawValue: name) else {
-            throw PowerSyncWireError(.unknownOp, at: pointer.appending("op"), "expected PUT|REMOVE|MOVE|CLEAR, found \"\(name)\"")
+            throw PowerSync.ShapeError(.unknownOp, at: pointer.appending("op"), "expected PUT|REMOVE|MOVE|CLEAR, found \"\(name)\"")
         }
         self.op = op
         checksum = try reader.checksum("checksum")

@@ -41,15 +41,15 @@ public enum SyncLine: Sendable, Hashable {
     /// Reads one line, already parsed by KizunaWire's JSON parser. Pointers are relative to
     /// the line (`/checkpoint/buckets/0/checksum`).
     /// - Parameter json: the line.
-    /// - Throws: `PowerSyncWireError`: .unknownLine when it is not one object with one key
+    /// - Throws: `PowerSync.ShapeError`: .unknownLine when it is not one object with one key
     ///   (the core's enum decoding refuses that too), else the shape error of a known kind's body.
     ///   A key of no known kind is `.unknown`, not an error.
-    public init(json: JSONValue) throws(PowerSyncWireError) {
+    public init(json: JSONValue) throws(PowerSync.ShapeError) {
         guard case .object(let object) = json else {
-            throw PowerSyncWireError(.unknownLine, at: .root, "a sync line is an object, found \(json.typeName)")
+            throw PowerSync.ShapeError(.unknownLine, at: .root, "a sync line is an object, found \(json.typeName)")
         }
         guard object.count == 1, let member = object.members.first else {
-            throw PowerSyncWireError(
+            throw PowerSync.ShapeError(
                 .unknownLine, at: .root, "a sync line has exactly one key (\(Self.kinds.joined(separator: "|"))), found \(object.count)")
         }
         let at = JSONPointer(tokens: [member.key])
@@ -67,7 +67,7 @@ public enum SyncLine: Sendable, Hashable {
             self = .checkpointComplete(lastOpID: try reader.opID("last_op_id"))
         case "token_expires_in":
             guard case .number(let number) = member.value, let seconds = number.intValue, Int32(exactly: seconds) != nil else {
-                throw PowerSyncWireError(
+                throw PowerSync.ShapeError(
                     .malformedLine, at: at, "token_expires_in is a 32-bit integer of seconds, found \(CanonicalJSON.compact(member.value))")
             }
             self = .tokenExpiresIn(seconds)

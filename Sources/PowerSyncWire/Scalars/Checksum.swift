@@ -33,10 +33,10 @@ public struct Checksum: Sendable, Hashable, CustomStringConvertible {
     ///   - value: the JSON value.
     ///   - pointer: where it sits.
     /// - Returns: the checksum.
-    /// - Throws: `PowerSyncWireError` (.malformedLine) when it is not a 32-bit checksum.
-    public static func read(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSyncWireError) -> Checksum {
+    /// - Throws: `PowerSync.ShapeError` (.malformedLine) when it is not a 32-bit checksum.
+    public static func read(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) -> Checksum {
         guard case .number(let number) = value else {
-            throw PowerSyncWireError(.malformedLine, at: pointer, "a checksum is a number, found \(value.typeName)")
+            throw PowerSync.ShapeError(.malformedLine, at: pointer, "a checksum is a number, found \(value.typeName)")
         }
         let whole: Int64
         if number.isInteger {
@@ -45,7 +45,7 @@ public struct Checksum: Sendable, Hashable, CustomStringConvertible {
         } else {
             guard let double = Double(number.literal), double.isFinite else { throw outOfRange(number, at: pointer) }
             guard double.rounded(.towardZero) == double else {
-                throw PowerSyncWireError(.malformedLine, at: pointer, "a checksum is a whole number, found \(number.literal)")
+                throw PowerSync.ShapeError(.malformedLine, at: pointer, "a checksum is a whole number, found \(number.literal)")
             }
             guard abs(double) < 9.0e18 else { throw outOfRange(number, at: pointer) }
             whole = Int64(double)
@@ -55,8 +55,8 @@ public struct Checksum: Sendable, Hashable, CustomStringConvertible {
         throw outOfRange(number, at: pointer)
     }
 
-    private static func outOfRange(_ number: JSONNumber, at pointer: JSONPointer) -> PowerSyncWireError {
-        PowerSyncWireError(
+    private static func outOfRange(_ number: JSONNumber, at pointer: JSONPointer) -> PowerSync.ShapeError {
+        PowerSync.ShapeError(
             .malformedLine, at: pointer, "a checksum is a 32-bit value (-2147483648 through 4294967295), found \(number.literal)")
     }
 }

@@ -45,13 +45,15 @@ public struct OpID: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///   - pointer: where it sits.
     ///   - kind: the error kind for a bad value.
     /// - Returns: the id.
-    /// - Throws: `PowerSyncWireError` when it is not a string of 0…2^63−1.
-    public static func read(_ value: JSONValue, at pointer: JSONPointer, kind: PowerSyncWireError.Kind) throws(PowerSyncWireError) -> OpID {
+    /// - Throws: `PowerSync.ShapeError` when it is not a string of 0…2^63−1.
+    public static func read(_ value: JSONValue, at pointer: JSONPointer, kind: PowerSync.ShapeError.Kind) throws(PowerSync.ShapeError)
+        -> OpID
+    {
         guard case .string(let text) = value else {
-            throw PowerSyncWireError(kind, at: pointer, "an op id is a base-10 string, found \(value.typeName)")
+            throw PowerSync.ShapeError(kind, at: pointer, "an op id is a base-10 string, found \(value.typeName)")
         }
         guard let id = parse(text) else {
-            throw PowerSyncWireError(kind, at: pointer, "\"\(text)\" is not an op id (base-10 digits, 0 through 9223372036854775807)")
+            throw PowerSync.ShapeError(kind, at: pointer, "\"\(text)\" is not an op id (base-10 digits, 0 through 9223372036854775807)")
         }
         return id
     }

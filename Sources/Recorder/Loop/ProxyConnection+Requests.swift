@@ -113,7 +113,7 @@ extension ProxyConnection {
         let stream = HTTPResponseStream(
             output: output, version: request.version, omitBody: request.method == "HEAD", keepAlive: request.keepAlive && !proxy.isStopping)
         let relay = ResponseRelay(stream: stream, output: output, limit: proxy.configuration.recordedBodyLimit)
-        relay.tracksArrivals = PowerSyncSurface.route(atPath: request.path)?.answersNDJSON == true
+        relay.tracksArrivals = PowerSync.Surface.route(atPath: request.path)?.answersNDJSON == true
         relay.queued = { [unowned self] in sendNow() }
         relay.firstBodySent = { Self.yieldToReader() }
         let exchange = Exchange(request: request, relay: relay, begin: loop.clock.now)

@@ -2,6 +2,7 @@ import Corpus
 import HTTP
 import JSON
 import KizunaWire
+import PowerSyncWire
 
 extension PowerSync.Router {
     /// The fixture endpoint: `reset` (an empty service), `configure` (`{"data_page_ops": N}`),

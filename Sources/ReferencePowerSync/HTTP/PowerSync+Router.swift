@@ -1,4 +1,3 @@
-import Corpus
 import Foundation
 import HTTP
 import JSON
@@ -46,22 +45,22 @@ extension PowerSync {
         /// Answers one request on the connection's thread.
         func handle(_ request: HTTPRequest, _ stream: HTTPResponseStream) {
             let service = self.service
-            if request.path.hasPrefix(PowerSyncSurface.fixturePrefix), fixtures, request.listener.isLoopback {
+            if request.path.hasPrefix(PowerSync.Surface.fixturePrefix), fixtures, request.listener.isLoopback {
                 if let refusal = FixtureAccess.refusal(request) {
                     _ = stream.respond(Self.json(403, Self.error("ACF04", refusal)))
                 } else {
-                    _ = stream.respond(fixture(String(request.path.dropFirst(PowerSyncSurface.fixturePrefix.count)), request))
+                    _ = stream.respond(fixture(String(request.path.dropFirst(PowerSync.Surface.fixturePrefix.count)), request))
                 }
                 return
             }
-            if request.path == PowerSyncSurface.checkpointBackendPath {
+            if request.path == PowerSync.Surface.checkpointBackendPath {
                 _ = stream.respond(checkpointBackend(request))
                 return
             }
             // In PowerSync's order (lib-services router/endpoint.ts, executeEndpoint): an unknown
             // route is 404 before anything else (route-register.ts, setNotFoundHandler), then the
             // body or query is validated (400), then the token checked (401).
-            let route = PowerSyncSurface.Route.allCases.first { $0.method == request.method && $0.path == request.path }
+            let route = PowerSync.Surface.Route.allCases.first { $0.method == request.method && $0.path == request.path }
             guard let route else {
                 _ = stream.respond(Self.routeNotFound(request))
                 return
@@ -76,7 +75,7 @@ extension PowerSync {
                 return
             }
             let input: Input
-            do throws(PowerSyncWireError) {
+            do throws(PowerSync.ShapeError) {
                 switch route {
                 case .syncStream: input = .stream(try SyncStreamRequest(json: body))
                 case .checkpointRequest: input = .checkpointRequest(try CheckpointRequest(json: body))
@@ -153,7 +152,7 @@ extension PowerSync {
             case .refused(let refusal): return refusal
             }
             let checkpointRequest: CheckpointRequest
-            do throws(PowerSyncWireError) { checkpointRequest = try CheckpointRequest(json: body) } catch {
+            do throws(PowerSync.ShapeError) { checkpointRequest = try CheckpointRequest(json: body) } catch {
                 return Self.json(400, Self.error(error.kind.protocolCode, "\(error.pointer): \(error.detail)"))
             }
             switch caller(request) {
@@ -172,12 +171,12 @@ extension PowerSync {
 
         /// The query's parameters as an object of strings, decoded as a form (`+` is a space, as
         /// Fastify's query parser reads it), the first of a repeated name kept.
-        /// - Throws: `PowerSyncWireError` (.malformedRequest) for a query that is not percent-encoded.
-        static func queryObject(_ query: String?) throws(PowerSyncWireError) -> JSONValue {
+        /// - Throws: `PowerSync.ShapeError` (.malformedRequest) for a query that is not percent-encoded.
+        static func queryObject(_ query: String?) throws(PowerSync.ShapeError) -> JSONValue {
             guard let query, !query.isEmpty else { return .object(JSONObject()) }
             // URLComponents(string:) refuses a bad escape with nil (its percentEncodedQuery setter traps).
             guard let components = URLComponents(string: "http://service/?" + query.replacingOccurrences(of: "+", with: "%20")) else {
-                throw PowerSyncWireError(.malformedRequest, at: .root, "the query is not percent-encoded")
+                throw PowerSync.ShapeError(.malformedRequest, at: .root, "the query is not percent-encoded")
             }
             var members: [(String, JSONValue)] = []
             for item in components.queryItems ?? [] where !members.contains(where: { $0.0 == item.name }) {
@@ -194,7 +193,7 @@ extension PowerSync {
         /// "Authentication required", auth.ts lines 27-32).
         static func token(_ fields: [String]) throws(JWTError) -> String? {
             guard fields.count <= 1 else { throw .malformed("more than one Authorization field") }
-            return fields.first.flatMap { PowerSyncSurface.credential(authorization: $0) }.map(String.init)
+            return fields.first.flatMap { PowerSync.Surface.credential(authorization: $0) }.map(String.init)
         }
 
         /// Writes the stream: every answer of the service as it comes, each line flushed, and a last

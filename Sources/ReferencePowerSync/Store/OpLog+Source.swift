@@ -91,7 +91,7 @@ extension OpLog {
     }
 
     private static func checksum(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSync.ServiceError) -> UInt32 {
-        do throws(PowerSyncWireError) { return try Checksum.read(value, at: pointer.appending("checksum")).value } catch {
+        do throws(PowerSync.ShapeError) { return try Checksum.read(value, at: pointer.appending("checksum")).value } catch {
             throw .source("\(error.pointer): \(error.detail)")
         }
     }

@@ -1,4 +1,4 @@
-import Corpus
+import PowerSyncWire
 import SQLite
 
 /// The service's connection and statements: the shared SQLite wrapper, failing with

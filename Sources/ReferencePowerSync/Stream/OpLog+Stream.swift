@@ -1,4 +1,3 @@
-import Corpus
 import PowerSyncWire
 
 extension OpLog {

@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import PowerSyncWire
 
 extension PowerSync {
     /// What the server lane needs of a PowerSync-shaped service to play a PowerSync transcript:
@@ -78,4 +79,9 @@ extension PowerSync {
         /// Closes the stream (the client hangs up).
         func close() async
     }
+}
+
+extension PowerSync {
+    /// Makes a fresh, isolated target for one case.
+    public typealias TargetFactory = @Sendable () throws(TargetError) -> any ServerTarget
 }

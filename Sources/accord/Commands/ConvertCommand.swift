@@ -3,6 +3,7 @@ import Capture
 import Corpus
 import Harness
 import Lanes
+import PowerSyncWire
 
 enum ConvertCommand: Command {
     static let spec = CommandSpec(

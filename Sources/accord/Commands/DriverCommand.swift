@@ -1,6 +1,8 @@
 import AccordDriver
 import Corpus
 import Foundation
+import KizunaWire
+import PowerSyncWire
 import ReferenceClient
 import ReferenceDriver
 import ReferencePowerSyncClient
@@ -42,12 +44,12 @@ enum DriverCommand: Command {
         case .powerSync?:
             let faults = try SeededFaults.parse(arguments.values(.fault), as: PowerSync.ClientFault.self, command: spec.name)
             let ending = await DriverLoop.run(
-                powerSync: ReferencePowerSyncDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
+                powerSync: PowerSync.ReferenceClientDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
             return ending == .outputFailed ? ExitCode.failure : ExitCode.success
         case .kizunaSync?:
             let faults = try SeededFaults.parse(arguments.values(.fault), as: ClientFault.self, command: spec.name)
             let ending = await DriverLoop.run(
-                engine: ReferenceClientDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
+                engine: KizunaSync.ReferenceClientDriver(faults: faults), input: FileDescriptorInput(), output: FileDescriptorOutput())
             return ending == .outputFailed ? ExitCode.failure : ExitCode.success
         case nil:
             throw UsageError("--profile takes kizunasync or powersync, found '\(profile)'", command: spec.name)

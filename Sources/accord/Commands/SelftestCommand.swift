@@ -1,7 +1,9 @@
 import Corpus
 import Foundation
 import Harness
+import KizunaWire
 import Lanes
+import PowerSyncWire
 import ReferenceClient
 import ReferencePowerSync
 import ReferencePowerSyncClient

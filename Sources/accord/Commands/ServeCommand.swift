@@ -5,6 +5,7 @@ import HTTP
 import Harness
 import JSON
 import Lanes
+import PowerSyncWire
 import ReferencePowerSync
 import ReferenceServer
 import Serve

@@ -3,8 +3,10 @@ import Foundation
 import HTTPTargets
 import Harness
 import JSON
+import KizunaWire
 import Lanes
 import PostgresTarget
+import PowerSyncWire
 import ReferencePowerSync
 import ReferenceServer
 import ServerContract
@@ -12,7 +14,7 @@ import ServerContract
 /// Turns a `--server` target (`ServerTargetSpec`) into a factory of isolated targets, one per case.
 enum TargetChoice {
     static func factory(for server: ServerTargetSpec, jwtSecret: String?, apiKey: String?, postgresConfig: String? = nil)
-        async throws(RunError) -> ServerRun.TargetFactory
+        async throws(RunError) -> KizunaSync.TargetFactory
     {
         switch server {
         case .checkpointBackend:
@@ -54,7 +56,7 @@ enum TargetChoice {
     /// an http(s) URL (reset before each case), or an app's checkpoint backend; nil for a target
     /// that serves no PowerSync profile (a postgres:// URL, or a URL without a JWT secret).
     static func powerSyncFactory(for server: ServerTargetSpec, jwtSecret: String? = nil, backendToken: String? = nil) throws(RunError)
-        -> ServerRun.PowerSyncTargetFactory?
+        -> PowerSync.TargetFactory?
     {
         switch server {
         case .embedded:
@@ -78,10 +80,10 @@ enum TargetChoice {
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
     /// - Parameter faults: the faults.
     /// - Returns: the factory.
-    static func embeddedPowerSync(faults: Set<PowerSync.ServiceFault>) -> ServerRun.PowerSyncTargetFactory {
+    static func embeddedPowerSync(faults: Set<PowerSync.ServiceFault>) -> PowerSync.TargetFactory {
         { () throws(TargetError) -> any PowerSync.ServerTarget in
             do throws(PowerSync.ServiceError) {
-                return EmbeddedPowerSync(service: try PowerSync.Service(faults: faults))
+                return PowerSync.EmbeddedTarget(service: try PowerSync.Service(faults: faults))
             } catch {
                 throw TargetError.refused("the embedded PowerSync service did not start: \(error)")
             }

@@ -1,4 +1,3 @@
-import Corpus
 import JSON
 import PowerSyncWire
 

@@ -2,6 +2,7 @@ import AccordDriver
 import Checks
 import Corpus
 import JSON
+import KizunaWire
 import Reports
 
 extension KizunaSync.ClientJudge {

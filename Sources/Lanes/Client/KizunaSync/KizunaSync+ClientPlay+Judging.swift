@@ -1,6 +1,7 @@
 import AccordDriver
 import Checks
 import Corpus
+import KizunaWire
 import Reports
 
 extension KizunaSync.ClientPlay {

@@ -1,6 +1,6 @@
 import AccordDriver
-import Corpus
 import Harness
+import KizunaWire
 
 extension KizunaSync.ClientPlay {
     /// Puts a fresh driver from `launch` in place of the session's, says hello and, when given,

@@ -1,7 +1,7 @@
 import AccordDriver
 import Checks
-import Corpus
 import JSON
+import PowerSyncWire
 import Reports
 
 extension PowerSync {

@@ -136,7 +136,7 @@ extension PowerSync {
         private mutating func play(_ step: PowerSync.Step, reconcile: PowerSync.Step?, restarted: Bool) async -> ([StepFailure], [Failure])
         {
             var (body, expectations, extra) = Self.plan(step)
-            let path = PowerSyncSurface.Route.checkpointRequest.path
+            let path = PowerSync.Surface.Route.checkpointRequest.path
             if let reconcile, case .checkpointRequest(let request, let response) = reconcile.action {
                 var expected = Self.json(path, request, response)
                 expected.atLeast = restarted
@@ -173,9 +173,9 @@ extension PowerSync {
         /// A checkpoint request as a client in custom mode sends it: to the app's backend, with the
         /// backend's credential, answered without the service's envelope.
         static func toBackend(_ expected: PowerSync.Mock.Expectation) -> PowerSync.Mock.Expectation {
-            guard expected.path == PowerSyncSurface.Route.checkpointRequest.path else { return expected }
+            guard expected.path == PowerSync.Surface.Route.checkpointRequest.path else { return expected }
             var backend = expected
-            backend.path = PowerSyncSurface.checkpointBackendPath
+            backend.path = PowerSync.Surface.checkpointBackendPath
             backend.token = PowerSync.backendToken
             if let json = try? JSONParser.parse(expected.body), let answer = try? CheckpointRequestAnswer(json: json) {
                 backend.body = Array(CanonicalJSON.compact(answer.backendJSON).utf8)
@@ -203,7 +203,7 @@ extension PowerSync {
                 checkpointMode: transcript.checkpointMode,
                 checkpointBackend: transcript.checkpointMode == .custom
                     ? PowerSync.CheckpointBackend(
-                        url: mock.baseURL + PowerSyncSurface.checkpointBackendPath, token: PowerSync.backendToken) : nil)
+                        url: mock.baseURL + PowerSync.Surface.checkpointBackendPath, token: PowerSync.backendToken) : nil)
             let answer = await session.call(.powerSync(.attach(attach)))
             return answer.isResult ? nil : PowerSync.ClientJudge.describe(answer)
         }

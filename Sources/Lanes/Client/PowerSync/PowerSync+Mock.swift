@@ -82,7 +82,7 @@ extension PowerSync {
             // Token (the SDKs' scheme) and Bearer alike, as PowerSync's service takes them.
             let token = expected.token ?? self.token
             guard let authorization = request.headers["Authorization"],
-                PowerSyncSurface.credential(authorization: authorization) == token[...]
+                PowerSync.Surface.credential(authorization: authorization) == token[...]
             else {
                 return expected.token == nil
                     ? "the Authorization header is not Token or Bearer <the token given at attach>"
@@ -113,10 +113,10 @@ extension PowerSync {
         /// a checkpoint request's id (a string or a number alike) and client id; a write checkpoint's
         /// query, whole. A body that does not decode, and any other request, is compared whole.
         static func meaning(_ body: JSONValue, path: String) -> JSONValue {
-            if path == PowerSyncSurface.checkpointBackendPath, let request = try? CheckpointRequest(json: body) {
+            if path == PowerSync.Surface.checkpointBackendPath, let request = try? CheckpointRequest(json: body) {
                 return ["checkpoint_request_id": .string(request.id.description), "client_id": .string(request.clientID)]
             }
-            switch PowerSyncSurface.route(atPath: path) {
+            switch PowerSync.Surface.route(atPath: path) {
             case .syncStream:
                 guard let request = try? SyncStreamRequest(json: body) else { return body }
                 let buckets = request.buckets.sorted { $0.name < $1.name }.map { position -> JSONValue in

@@ -1,6 +1,7 @@
 import Checks
 import Corpus
 import JSON
+import PowerSyncWire
 import Reports
 import ServerContract
 

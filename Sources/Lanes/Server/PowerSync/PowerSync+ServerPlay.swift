@@ -2,6 +2,7 @@ import Checks
 import Corpus
 import Foundation
 import JSON
+import PowerSyncWire
 import Reports
 import ServerContract
 

@@ -10,7 +10,7 @@ enum SyncLineComparison {
     /// - Parameter line: a line as sent or as the transcript writes it.
     /// - Returns: its normal form.
     static func normal(_ line: JSONValue) -> JSONValue {
-        do throws(PowerSyncWireError) { return try SyncLine(json: line).json } catch { return line }
+        do throws(PowerSync.ShapeError) { return try SyncLine(json: line).json } catch { return line }
     }
 
     /// Where the live line first differs from the golden one, relative to the line, or nil.

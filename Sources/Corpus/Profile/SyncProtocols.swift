@@ -1,8 +1,0 @@
-/// KizunaSync as a namespace (issue 38): a module that holds a piece of the protocol's own — its
-/// server contract (`KizunaSync.ServerTarget`), its HTTP target, the lanes' profile and its
-/// plays — declares it as a member, so a piece both protocols have is `KizunaSync.X` beside
-/// `PowerSync.X`, never two top-level twins, and a third protocol is a third namespace.
-public enum KizunaSync: Sendable {}
-
-/// PowerSync as a namespace, as `KizunaSync` is.
-public enum PowerSync: Sendable {}
