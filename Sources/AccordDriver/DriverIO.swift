@@ -113,12 +113,10 @@ public final class DriverPipe: DriverOutput, Sendable {
     }
 
     /// Appends bytes to the pipe.
-    /// - Parameter bytes: the bytes.
     /// - Throws: never; the signature is `DriverOutput`'s.
     public func write(_ bytes: [UInt8]) async throws { continuation.yield(bytes) }
 
     /// Appends bytes without waiting.
-    /// - Parameter bytes: the bytes.
     public func send(_ bytes: [UInt8]) { continuation.yield(bytes) }
 
     /// Ends the pipe: the reader sees end of input after the bytes already sent.

@@ -75,7 +75,6 @@ extension DriverRequest {
     }
 
     /// Reads the `id` of a line that may be malformed, so an error response can echo it.
-    /// - Parameter json: the parsed line.
     /// - Returns: the id, or nil when the line carries no valid id.
     public static func id(in json: JSONValue) -> Int? {
         guard let number = json["id"]?.numberValue, let id = number.intValue, id >= 0 else { return nil }
@@ -229,7 +228,6 @@ func names(_ value: JSONValue, at pointer: JSONPointer) throws(WireError) -> [St
 /// Line framing: compact canonical JSON and one newline.
 public enum DriverLine {
     /// Encodes a value as one protocol line.
-    /// - Parameter value: the value.
     /// - Returns: the compact sorted-key JSON followed by a newline.
     public static func encode(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []

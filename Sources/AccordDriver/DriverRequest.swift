@@ -213,16 +213,12 @@ public struct DriverRequest: Sendable, Hashable {
     public var body: Body
 
     /// Makes a request.
-    /// - Parameters:
-    ///   - id: the request id.
-    ///   - body: the operation and payload.
     public init(id: Int, _ body: Body) {
         self.id = id
         self.body = body
     }
 
     /// A hello naming this library's protocol version.
-    /// - Parameter id: the request id.
     /// - Returns: the request.
     public static func hello(id: Int) -> DriverRequest { DriverRequest(id: id, .hello(protocolVersion: protocolVersion)) }
 
@@ -241,7 +237,6 @@ public struct DriverRequest: Sendable, Hashable {
     public static func write(id: Int, _ request: WriteRequest) -> DriverRequest { DriverRequest(id: id, .write(request)) }
 
     /// A push request.
-    /// - Parameter id: the request id.
     /// - Returns: the request.
     public static func push(id: Int) -> DriverRequest { DriverRequest(id: id, .push) }
 
@@ -264,7 +259,6 @@ public struct DriverRequest: Sendable, Hashable {
     }
 
     /// A close request.
-    /// - Parameter id: the request id.
     /// - Returns: the request.
     public static func close(id: Int) -> DriverRequest { DriverRequest(id: id, .close) }
 }

@@ -11,18 +11,12 @@ public struct DriverResponse: Sendable, Hashable {
     public var outcome: Result<DriverResult, DriverFailureError>
 
     /// Makes a successful response.
-    /// - Parameters:
-    ///   - id: the request id.
-    ///   - result: the result.
     public init(id: Int?, result: DriverResult) {
         self.id = id
         self.outcome = .success(result)
     }
 
     /// Makes a failed response.
-    /// - Parameters:
-    ///   - id: the request id.
-    ///   - failure: the failure.
     public init(id: Int?, failure: DriverFailure) {
         self.id = id
         self.outcome = .failure(DriverFailureError(failure))
@@ -121,7 +115,6 @@ public struct DriverFailureError: Error, Sendable, Hashable, CustomStringConvert
     public var failure: DriverFailure
 
     /// Wraps a failure.
-    /// - Parameter failure: the failure.
     public init(_ failure: DriverFailure) { self.failure = failure }
 
     /// "CODE: message".

@@ -47,11 +47,6 @@ public struct HelloResult: Sendable, Hashable {
     public var parts: [String]?
 
     /// Makes a hello answer.
-    /// - Parameters:
-    ///   - name: the engine's name.
-    ///   - version: the engine's version.
-    ///   - capabilities: the capabilities.
-    ///   - protocolVersion: the protocol version.
     public init(name: String, version: String, capabilities: [String], protocolVersion: String = DriverRequest.protocolVersion) {
         self.name = name
         self.version = version
@@ -66,7 +61,6 @@ public struct WriteResult: Sendable, Hashable {
     public var outboxDepth: Int
 
     /// Makes a write answer.
-    /// - Parameter outboxDepth: the outbox depth after the write.
     public init(outboxDepth: Int) { self.outboxDepth = outboxDepth }
 }
 
@@ -219,9 +213,6 @@ public struct StateResult: Sendable, Hashable {
     }
 
     /// The row a `local-row` check reads.
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the row key.
     /// - Returns: the columns, or nil when the row is absent.
     public func row(_ table: String, _ pk: String) -> JSONObject? { rows[table]?[pk] }
 }
@@ -281,13 +272,11 @@ public struct DriverFailure: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The failure for a driver-protocol error.
-    /// - Parameter error: the error.
     public init(_ error: DriverError) {
         self.init(code: error.code, message: error.detail, pointer: error.pointer)
     }
 
     /// The failure for an engine error.
-    /// - Parameter error: the error.
     public init(_ error: EngineError) {
         self.init(code: error.code.rawValue, message: error.message)
     }

@@ -8,7 +8,6 @@ public struct EngineErrorCode: RawRepresentable, Sendable, Hashable, CustomStrin
     public let rawValue: String
 
     /// Accepts a code spelled `[A-Z][A-Z0-9_]*` that does not start with `DRIVER_`.
-    /// - Parameter rawValue: the code text.
     public init?(rawValue: String) {
         guard EngineErrorCode.isCode(rawValue), !rawValue.hasPrefix("DRIVER_") else { return nil }
         self.rawValue = rawValue
@@ -17,7 +16,6 @@ public struct EngineErrorCode: RawRepresentable, Sendable, Hashable, CustomStrin
     private init(known: String) { self.rawValue = known }
 
     /// True when `text` is spelled like an error code: `[A-Z][A-Z0-9_]*`.
-    /// - Parameter text: the text.
     /// - Returns: whether it is code-shaped.
     public static func isCode(_ text: String) -> Bool {
         guard let first = text.utf8.first, first >= 0x41 && first <= 0x5A else { return false }
@@ -86,9 +84,6 @@ public struct EngineError: Error, CustomStringConvertible, Sendable, Hashable {
     public let message: String
 
     /// Makes an engine error.
-    /// - Parameters:
-    ///   - code: the catalog code.
-    ///   - message: what happened.
     public init(_ code: EngineErrorCode, _ message: String) {
         self.code = code
         self.message = message

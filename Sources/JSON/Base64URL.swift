@@ -3,7 +3,6 @@ public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes bytes without padding.
-    /// - Parameter bytes: the bytes.
     /// - Returns: the text.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []
@@ -22,7 +21,6 @@ public enum Base64URL {
     }
 
     /// Decodes unpadded base64url strictly: no padding, no other alphabet, no stray bits.
-    /// - Parameter text: the text.
     /// - Returns: the bytes, or nil when the text is not canonical base64url.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)

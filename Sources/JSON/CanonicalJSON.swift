@@ -5,7 +5,6 @@ import Foundation
 /// mandatory string escapes, one trailing newline.
 public enum CanonicalJSON {
     /// Renders a value in canonical form, trailing newline included.
-    /// - Parameter value: the value to render.
     /// - Returns: the canonical UTF-8 bytes.
     public static func render(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
@@ -30,7 +29,6 @@ public enum CanonicalJSON {
     }
 
     /// Renders a value on one line with keys sorted and no insignificant whitespace.
-    /// - Parameter value: the value to render.
     /// - Returns: the compact text.
     public static func compact(_ value: JSONValue) -> String {
         var out: [UInt8] = []
@@ -70,7 +68,6 @@ public enum CanonicalJSON {
     }
 
     /// Members sorted by the byte order of their UTF-8 keys (C-2).
-    /// - Parameter object: the object.
     /// - Returns: its members in canonical order.
     public static func sortedMembers(_ object: JSONObject) -> [JSONObject.Member] {
         if isSorted(object.members) { return object.members }

@@ -75,9 +75,6 @@ public struct JSONPointer: Sendable, Hashable, CustomStringConvertible, Comparab
     }
 
     /// Orders pointers by their text.
-    /// - Parameters:
-    ///   - lhs: the first value.
-    ///   - rhs: the second value.
     /// - Returns: whether `lhs` orders before `rhs`.
     public static func < (lhs: JSONPointer, rhs: JSONPointer) -> Bool { lhs.description < rhs.description }
 }

@@ -10,7 +10,6 @@ extension JSONValue: Codable {
     }
 
     /// Decodes any JSON value; object keys come out sorted because decoders do not keep order.
-    /// - Parameter decoder: the decoder.
     /// - Throws: `DecodingError` when the value is not JSON.
     public init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Key.self) {
@@ -44,7 +43,6 @@ extension JSONValue: Codable {
     }
 
     /// Encodes the value; integers keep their exact value when they fit 64 bits.
-    /// - Parameter encoder: the encoder.
     /// - Throws: `EncodingError` when a number literal cannot be represented.
     public func encode(to encoder: any Encoder) throws {
         switch self {

@@ -29,7 +29,6 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public init(literal: String) { self.literal = literal }
 
     /// Makes a number from an integer.
-    /// - Parameter value: the integer.
     public init(_ value: Int) { self.literal = String(value) }
 
     /// The text of the literal.
@@ -65,7 +64,6 @@ public struct JSONObject: Sendable, Hashable {
     public var members: [Member]
 
     /// Makes an object from members in order.
-    /// - Parameter members: the members.
     public init(_ members: [Member] = []) { self.members = members }
 
     /// Makes an object from `(key, value)` pairs in order; a repeated key stays a second member.
@@ -81,9 +79,6 @@ public struct JSONObject: Sendable, Hashable {
 
     /// Adds a member at the end, even when `key` is already there (unlike the subscript's set,
     /// which replaces the first): a duplicate key stays visible, as in parsed input.
-    /// - Parameters:
-    ///   - key: the key.
-    ///   - value: the value.
     public mutating func append(_ key: String, _ value: JSONValue) { members.append(Member(key: key, value: value)) }
 
     /// The value of the first member named `key`, if any.
@@ -154,13 +149,10 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     /// A string value.
-    /// - Parameter value: the literal.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An integer number value.
-    /// - Parameter value: the literal.
     public init(integerLiteral value: Int) { self = .number(JSONNumber(value)) }
     /// A boolean value.
-    /// - Parameter value: the literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array value.
     /// - Parameter elements: the literal's elements.
@@ -171,7 +163,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
         self = .object(JSONObject(elements.map { JSONObject.Member(key: $0.0, value: $0.1) }))
     }
     /// The null value.
-    /// - Parameter nilLiteral: the `nil` literal.
     public init(nilLiteral: ()) { self = .null }
 }
 

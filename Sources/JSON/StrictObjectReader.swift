@@ -31,12 +31,10 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// True when the object has `key`.
-    /// - Parameter key: the key.
     /// - Returns: whether it is present.
     public func has(_ key: String) -> Bool { object[key] != nil }
 
     /// The value of an optional key, marking it read.
-    /// - Parameter key: the key.
     /// - Returns: the value, or nil when absent.
     public mutating func optional(_ key: String) -> JSONValue? {
         for index in object.members.indices where JSONObject.sameKey(object.members[index].key, key) {
@@ -47,7 +45,6 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// The value of a required key, marking it read.
-    /// - Parameter key: the key.
     /// - Returns: the value.
     /// - Throws: `PointedError` when the key is absent.
     public mutating func required(_ key: String) throws(PointedError<Kind>) -> JSONValue {
@@ -86,7 +83,6 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// A required string member.
-    /// - Parameter key: the key.
     /// - Returns: the string.
     /// - Throws: `PointedError` when absent or not a string.
     public mutating func string(_ key: String) throws(PointedError<Kind>) -> String {
@@ -109,7 +105,6 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// A required boolean member.
-    /// - Parameter key: the key.
     /// - Returns: the boolean.
     /// - Throws: `PointedError` when absent or not a boolean.
     public mutating func bool(_ key: String) throws(PointedError<Kind>) -> Bool {
@@ -119,7 +114,6 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// A required integer member (no fraction or exponent, fits `Int`).
-    /// - Parameter key: the key.
     /// - Returns: the integer.
     /// - Throws: `PointedError` when absent or not an integer.
     public mutating func integer(_ key: String) throws(PointedError<Kind>) -> Int {
@@ -129,7 +123,6 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// An optional integer member.
-    /// - Parameter key: the key.
     /// - Returns: the integer or nil.
     /// - Throws: `PointedError` when present and not an integer.
     public mutating func optionalInteger(_ key: String) throws(PointedError<Kind>) -> Int? {
@@ -139,7 +132,6 @@ public struct StrictObjectReader<Kind: PointedErrorKind>: Sendable {
     }
 
     /// A required array member.
-    /// - Parameter key: the key.
     /// - Returns: the elements.
     /// - Throws: `PointedError` when absent or not an array.
     public mutating func array(_ key: String) throws(PointedError<Kind>) -> [JSONValue] {

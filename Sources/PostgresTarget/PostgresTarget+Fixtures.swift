@@ -7,7 +7,6 @@ extension PostgresTarget {
     /// Resets the database to a case: rolls back held transactions, empties the synced tables and
     /// the pack's bookkeeping, writes the case's `_config` rows and settings, restarts the change
     /// sequence at `next_seq`, then applies the history, each change in its own transaction.
-    /// - Parameter seed: what to reset to.
     /// - Returns: the base and the seq each history change stamped (read back from the sequence),
     ///   and the database's own time at the seed.
     /// - Throws: `TargetError` when the database refuses (a table outside the configuration, say).
@@ -121,7 +120,6 @@ extension PostgresTarget {
     }
 
     /// Commits a held transaction: the pack stamps its changes now.
-    /// - Parameter transaction: its name.
     /// - Throws: `TargetError.refused` when no such transaction is open or the commit fails.
     public func commit(transaction: String) async throws(TargetError) {
         guard let connection = held.removeValue(forKey: transaction) else { throw .refused("no open transaction \(transaction)") }

@@ -16,9 +16,6 @@ extension PostgresTarget {
     }
 
     /// Calls `<schema>.push` as PostgREST would for `POST /rest/v1/rpc/push`.
-    /// - Parameters:
-    ///   - body: the request body.
-    ///   - identity: the caller.
     /// - Returns: the function's result (200), or the PostgREST error reply its SQL error maps to.
     /// - Throws: `TargetError.unreachable` when the database connection fails.
     public func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {

@@ -69,7 +69,6 @@ public actor PostgresTarget: KizunaSync.ServerTarget {
     }
 
     /// Takes the step and keeps the server's own clock: the pack stamps times from `now()`.
-    /// - Parameter step: the step number.
     public func setStep(_ step: Int) async throws(TargetError) {}
 
     /// The connections, opened and checked on first use.

@@ -14,9 +14,6 @@ public struct RemoteReply: Sendable, Hashable {
     public var body: [UInt8]
 
     /// Makes an answer.
-    /// - Parameters:
-    ///   - status: the HTTP status.
-    ///   - body: the body bytes.
     public init(status: Int, body: [UInt8]) {
         self.status = status
         self.body = body

@@ -13,7 +13,6 @@ extension ClientStore {
     }
 
     /// Stages a `has_more:true` page invisibly, with its continuation cursor, in one transaction.
-    /// - Parameter page: the page.
     /// - Throws: `ClientError` with `STORE`.
     func stage(_ page: PullResponse) throws(ClientError) {
         try db.transaction { () throws(ClientError) in

@@ -13,9 +13,6 @@ struct StoredRow {
 
 extension ClientStore {
     /// The locally readable row, or nil when it is absent (never present, deleted or shadowed).
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the row key.
     /// - Returns: the row's columns, or nil.
     /// - Throws: `ClientError` with `STORE` or `JSON` when the row cannot be read.
     public func row(table: String, pk: String) throws(ClientError) -> JSONObject? {
@@ -23,9 +20,6 @@ extension ClientStore {
     }
 
     /// The server-confirmed base of a row, or nil when the server has it absent or deleted.
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the row key.
     /// - Returns: the base columns, or nil.
     /// - Throws: `ClientError` with `STORE` or `JSON` when the row cannot be read.
     public func base(table: String, pk: String) throws(ClientError) -> JSONObject? {
@@ -33,7 +27,6 @@ extension ClientStore {
     }
 
     /// Every locally readable row of a table, by key.
-    /// - Parameter table: the table.
     /// - Returns: the rows by key.
     /// - Throws: `ClientError` with `UNKNOWN_TABLE` for a table outside the configuration, `STORE` or `JSON`.
     public func rows(table: String) throws(ClientError) -> [String: JSONObject] {
@@ -47,9 +40,6 @@ extension ClientStore {
     }
 
     /// Whether a row carries the no-resurrection shadow.
-    /// - Parameters:
-    ///   - table: the table.
-    ///   - pk: the row key.
     /// - Returns: true when the row is shadowed.
     /// - Throws: `ClientError` with `STORE` when the row cannot be read.
     public func isShadowed(table: String, pk: String) throws(ClientError) -> Bool {

@@ -30,9 +30,6 @@ public actor CurlRemote: ClientRemote {
     }
 
     /// POSTs one RPC body.
-    /// - Parameters:
-    ///   - rpc: which RPC.
-    ///   - body: the request body.
     /// - Returns: the status and body.
     /// - Throws: `TransportError` for a network failure or a timeout.
     public func send(_ rpc: ClientRPC, body: [UInt8]) async throws -> RemoteReply {

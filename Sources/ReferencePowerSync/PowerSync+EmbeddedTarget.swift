@@ -12,7 +12,6 @@ extension PowerSync {
         public let service: PowerSync.Service
 
         /// Wraps a service.
-        /// - Parameter service: the service.
         public init(service: PowerSync.Service) { self.service = service }
 
         /// Sets the data page size.

@@ -41,11 +41,9 @@ extension PowerSync {
         }
 
         /// Sets how the service answers (the server lane sets each case's `service` settings).
-        /// - Parameter settings: the settings.
         public func configure(_ settings: PowerSync.ServiceSettings) { pageOps = settings.dataPageOps }
 
         /// Commits one source transaction, replicating it at once unless it says otherwise.
-        /// - Parameter commit: the transaction.
         /// - Throws: `PowerSync.ServiceError` for a value the service cannot read, or storage.
         public func apply(_ commit: SourceCommit) throws(PowerSync.ServiceError) {
             try db.transaction { () throws(PowerSync.ServiceError) in try log.commit(commit) }

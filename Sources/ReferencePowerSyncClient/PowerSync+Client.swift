@@ -81,7 +81,6 @@ extension PowerSync {
         }
 
         /// Applies a local write and queues its upload entry, in one local transaction.
-        /// - Parameter write: the write.
         /// - Returns: the upload queue depth afterwards.
         /// - Throws: `PowerSync.ClientError` (STORE).
         public func write(_ write: PowerSync.LocalWrite) throws(PowerSync.ClientError) -> Int {

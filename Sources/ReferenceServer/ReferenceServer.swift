@@ -55,7 +55,6 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     public func capabilities() async throws(TargetError) -> TargetCapabilities { .reference }
 
     /// Resets the server to an empty state with a case's configuration, first seq and history.
-    /// - Parameter seed: what to reset to.
     /// - Returns: the base (`next_seq - 1`) and the seq each history change stamped.
     /// - Throws: `TargetError.refused` when the seed names an unknown table or a seq out of range.
     @discardableResult
@@ -129,7 +128,6 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     }
 
     /// Commits a held transaction: its changes take effect with the seqs they stamped.
-    /// - Parameter transaction: its name.
     /// - Throws: `TargetError.refused` when no such transaction is open.
     public func commit(transaction: String) async throws(TargetError) {
         guard let changes = held.removeValue(forKey: transaction) else { throw .refused("no open transaction \(transaction)") }
@@ -147,9 +145,6 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     }
 
     /// Calls `rpc/pull` as a user and session.
-    /// - Parameters:
-    ///   - body: the request body.
-    ///   - identity: the caller.
     /// - Returns: the reply: a page or a signal (200), or a PostgREST error (22023, KZL01, …).
     /// - Throws: never; a storage failure is a 500 reply.
     public func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
@@ -158,9 +153,6 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     }
 
     /// Calls `rpc/push` as a user and session.
-    /// - Parameters:
-    ///   - body: the request body.
-    ///   - identity: the caller.
     /// - Returns: the reply: verdicts, an abort or a signal (200), or a PostgREST error.
     /// - Throws: never; a storage failure is a 500 reply.
     public func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {

@@ -70,17 +70,11 @@ public final class SQLiteConnection<Failure: SQLiteFailure> {
     }
 
     /// Runs a statement that returns no rows.
-    /// - Parameters:
-    ///   - sql: the statement.
-    ///   - values: its positional parameters.
     public func run(_ sql: String, _ values: [SQLiteValue] = []) throws(Failure) {
         _ = try query(sql, values) { _ in () }
     }
 
     /// Runs a statement whose rows, if any, are not read.
-    /// - Parameters:
-    ///   - sql: the statement.
-    ///   - values: its positional parameters.
     /// - Returns: one element per row.
     @discardableResult
     public func query(_ sql: String, _ values: [SQLiteValue] = []) throws(Failure) -> [Void] {
@@ -120,15 +114,12 @@ public final class SQLiteConnection<Failure: SQLiteFailure> {
     }
 
     /// Opens a named savepoint.
-    /// - Parameter name: its name.
     public func savepoint(_ name: String) throws(Failure) { try execute("SAVEPOINT \(name)") }
 
     /// Releases (keeps) a savepoint's work.
-    /// - Parameter name: its name.
     public func release(_ name: String) throws(Failure) { try execute("RELEASE \(name)") }
 
     /// Undoes a savepoint's work and releases it.
-    /// - Parameter name: its name.
     public func rollback(to name: String) throws(Failure) {
         try execute("ROLLBACK TO \(name)")
         try execute("RELEASE \(name)")

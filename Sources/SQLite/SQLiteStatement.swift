@@ -32,7 +32,6 @@ public final class SQLiteStatement<Failure: SQLiteFailure> {
     }
 
     /// Binds positional parameters 1...n.
-    /// - Parameter values: the values.
     public func bind(_ values: [SQLiteValue]) throws(Failure) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
@@ -57,12 +56,10 @@ public final class SQLiteStatement<Failure: SQLiteFailure> {
     }
 
     /// The integer in column `index` (0-based).
-    /// - Parameter index: the column.
     /// - Returns: its integer value.
     public func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(raw, index) }
 
     /// The text in column `index`, or nil for NULL.
-    /// - Parameter index: the column.
     /// - Returns: its text.
     public func text(_ index: Int32) -> String? {
         guard sqlite3_column_type(raw, index) != SQLITE_NULL, let pointer = sqlite3_column_text(raw, index) else { return nil }
@@ -70,7 +67,6 @@ public final class SQLiteStatement<Failure: SQLiteFailure> {
     }
 
     /// True when column `index` is NULL.
-    /// - Parameter index: the column.
     /// - Returns: whether it is NULL.
     public func isNull(_ index: Int32) -> Bool { sqlite3_column_type(raw, index) == SQLITE_NULL }
 }

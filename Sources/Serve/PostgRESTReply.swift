@@ -7,7 +7,6 @@ import ServerContract
 /// error objects `{code, details, hint, message}`.
 public enum PostgRESTReply {
     /// The JSON response for an RPC reply, with its status.
-    /// - Parameter reply: the reply.
     /// - Returns: the response.
     public static func response(_ reply: RPCReply) -> HTTPResponse {
         var bytes: [UInt8] = []

@@ -50,7 +50,6 @@ public struct PostgRESTRouter: Sendable {
     }
 
     /// Answers one request.
-    /// - Parameter request: the request.
     /// - Returns: the response; every error is a PostgREST-shaped JSON object.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if request.asksForServerOptions { return .serverOptions(allowing: ["GET", "POST"]) }

@@ -13,7 +13,6 @@ extension KizunaSync {
         func capabilities() async throws(TargetError) -> TargetCapabilities
 
         /// Resets the server to an empty state with a case's configuration, first seq and history.
-        /// - Parameter seed: what to reset to.
         /// - Returns: where the server's numbering stands: its base and the seq of each history change.
         /// - Throws: `TargetError` when the server cannot be seeded.
         func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt
@@ -33,7 +32,6 @@ extension KizunaSync {
         func apply(_ change: FixtureChange, heldIn transaction: String?) async throws(TargetError)
 
         /// Commits a held transaction.
-        /// - Parameter transaction: its name.
         /// - Throws: `TargetError` when no such transaction is open.
         func commit(transaction: String) async throws(TargetError)
 
@@ -46,9 +44,6 @@ extension KizunaSync {
         func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply
 
         /// Calls `rpc/push` as a user and session.
-        /// - Parameters:
-        ///   - body: the request body.
-        ///   - identity: the caller.
         /// - Returns: the HTTP status and body.
         /// - Throws: `TargetError` when the call itself fails.
         func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply
@@ -80,9 +75,6 @@ public struct RPCReply: Sendable, Hashable {
     public var body: JSONValue
 
     /// Makes a reply.
-    /// - Parameters:
-    ///   - status: the HTTP status.
-    ///   - body: the body.
     public init(status: Int, body: JSONValue) {
         self.status = status
         self.body = body
@@ -144,12 +136,10 @@ public struct TargetError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The target cannot be reached (connection refused, timeout).
-    /// - Parameter detail: what happened.
     /// - Returns: the error.
     public static func unreachable(_ detail: String) -> TargetError { TargetError(.unreachable, detail) }
 
     /// The target refused a fixture operation.
-    /// - Parameter detail: what happened.
     /// - Returns: the error.
     public static func refused(_ detail: String) -> TargetError { TargetError(.refused, detail) }
 

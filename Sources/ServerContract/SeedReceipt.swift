@@ -33,7 +33,6 @@ public struct SeedReceipt: Sendable, Hashable {
     /// The receipt of a server that numbers as the seed asks: base `next_seq - 1`, and the history
     /// stamped densely from `next_seq` (a reap stamps nothing). This is what the runner assumes of
     /// a fixture endpoint whose seed answers 204 with no body.
-    /// - Parameter seed: the seed.
     /// - Returns: the receipt.
     public static func asSeeded(_ seed: Seed) -> SeedReceipt {
         var next = seed.nextSeq

@@ -17,9 +17,6 @@ public struct SetupProblem: Error, Sendable, Hashable, CustomStringConvertible {
     public let fix: String
 
     /// Makes a setup problem.
-    /// - Parameters:
-    ///   - problem: what is wrong.
-    ///   - fix: how to fix it.
     public init(_ problem: String, fix: String) {
         self.problem = problem
         self.fix = fix

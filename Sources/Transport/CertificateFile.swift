@@ -5,7 +5,6 @@ internal import COpenSSL
 /// libcurl's vague "problem with the SSL CA cert".
 package enum CertificateFile {
     /// Why a file cannot serve as the certificate authorities of an https upstream.
-    /// - Parameter path: the file.
     /// - Returns: the reason, naming the file; nil when it holds at least one PEM certificate.
     package static func problem(with path: String) -> String? {
         defer { ERR_clear_error() }

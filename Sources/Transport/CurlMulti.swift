@@ -108,7 +108,6 @@ package final class CurlMulti {
 
     /// Abandons a transfer for its sink (the client went away): its `done` is called at once
     /// with an outcome stopped by the sink.
-    /// - Parameter transfer: the transfer.
     package func cancel(_ transfer: Transfer) {
         finish(transfer.easy, CURLE_ABORTED_BY_CALLBACK, ending: .cancelled)
     }
@@ -116,7 +115,6 @@ package final class CurlMulti {
     /// What a transfer has moved so far: request bytes sent, header and body bytes received. It
     /// grows while the upstream shows any sign of life, so an owner that sees it unchanged for
     /// long knows the upstream went silent.
-    /// - Parameter transfer: the transfer.
     /// - Returns: the count, or nil when the transfer has ended.
     package func activity(_ transfer: Transfer) -> Int? {
         guard let entry = active[transfer.easy], let state = entry.handle.state else { return nil }

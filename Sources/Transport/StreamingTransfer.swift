@@ -266,7 +266,6 @@ final class TransferState {
 
 extension StreamingOutcome {
     /// The outcome of a transfer libcurl would not start.
-    /// - Parameter reason: why.
     /// - Returns: an outcome with no head and a setup error.
     package static func notStarted(_ reason: String) -> StreamingOutcome {
         StreamingOutcome(status: 0, bodyBytes: 0, stoppedBySink: false, error: .setup(reason))

@@ -15,7 +15,6 @@ extension PowerSync {
         func attach(_ request: AttachRequest) async throws
 
         /// Applies one local write and queues its upload entry in one local transaction.
-        /// - Parameter write: the write.
         /// - Returns: the upload queue depth afterwards.
         /// - Throws: `EngineError` (e.g. STORE).
         func localWrite(_ write: PowerSync.LocalWrite) async throws -> Int

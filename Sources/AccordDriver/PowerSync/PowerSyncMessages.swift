@@ -13,9 +13,6 @@ public struct WaitRequest: Sendable, Hashable {
     public var timeoutMilliseconds: Int
 
     /// Makes a wait request.
-    /// - Parameters:
-    ///   - checkpointRequestID: the request.
-    ///   - timeoutMilliseconds: the timeout.
     public init(checkpointRequestID: String, timeoutMilliseconds: Int) {
         self.checkpointRequestID = checkpointRequestID
         self.timeoutMilliseconds = timeoutMilliseconds

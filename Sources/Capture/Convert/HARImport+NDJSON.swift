@@ -29,7 +29,6 @@ extension HARImport {
 extension HARExport {
     /// A sync stream's recorded lines as HAR's `content.text`: one compact JSON value a line,
     /// each ending in LF, as the service sent them; nil for any other exchange.
-    /// - Parameter exchange: the exchange.
     /// - Returns: the NDJSON text and its media type, or nil.
     static func ndjsonText(_ exchange: RecordedExchange) -> (text: String, mimeType: String, isText: Bool)? {
         guard let route = PowerSync.Surface.route(kind: exchange.rpc), route.answersNDJSON, (200..<300).contains(exchange.status),

@@ -27,7 +27,6 @@ extension PowerSync {
 
         /// Whether a recording is of a PowerSync session: its header names the profile, or one of
         /// its exchanges is on a PowerSync route.
-        /// - Parameter recording: the recording.
         /// - Returns: true for PowerSync.
         public static func isPowerSync(_ recording: RecordingContents) -> Bool {
             recording.header.protocolName == CorpusProfile.powerSync.rawValue

@@ -5,7 +5,6 @@ import Glibc
 /// blank line, up to the next boundary, where no `name=value` or `"name": value` search finds it.
 extension Redactor {
     /// The values of secret-named parts replaced, or nil when the text has none.
-    /// - Parameter bytes: UTF-8 text.
     /// - Returns: the redacted bytes, nil when unchanged.
     func replacingFormParts(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let edits = formPartEdits(bytes)

@@ -5,7 +5,6 @@ import Glibc
 /// `"key": value` pairs and `key=value` pairs whose key names a secret.
 extension Redactor {
     /// Text with its JWT-shaped tokens and its secret-named pairs replaced by placeholders.
-    /// - Parameter string: the text.
     /// - Returns: the text to record.
     public func text(_ string: String) -> String {
         guard Self.mayHoldSecret(string) else { return string }
@@ -35,14 +34,12 @@ extension Redactor {
     }
 
     /// Bytes of text with secrets replaced, or nil when nothing was.
-    /// - Parameter bytes: UTF-8 text.
     /// - Returns: the redacted bytes, nil when unchanged.
     public func text(_ bytes: [UInt8]) -> [UInt8]? {
         bytes.withUnsafeBufferPointer { text(utf8: $0) }
     }
 
     /// Bytes of text with secrets replaced, or nil when nothing was.
-    /// - Parameter bytes: UTF-8 text.
     /// - Returns: the redacted bytes, nil when unchanged.
     public func text(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let afterPairs: [UInt8]?
@@ -58,7 +55,6 @@ extension Redactor {
 
     /// Whether redacting the text would change it, without handing out placeholders: the
     /// same decision `text(utf8:)` takes, for a caller that must not number secrets yet.
-    /// - Parameter bytes: UTF-8 text.
     /// - Returns: true when `text(utf8:)` would replace something.
     public func textNeedsRedaction(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard Self.mayHoldSecret(bytes: bytes) else { return false }

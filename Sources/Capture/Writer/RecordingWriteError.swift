@@ -15,25 +15,18 @@ public struct RecordingWriteError: Error, CustomStringConvertible, Sendable, Has
     }
 
     /// The file could not be created or opened.
-    /// - Parameters:
-    ///   - file: the file.
-    ///   - reason: why.
     /// - Returns: the error.
     public static func create(_ file: String, _ reason: String) -> RecordingWriteError {
         RecordingWriteError(.create, file: file, reason: reason)
     }
 
     /// A write or fsync failed.
-    /// - Parameters:
-    ///   - file: the file.
-    ///   - reason: why.
     /// - Returns: the error.
     public static func write(_ file: String, _ reason: String) -> RecordingWriteError {
         RecordingWriteError(.write, file: file, reason: reason)
     }
 
     /// The recording was already closed.
-    /// - Parameter file: the file.
     /// - Returns: the error.
     public static func closed(_ file: String) -> RecordingWriteError { RecordingWriteError(.closed, file: file, reason: "closed") }
 

@@ -16,7 +16,6 @@ public struct CatalogEntry: Sendable, Hashable {
     public var fixtures: [(label: String, text: String)]
 
     /// The entry of a rule fold, with its passing and violating fixtures.
-    /// - Parameter rule: the rule.
     public init(_ rule: RuleDescriptor) {
         id = rule.id.rawValue
         title = rule.title
@@ -30,7 +29,6 @@ public struct CatalogEntry: Sendable, Hashable {
     }
 
     /// The entry of a runner check, with a passing and a violating input.
-    /// - Parameter check: the check.
     public init(_ check: RunnerCheck) {
         id = check.id
         title = check.title
@@ -41,7 +39,6 @@ public struct CatalogEntry: Sendable, Hashable {
     }
 
     /// The entry of a client obligation: the lane observes it, and the corpus's client steps exercise it.
-    /// - Parameter obligation: the obligation.
     public init(_ obligation: ClientObligation) {
         id = obligation.id
         let lane = ObligationLane(obligation.id)
@@ -77,7 +74,6 @@ public struct CatalogEntry: Sendable, Hashable {
     public static func == (lhs: CatalogEntry, rhs: CatalogEntry) -> Bool { lhs.id == rhs.id && lhs.text == rhs.text }
 
     /// Hashes the entry.
-    /// - Parameter hasher: the hasher.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(id)
         hasher.combine(text)

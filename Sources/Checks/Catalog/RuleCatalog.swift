@@ -10,7 +10,6 @@ public enum RuleCatalog {
     ]
 
     /// The rule with an id, if it is in the catalog.
-    /// - Parameter id: the id.
     /// - Returns: its descriptor.
     public static func rule(_ id: RuleID) -> RuleDescriptor? { rules.first { $0.id == id } }
 

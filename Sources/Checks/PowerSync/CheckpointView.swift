@@ -25,7 +25,6 @@ struct CheckpointView: Sendable {
     }
 
     /// Applies a checkpoint or diff line; other lines leave the view as it is.
-    /// - Parameter line: the line.
     /// - Returns: the names of buckets that left the checkpoint.
     @discardableResult
     mutating func apply(_ line: SyncLine) -> [String] {

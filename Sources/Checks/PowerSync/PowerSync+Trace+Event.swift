@@ -31,9 +31,6 @@ extension PowerSync.Trace {
         public var payload: Payload
 
         /// Makes an event.
-        /// - Parameters:
-        ///   - location: where it is.
-        ///   - payload: what happened.
         public init(location: StepLocation, payload: Payload) {
             self.location = location
             self.payload = payload
@@ -41,7 +38,6 @@ extension PowerSync.Trace {
 
         /// The events of a transcript's steps, in order: each sync stream as its opening, one
         /// event per line (numbered from 1 within the stream) and its end.
-        /// - Parameter steps: the steps.
         /// - Returns: the events.
         public static func events(of steps: [PowerSync.Step]) -> [Event] {
             var events: [Event] = []
@@ -86,7 +82,6 @@ extension PowerSync.Trace {
 extension PowerSync.Trace.Event {
     /// The ids a source commit says the service holds; none for a commit inferred from the
     /// answers it would then be judged against.
-    /// - Parameter commit: the commit.
     /// - Returns: one `held` payload per `checkpoint_request` or `write_checkpoint` change.
     public static func held(in commit: SourceCommit) -> [Payload] {
         if commit.inferred { return [] }

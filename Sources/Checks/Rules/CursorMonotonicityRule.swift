@@ -15,7 +15,6 @@ public struct CursorMonotonicityRule: Rule {
     private var boundarySinceAssert = false
 
     /// Starts a fold.
-    /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
     /// Tracks pull cursors.

@@ -11,7 +11,6 @@ public struct PushAnswerRule: Rule {
     public static let ruleIDs: [RuleID] = ["I-5", "AC-ABORT-ATOMIC", "AC-OFFENDER", "AC-SIGNAL"]
 
     /// Starts a fold.
-    /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
     /// Checks a push response against its request; client-state checks say nothing to it.

@@ -11,7 +11,6 @@ public struct SignalPageRule: Rule {
     public static let ruleIDs: [RuleID] = ["I-8", "I-9e", "AC-EXPIRY"]
 
     /// Starts a fold.
-    /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
     /// Checks a signal page; client-state checks say nothing to it.

@@ -11,7 +11,6 @@ public struct StreamOrderRule: Rule {
     public static let ruleIDs: [RuleID] = ["I-10"]
 
     /// Starts a fold.
-    /// - Parameter settings: unused.
     public init(settings: TraceSettings) {}
 
     /// Checks the order of a page's entries; client-state checks say nothing to it.

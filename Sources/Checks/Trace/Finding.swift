@@ -16,13 +16,6 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public var actual: JSONValue?
 
     /// Makes a finding.
-    /// - Parameters:
-    ///   - ruleID: the rule.
-    ///   - location: the step.
-    ///   - pointer: the offending value.
-    ///   - message: what is wrong.
-    ///   - expected: the expected value.
-    ///   - actual: the actual value.
     public init(
         _ ruleID: RuleID, at location: StepLocation?, pointer: JSONPointer, _ message: String, expected: JSONValue? = nil,
         actual: JSONValue? = nil

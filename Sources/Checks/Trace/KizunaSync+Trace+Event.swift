@@ -24,10 +24,6 @@ extension KizunaSync.Trace {
         public var payload: Payload
 
         /// Makes an event.
-        /// - Parameters:
-        ///   - location: where.
-        ///   - client: the client.
-        ///   - payload: what.
         public init(location: StepLocation, client: String, payload: Payload) {
             self.location = location
             self.client = client
@@ -35,7 +31,6 @@ extension KizunaSync.Trace {
         }
 
         /// The events of a transcript's steps, in order.
-        /// - Parameter transcript: the transcript.
         /// - Returns: one event per step.
         public static func events(of transcript: Transcript) -> [Event] {
             transcript.steps.map { step in

@@ -4,7 +4,6 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible, E
     public let rawValue: String
 
     /// Makes an id.
-    /// - Parameter rawValue: the id text.
     public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// Makes an id from a literal.
@@ -15,9 +14,6 @@ public struct RuleID: Sendable, Hashable, Comparable, CustomStringConvertible, E
     public var description: String { rawValue }
 
     /// Orders ids as people read them: upstream invariants by number, then Accord's rules.
-    /// - Parameters:
-    ///   - lhs: the first value.
-    ///   - rhs: the second value.
     /// - Returns: whether `lhs` orders before `rhs`.
     public static func < (lhs: RuleID, rhs: RuleID) -> Bool { lhs.sortKey < rhs.sortKey }
 

@@ -21,7 +21,6 @@ public struct TraceSettings: Sendable, Hashable {
     }
 
     /// The settings a transcript declares.
-    /// - Parameter transcript: the transcript.
     /// - Returns: its settings.
     public static func of(_ transcript: Transcript) -> TraceSettings {
         TraceSettings(fencing: transcript.fencing, scanCap: transcript.context.server.maxPullScan)

@@ -79,16 +79,12 @@ public struct RecordedSession: Sendable, Hashable, CustomStringConvertible {
     public var client: String?
 
     /// Makes a session identity.
-    /// - Parameters:
-    ///   - user: the user id.
-    ///   - client: the client id.
     public init(user: String?, client: String?) {
         self.user = user
         self.client = client
     }
 
     /// The session an exchange belongs to.
-    /// - Parameter exchange: the exchange.
     public init(of exchange: RecordedExchange) {
         self.user = exchange.user
         self.client = exchange.client ?? exchange.request["client_id"]?.stringValue

@@ -115,7 +115,6 @@ public struct ServerInference: Sendable {
     }
 
     /// A configuration as a transcript's `context.server` object.
-    /// - Parameter config: the configuration.
     /// - Returns: the JSON object.
     public static func json(_ config: ServerConfig) -> JSONValue {
         var tables = JSONObject()

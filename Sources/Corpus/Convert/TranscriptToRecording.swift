@@ -24,7 +24,6 @@ public enum TranscriptToRecording {
         }
 
         /// Hashes the recording.
-        /// - Parameter hasher: the hasher to feed.
         public func hash(into hasher: inout Hasher) { hasher.combine(recording) }
     }
 

@@ -63,7 +63,6 @@ public struct Corpus: Sendable {
     /// manifest bijection (I-12): every entry names an existing transcript whose case id,
     /// cites, status, priority and title match, blocked entries have no transcript, and every
     /// transcript has exactly one entry.
-    /// - Parameter files: the folder.
     /// - Throws: `CorpusError` naming the file, step and pointer of the first problem.
     public init(files: some CorpusFiles) throws(CorpusError) {
         root = files.root

@@ -65,9 +65,6 @@ extension PowerSync {
         public var token: String
 
         /// Makes a backend.
-        /// - Parameters:
-        ///   - url: the route's URL.
-        ///   - token: the app's credential.
         public init(url: String, token: String) {
             self.url = url
             self.token = token

@@ -157,9 +157,6 @@ extension PowerSync {
         public var response: JSONValue
 
         /// Makes a pair.
-        /// - Parameters:
-        ///   - request: the request body.
-        ///   - response: the answer.
         public init(request: JSONValue, response: JSONValue) {
             self.request = request
             self.response = response

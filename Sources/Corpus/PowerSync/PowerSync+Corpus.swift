@@ -13,7 +13,6 @@ extension PowerSync {
         public var cases: [PowerSync.LoadedTranscript]
 
         /// Loads the folder.
-        /// - Parameter files: the folder.
         /// - Throws: `CorpusError` naming the file and pointer of the first problem.
         public init(files: some CorpusFiles) throws(CorpusError) {
             root = files.root

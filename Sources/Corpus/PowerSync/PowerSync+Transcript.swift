@@ -26,7 +26,6 @@ extension PowerSync {
         public var checkpointMode = PowerSync.CheckpointMode.legacy
 
         /// True when `id` follows the PowerSync case-id grammar `powersync/<NNN>-<slug>`.
-        /// - Parameter id: the case id.
         /// - Returns: whether it is well-formed.
         public static func isCaseID(_ id: String) -> Bool {
             id.wholeMatch(of: /powersync\/[0-9]{3}-[a-z0-9]+(-[a-z0-9]+)*/) != nil

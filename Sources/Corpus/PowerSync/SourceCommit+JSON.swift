@@ -9,7 +9,6 @@ extension SourceCommit {
     }
 
     /// Reads a commit written as `json` writes it.
-    /// - Parameter json: the body.
     /// - Throws: `WireError` (.json) naming the pointer.
     public init(json: JSONValue) throws(WireError) {
         var reader = try ObjectReader(json, at: .root, malformed: .json)

@@ -28,7 +28,6 @@ public enum CorpusProfile: String, Sendable, Hashable {
 
     /// The profile of a corpus folder, from its `cases/manifest.json`; KizunaSync when the
     /// manifest cannot be read (the corpus loader then reports why).
-    /// - Parameter files: the folder.
     /// - Returns: the profile.
     /// - Throws: `CorpusError` for a manifest whose `profile` is not a known profile name.
     public static func of(folder files: some CorpusFiles) throws(CorpusError) -> CorpusProfile {

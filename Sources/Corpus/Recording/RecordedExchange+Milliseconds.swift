@@ -8,7 +8,6 @@ extension RecordedExchange {
 
     /// Whether a number of milliseconds can be recorded: finite and at most
     /// `maximumMilliseconds` in magnitude.
-    /// - Parameter milliseconds: the value.
     /// - Returns: true when a recording can hold it.
     public static func isRecordable(milliseconds: Double) -> Bool {
         // NaN compares false, so it is refused with the infinities.

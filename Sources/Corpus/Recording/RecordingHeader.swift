@@ -38,7 +38,6 @@ public struct RecordingHeader: Sendable, Hashable {
     }
 
     /// Reads a header line.
-    /// - Parameter json: the parsed line.
     /// - Throws: `WireError` with the pointer of the offending value.
     public init(json: JSONValue) throws(WireError) {
         var reader = try ObjectReader(json, at: .root, malformed: .json)

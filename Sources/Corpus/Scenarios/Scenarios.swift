@@ -68,7 +68,6 @@ public struct Scenarios: Sendable, Hashable {
     }
 
     /// The setup of a case by id alone; `.none` when the file does not list it.
-    /// - Parameter caseID: the case id.
     /// - Returns: the setup.
     public func scenario(for caseID: String) -> Scenario { cases[caseID] ?? .none }
 

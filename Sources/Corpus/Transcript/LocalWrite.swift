@@ -21,9 +21,6 @@ public struct LocalWrite: Sendable, Hashable {
     public var expectError: String?
 
     /// Compares the wire forms.
-    /// - Parameters:
-    ///   - lhs: the first value.
-    ///   - rhs: the second value.
     /// - Returns: whether they are equal.
     public static func == (lhs: LocalWrite, rhs: LocalWrite) -> Bool {
         lhs.mutationID == rhs.mutationID && lhs.op == rhs.op && lhs.table == rhs.table && lhs.pk == rhs.pk
@@ -33,7 +30,6 @@ public struct LocalWrite: Sendable, Hashable {
     }
 
     /// Hashes the identifying fields.
-    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(mutationID)
         hasher.combine(columns)

@@ -55,7 +55,6 @@ public struct RPCExchange: Sendable, Hashable {
     }
 
     /// Hashes the bodies.
-    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rpc)
         hasher.combine(request)

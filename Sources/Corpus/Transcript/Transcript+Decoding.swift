@@ -3,7 +3,6 @@ import KizunaWire
 
 extension Transcript {
     /// True when `id` follows the case-id grammar `<flow>/<NNN>-<slug>`.
-    /// - Parameter id: the case id.
     /// - Returns: whether it is well-formed.
     public static func isCaseID(_ id: String) -> Bool {
         id.wholeMatch(

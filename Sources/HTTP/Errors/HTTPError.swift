@@ -15,47 +15,38 @@ public struct HTTPError: Error, CustomStringConvertible, Sendable, Hashable {
     }
 
     /// A malformed request (400).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func badRequest(_ detail: String) -> HTTPError { HTTPError(.badRequest, detail) }
 
     /// A request line over the limit (414).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func uriTooLong(_ detail: String) -> HTTPError { HTTPError(.uriTooLong, detail) }
 
     /// A header block over the limit (431).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func headersTooLarge(_ detail: String) -> HTTPError { HTTPError(.headersTooLarge, detail) }
 
     /// A body over the limit (413).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func bodyTooLarge(_ detail: String) -> HTTPError { HTTPError(.bodyTooLarge, detail) }
 
     /// A request that did not arrive in time (408).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func timeout(_ detail: String) -> HTTPError { HTTPError(.timeout, detail) }
 
     /// An HTTP version other than 1.0 and 1.1 (505).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func versionNotSupported(_ detail: String) -> HTTPError { HTTPError(.versionNotSupported, detail) }
 
     /// A transfer coding the server does not implement (501).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func notImplemented(_ detail: String) -> HTTPError { HTTPError(.notImplemented, detail) }
 
     /// An `Expect` other than `100-continue` (417).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func expectationFailed(_ detail: String) -> HTTPError { HTTPError(.expectationFailed, detail) }
 
     /// The server is at its connection cap (503).
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func unavailable(_ detail: String) -> HTTPError { HTTPError(.unavailable, detail) }
 

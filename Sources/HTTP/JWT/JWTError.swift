@@ -11,27 +11,22 @@ public struct JWTError: Error, CustomStringConvertible, Sendable, Hashable {
     }
 
     /// The token is not three base64url JSON parts with the claims' types.
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func malformed(_ detail: String) -> JWTError { JWTError(.malformed, detail) }
 
     /// The header names an algorithm other than HS256.
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func algorithm(_ detail: String) -> JWTError { JWTError(.algorithm, detail) }
 
     /// The signature does not match the secret.
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func signature(_ detail: String) -> JWTError { JWTError(.signature, detail) }
 
     /// `exp` has passed.
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func expired(_ detail: String) -> JWTError { JWTError(.expired, detail) }
 
     /// `nbf` is still ahead.
-    /// - Parameter detail: what is wrong.
     /// - Returns: the error.
     public static func notYetValid(_ detail: String) -> JWTError { JWTError(.notYetValid, detail) }
 

@@ -52,7 +52,6 @@ public struct JWTKey: Sendable {
     }
 
     /// Mints a compact HS256 JWT; the payload is compact JSON with sorted keys.
-    /// - Parameter claims: the claims.
     /// - Returns: the token.
     public func mint(_ claims: JWTClaims) -> String {
         let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))

@@ -6,16 +6,12 @@ public struct HTTPEndpoint: Sendable, Hashable, CustomStringConvertible {
     public var port: UInt16
 
     /// Makes an endpoint.
-    /// - Parameters:
-    ///   - host: the numeric address.
-    ///   - port: the port.
     public init(host: String, port: UInt16) {
         self.host = host
         self.port = port
     }
 
     /// Reads a `--listen` value: `HOST:PORT` or `[IPv6]:PORT`, the host numeric or "localhost".
-    /// - Parameter text: the value.
     public init?(listen text: String) {
         let host: Substring
         let portText: Substring

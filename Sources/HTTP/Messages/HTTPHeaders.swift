@@ -61,7 +61,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// The first value of a header, compared case-insensitively.
-    /// - Parameter name: the header name.
     /// - Returns: the value, or nil when absent.
     public subscript(name: String) -> String? {
         fields.withUnsafeBufferPointer { fields in
@@ -71,7 +70,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Every value of a header, in order.
-    /// - Parameter name: the header name.
     /// - Returns: the values.
     public func values(for name: String) -> [String] {
         var values: [String] = []
@@ -83,7 +81,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// The comma-separated tokens of every value of a header, lowercased and trimmed.
-    /// - Parameter name: the header name.
     /// - Returns: the tokens, empty elements dropped.
     public func tokens(for name: String) -> [String] {
         let values = values(for: name)
@@ -93,26 +90,18 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Appends a field.
-    /// - Parameters:
-    ///   - name: the name.
-    ///   - value: the value.
     public mutating func add(_ name: String, _ value: String) { fields.append(Field(name: name, value: value)) }
 
     /// Appends a field as it is, its `octets` included.
-    /// - Parameter field: the field.
     public mutating func add(_ field: Field) { fields.append(field) }
 
     /// Replaces every field of a name with one field.
-    /// - Parameters:
-    ///   - name: the name.
-    ///   - value: the value.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field of a name.
-    /// - Parameter name: the name.
     public mutating func remove(_ name: String) { fields.removeAll { Self.sameName($0.name, name) } }
 
     /// The number of fields.

@@ -11,10 +11,6 @@ public struct HTTPResponse: Sendable, Hashable {
     public var dropsConnection = false
 
     /// Makes a response.
-    /// - Parameters:
-    ///   - status: the status code.
-    ///   - headers: header fields.
-    ///   - body: the body.
     public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
@@ -46,7 +42,6 @@ public struct HTTPResponse: Sendable, Hashable {
     public var closesConnection: Bool { headers.tokens(for: "Connection").contains("close") }
 
     /// The standard reason phrase of a status.
-    /// - Parameter status: the status code.
     /// - Returns: the phrase, or "Unknown".
     public static func reasonPhrase(_ status: Int) -> String {
         switch status {

@@ -41,10 +41,6 @@ public struct HTTPResponseHead: Sendable, Hashable {
     public var headers: HTTPHeaders
 
     /// Makes a head.
-    /// - Parameters:
-    ///   - status: the status code.
-    ///   - reason: the reason phrase, or nil for the standard one.
-    ///   - headers: the header fields given.
     public init(status: Int, reason: String? = nil, headers: HTTPHeaders) {
         self.status = status
         self.reason = reason
@@ -52,7 +48,6 @@ public struct HTTPResponseHead: Sendable, Hashable {
     }
 
     /// Whether a status never has a body (1xx, 204, 304).
-    /// - Parameter status: the status code.
     /// - Returns: true for a bodyless status.
     public static func isBodyless(_ status: Int) -> Bool { status == 204 || status == 304 || (100..<200).contains(status) }
 

@@ -67,7 +67,6 @@ package final class HTTPOutput {
     }
 
     /// Sends as much as the socket takes without blocking.
-    /// - Parameter fd: a non-blocking socket.
     /// - Returns: the bytes sent; a failed send marks the output failed.
     @discardableResult
     package func send(to fd: Int32) -> Int {

@@ -44,7 +44,6 @@ extension KizunaSync {
         }
 
         /// Resets the server through `POST /accord/fixtures/seed`.
-        /// - Parameter seed: what to reset to.
         /// - Returns: the receipt the server answered (200), or `SeedReceipt.asSeeded` for a 204.
         /// - Throws: `TargetError` mapped from the fixture endpoint's answer.
         public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
@@ -53,7 +52,6 @@ extension KizunaSync {
         }
 
         /// Sets the logical clock through `POST /accord/fixtures/step`.
-        /// - Parameter step: the step number.
         /// - Throws: `TargetError` mapped from the fixture endpoint's answer.
         public func setStep(_ step: Int) async throws(TargetError) { try await fixture("step", FixtureRequest.body(step: step)) }
 
@@ -67,16 +65,12 @@ extension KizunaSync {
         }
 
         /// Commits a held transaction through `POST /accord/fixtures/commit`.
-        /// - Parameter transaction: its name.
         /// - Throws: `TargetError` mapped from the fixture endpoint's answer.
         public func commit(transaction: String) async throws(TargetError) {
             try await fixture("commit", FixtureRequest.body(commit: transaction))
         }
 
         /// Calls `POST /rest/v1/rpc/pull` with a JWT minted for the caller.
-        /// - Parameters:
-        ///   - body: the request body.
-        ///   - identity: the caller.
         /// - Returns: the status and body.
         /// - Throws: `TargetError` when the server cannot be reached or answers non-JSON.
         public func pull(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {
@@ -84,9 +78,6 @@ extension KizunaSync {
         }
 
         /// Calls `POST /rest/v1/rpc/push` with a JWT minted for the caller.
-        /// - Parameters:
-        ///   - body: the request body.
-        ///   - identity: the caller.
         /// - Returns: the status and body.
         /// - Throws: `TargetError` when the server cannot be reached or answers non-JSON.
         public func push(_ body: JSONValue, as identity: Identity) async throws(TargetError) -> RPCReply {

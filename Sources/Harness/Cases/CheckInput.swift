@@ -11,7 +11,6 @@ public enum CheckInput: Sendable {
     case recording(String)
 
     /// Classifies a path by what is on disk.
-    /// - Parameter path: the path.
     /// - Returns: the input.
     /// - Throws: `RunError` when the path is missing or is a folder without a manifest.
     public static func classify(_ path: String) throws(RunError) -> CheckInput {

@@ -2,7 +2,6 @@ import Reports
 
 extension Expectations {
     /// The outcome a suite ended with.
-    /// - Parameter suite: the suite as run.
     /// - Returns: failing when anything failed or errored; not applicable when a step did not
     ///   apply or the target does not support the case; skipped when no answer was compared; else
     ///   the suite's tier (pass or bound).
@@ -41,7 +40,6 @@ extension Expectations {
     /// reported skipped (the failure and the reason in its message); any other difference between
     /// the expected and the actual outcome, an unexpected pass included, adds a failing
     /// "expectation" case.
-    /// - Parameter suite: the suite as run.
     /// - Returns: the suite to report.
     public func apply(to suite: SuiteResult) -> SuiteResult {
         let suite = applyExchanges(to: suite)

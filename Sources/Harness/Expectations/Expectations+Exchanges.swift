@@ -27,7 +27,6 @@ extension Expectations {
     /// Applies the entries that name exchanges of this suite's recording: a listed exchange whose
     /// testcases failed is reported skipped; one that passed, or that the recording lacks, adds a
     /// failing "known-failing entry" testcase.
-    /// - Parameter suite: the suite as run.
     /// - Returns: the suite to report.
     package func applyExchanges(to suite: SuiteResult) -> SuiteResult {
         let listed = entries.compactMap { id, entry -> (Int, Entry)? in

@@ -70,7 +70,6 @@ public final class FileSink: ReportSink {
     }
 
     /// Writes bytes.
-    /// - Parameter bytes: the bytes.
     /// - Throws: `RunError` when the file cannot take them.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard let file, let base = bytes.baseAddress, bytes.count > 0 else { return }

@@ -51,9 +51,6 @@ package struct ReportSession {
     }
 
     /// Reports one suite now: to every report, and its failure lines to the console.
-    /// - Parameters:
-    ///   - suite: the suite.
-    ///   - output: receives console lines.
     package mutating func add(_ suite: SuiteResult, output: (String) -> Void) {
         let tally = suite.tally
         done += 1
@@ -84,7 +81,6 @@ package struct ReportSession {
     }
 
     /// Closes the reports and prints the summary: the verdict, after the first failures with `--quiet`.
-    /// - Parameter output: receives console lines.
     /// - Returns: true when nothing failed.
     /// - Throws: `RunError` for a report that could not be written, or (a setup error) a run in which
     ///   no check ran, unless `allowEmpty`.

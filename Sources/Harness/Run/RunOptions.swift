@@ -59,7 +59,6 @@ public struct RunOptions: Sendable {
     public var console = Console()
 
     /// Makes options over some inputs, with every other value at its default.
-    /// - Parameter paths: corpus folders, transcript files or recordings.
     public init(paths: [String]) { self.inputs = Inputs(paths: paths) }
 
     /// Where the selected cases come from.

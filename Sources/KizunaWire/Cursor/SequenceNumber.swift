@@ -8,7 +8,6 @@ public struct SequenceNumber: Sendable, Hashable, Comparable, CustomStringConver
     public static let zero = SequenceNumber(unchecked: "0")
 
     /// Parses canonical decimal text (`0` or `[1-9][0-9]*`).
-    /// - Parameter text: the text.
     public init?(_ text: some StringProtocol) {
         guard Self.isCanonical(text.utf8) else { return nil }
         self.text = String(text)
@@ -17,7 +16,6 @@ public struct SequenceNumber: Sendable, Hashable, Comparable, CustomStringConver
     init(unchecked text: String) { self.text = text }
 
     /// Makes a sequence number from a non-negative integer.
-    /// - Parameter value: the integer.
     public init(_ value: UInt64) { self.text = String(value) }
 
     /// True when the bytes are canonical decimal text.
@@ -33,9 +31,6 @@ public struct SequenceNumber: Sendable, Hashable, Comparable, CustomStringConver
     public var description: String { text }
 
     /// Orders by numeric value: shorter text is smaller, then byte order.
-    /// - Parameters:
-    ///   - lhs: the first value.
-    ///   - rhs: the second value.
     /// - Returns: whether `lhs` orders before `rhs`.
     public static func < (lhs: SequenceNumber, rhs: SequenceNumber) -> Bool {
         let left = lhs.text.utf8.count

@@ -20,7 +20,6 @@ extension StrictObjectReader where Kind == WireErrorKind {
     }
 
     /// A required object member whose values are column values (scalars or arrays of scalars).
-    /// - Parameter key: the key.
     /// - Returns: the object.
     /// - Throws: `WireError` when absent, not an object, or holding a non-column value.
     public mutating func columns(_ key: String) throws(WireError) -> JSONObject {

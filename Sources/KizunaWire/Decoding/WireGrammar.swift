@@ -3,7 +3,6 @@
 /// that decoding stays fast.
 public enum WireGrammar {
     /// An RFC 4122 textual uuid: 8-4-4-4-12 hex digits (format uuid).
-    /// - Parameter text: the text.
     /// - Returns: whether it is a uuid.
     public static func isUUID(_ text: String) -> Bool {
         let bytes = text.utf8
@@ -19,7 +18,6 @@ public enum WireGrammar {
     }
 
     /// A table or column name: `^[a-z][a-z0-9_]*$` (common.schema.json#/$defs/table_name).
-    /// - Parameter text: the text.
     /// - Returns: whether it is a name.
     public static func isName(_ text: String) -> Bool {
         guard let first = text.utf8.first, first >= 0x61 && first <= 0x7A else { return false }
@@ -27,7 +25,6 @@ public enum WireGrammar {
     }
 
     /// An origin clock: `<YYYY-MM-DDTHH:MM:SS.mmmZ>|<logical>|<node>` (mutation hlc pattern).
-    /// - Parameter text: the text.
     /// - Returns: whether it is an origin clock.
     public static func isHLC(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
@@ -55,7 +52,6 @@ public enum WireGrammar {
 
 extension ObjectReader {
     /// A required uuid member.
-    /// - Parameter key: the key.
     /// - Returns: the uuid text.
     /// - Throws: `WireError` when absent, not a string, or not a uuid.
     public mutating func uuid(_ key: String) throws(WireError) -> String {
@@ -77,7 +73,6 @@ extension ObjectReader {
     }
 
     /// A required table (or column) name member.
-    /// - Parameter key: the key.
     /// - Returns: the name.
     /// - Throws: `WireError` when absent, not a string, or not `^[a-z][a-z0-9_]*$`.
     public mutating func name(_ key: String) throws(WireError) -> String {
@@ -89,7 +84,6 @@ extension ObjectReader {
     }
 
     /// A required row-key member: a non-empty string (D-row-key).
-    /// - Parameter key: the key.
     /// - Returns: the row key text.
     /// - Throws: `WireError` when absent, not a string, or empty.
     public mutating func rowKey(_ key: String) throws(WireError) -> String {

@@ -108,13 +108,9 @@ public struct Mutation: Sendable, Hashable {
     }
 
     /// Compares every field, transforms in order.
-    /// - Parameters:
-    ///   - lhs: the first value.
-    ///   - rhs: the second value.
     /// - Returns: whether they are equal.
     public static func == (lhs: Mutation, rhs: Mutation) -> Bool { lhs.json == rhs.json }
 
     /// Hashes the wire form.
-    /// - Parameter hasher: the hasher to feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 }

@@ -31,12 +31,6 @@ public struct PullRequest: WireMessage {
     public var clientID: String?
 
     /// Makes a request.
-    /// - Parameters:
-    ///   - buckets: the buckets.
-    ///   - cursor: the cursor.
-    ///   - schemaVersion: the schema version.
-    ///   - limit: the page size.
-    ///   - clientID: the client id.
     public init(buckets: [Bucket], cursor: CursorToken, schemaVersion: Int, limit: Int? = nil, clientID: String? = nil) {
         self.buckets = buckets
         self.cursor = cursor

@@ -36,9 +36,6 @@ public struct PullResponse: WireMessage {
     }
 
     /// Reads a pull response strictly (pull-response.schema.json).
-    /// - Parameters:
-    ///   - json: the message body.
-    ///   - pointer: where the body sits.
     /// - Throws: `WireError` naming the protocol code and the offending value's pointer.
     public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         let malformed = WireError.Kind.malformedPullResponse

@@ -10,10 +10,6 @@ public struct BatchAbort: Sendable, Hashable {
     public var serverRow: JSONObject?
 
     /// Makes an abort outcome.
-    /// - Parameters:
-    ///   - offenderMutationID: the offender.
-    ///   - reason: the reason.
-    ///   - serverRow: the offender's row.
     public init(offenderMutationID: String, reason: RejectionReason, serverRow: JSONObject?) {
         self.offenderMutationID = offenderMutationID
         self.reason = reason
@@ -31,9 +27,6 @@ public enum PushResponse: WireMessage {
     case signal(SignalType)
 
     /// Reads a push response strictly (push-response.schema.json).
-    /// - Parameters:
-    ///   - json: the message body.
-    ///   - pointer: where the body sits.
     /// - Throws: `WireError` naming the protocol code and the offending value's pointer.
     public init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         var reader = try ObjectReader(json, at: pointer, malformed: .malformedPushResponse)

@@ -38,7 +38,6 @@ extension Transform {
     }
 
     /// An increment amount: a JSON integer, or a decimal string past 2^31, that fits `Int64`.
-    /// - Parameter value: the `by` value.
     /// - Returns: the amount, or nil.
     public static func integer(_ value: JSONValue) -> Int64? {
         switch value {

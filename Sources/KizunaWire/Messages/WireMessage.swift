@@ -15,19 +15,16 @@ public protocol WireMessage: Sendable, Hashable, Codable {
 
 extension WireMessage {
     /// Reads the message from a whole body.
-    /// - Parameter json: the body.
     /// - Throws: `WireError` naming the protocol code and pointer.
     public init(json: JSONValue) throws(WireError) { try self.init(json: json, at: .root) }
 
     /// Decodes the message strictly from any `Decoder`.
-    /// - Parameter decoder: the decoder.
     /// - Throws: `WireError` when the value breaks the message's schema.
     public init(from decoder: any Decoder) throws {
         try self.init(json: try JSONValue(from: decoder), at: .root)
     }
 
     /// Encodes the message's wire form.
-    /// - Parameter encoder: the encoder.
     /// - Throws: `EncodingError` from the encoder.
     public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
 

@@ -22,9 +22,6 @@ extension PostgRESTSurface {
         public var client: String?
 
         /// Makes an identity.
-        /// - Parameters:
-        ///   - user: the `sub` claim.
-        ///   - client: the `session_id` claim.
         public init(user: String? = nil, client: String? = nil) {
             self.user = user
             self.client = client

@@ -10,7 +10,6 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Parses RFC 3339 UTC text; nil for anything else (another offset, a bad field, a date
     /// that does not exist).
-    /// - Parameter text: the text.
     public init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, let instant = Self.instant(bytes) else { return nil }
@@ -49,7 +48,6 @@ public struct UTCTimestamp: Sendable, Hashable, Comparable, CustomStringConverti
     public static func == (lhs: UTCTimestamp, rhs: UTCTimestamp) -> Bool { lhs.instant == rhs.instant }
 
     /// Hashes the instant.
-    /// - Parameter hasher: the hasher.
     public func hash(into hasher: inout Hasher) { hasher.combine(instant) }
 
     /// Orders by instant.

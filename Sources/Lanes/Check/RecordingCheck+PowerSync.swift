@@ -10,7 +10,6 @@ extension RecordingCheck {
     /// Checks an exchange on one of PowerSync's routes through the PS rules: a sync stream as its
     /// opening, one event per recorded NDJSON line and its end; a finding names the exchange,
     /// its NDJSON line and a pointer into that line (or into the request or response).
-    /// - Parameter exchange: the exchange.
     /// - Returns: false when the exchange is not on a PowerSync route and the header does not say
     ///   powersync (KizunaSync's rules take it).
     mutating func observePowerSync(_ exchange: RecordedExchange) -> Bool {

@@ -18,9 +18,6 @@ public struct ClientRun: Sendable {
         public var requestTimeout: Duration = .seconds(10)
 
         /// Makes options.
-        /// - Parameters:
-        ///   - paths: the inputs.
-        ///   - clientName: the driver's name for reports.
         public init(paths: [String], clientName: String) {
             self.run = RunOptions(paths: paths)
             self.clientName = clientName

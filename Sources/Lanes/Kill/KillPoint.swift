@@ -41,7 +41,6 @@ public enum KillPoint: KebabNamed {
     /// exchange another client makes (a `caller` naming another user or client) is the server
     /// lane's: the driver never sees it, so it is no kill target (a hooked driver would die at
     /// the first exchange of its own instead, unexpected).
-    /// - Parameter transcript: the case.
     /// - Returns: the step number.
     public func target(in transcript: Transcript) -> Int? {
         for step in transcript.steps {

@@ -5,7 +5,6 @@ extension SuiteResult {
     /// The suite with its sequence picture, and each case that reports on a step or exchange
     /// (named "step 7 push", "exchange 12 pull (client …0001)") tied to that number, so the
     /// HTML report colours the failing step. A case whose lane already set `step` keeps it.
-    /// - Parameter timeline: the case's timeline.
     /// - Returns: the suite.
     func drawing(_ timeline: SequenceTimeline) -> SuiteResult {
         var suite = self
@@ -19,7 +18,6 @@ extension SuiteResult {
     /// The suite with the sequence picture of its transcript, drawing at each step what its
     /// cases observed the system under test send or answer (`CaseResult.observed`), which is then
     /// cleared: the picture holds it, and passes the run's redactor with the suite.
-    /// - Parameter transcript: the case's transcript.
     /// - Returns: the suite.
     func drawing(transcript: Transcript) -> SuiteResult {
         drawing { SequenceTimeline(transcript: transcript, observed: $0) }
@@ -40,7 +38,6 @@ extension SuiteResult {
 
     /// The step or exchange number a case name gives: the digits after the first "step " or
     /// "exchange " in it.
-    /// - Parameter name: the case name.
     /// - Returns: the number, or nil when the name names none.
     static func stepNumber(in name: String) -> Int? {
         for word in ["step ", "exchange "] {

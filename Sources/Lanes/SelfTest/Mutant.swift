@@ -24,17 +24,11 @@ public struct Mutant: Sendable, Hashable {
     public var rule: String
 
     /// A fault of the embedded reference server, played by the server lane.
-    /// - Parameters:
-    ///   - name: the switch's name.
-    ///   - rule: the rule it breaks.
     public static func server(_ name: String, breaks rule: String) -> Mutant {
         Mutant(name: name, component: .server, rule: rule)
     }
 
     /// A fault of the embedded PowerSync service, played by the server lane over PowerSync cases.
-    /// - Parameters:
-    ///   - name: the switch's name.
-    ///   - rule: the rule it breaks.
     public static func powerSyncService(_ name: String, breaks rule: String) -> Mutant {
         Mutant(name: name, component: .powerSyncService, rule: rule)
     }
@@ -48,9 +42,6 @@ public struct Mutant: Sendable, Hashable {
     }
 
     /// A fault of the reference client, played by the client lane and the kill matrix.
-    /// - Parameters:
-    ///   - name: the switch's name.
-    ///   - rule: the rule it breaks.
     public static func client(_ name: String, breaks rule: String) -> Mutant {
         Mutant(name: name, component: .client, rule: rule)
     }

@@ -11,7 +11,6 @@ public struct SelfTestReport: Sendable {
     public var outcome: SelfTest.Outcome
 
     /// Makes a report.
-    /// - Parameter outcome: the findings.
     public init(outcome: SelfTest.Outcome) {
         self.outcome = outcome
     }
@@ -112,7 +111,6 @@ public struct SelfTestReport: Sendable {
     }
 
     /// Writes the JUnit report.
-    /// - Parameter path: the file.
     /// - Throws: `RunError.output` when it cannot be written.
     public func writeJUnit(to path: String) throws(RunError) {
         var reports = try ReportFanout(junitPath: path, jsonPath: nil, name: "accord selftest")

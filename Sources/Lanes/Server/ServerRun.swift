@@ -23,9 +23,6 @@ public struct ServerRun: Sendable {
         public var requiredTier = ResponseTier.bound
 
         /// Makes options.
-        /// - Parameters:
-        ///   - paths: the inputs.
-        ///   - targetName: the target's name.
         public init(paths: [String], targetName: String) {
             self.run = RunOptions(paths: paths)
             self.targetName = targetName

@@ -21,7 +21,6 @@ public enum StorageFaultPoint: KebabNamed {
     case identityChange
 
     /// The step of a transcript this point applies to, or nil when the case never reaches it.
-    /// - Parameter transcript: the case.
     /// - Returns: the step number.
     public func target(in transcript: Transcript) -> Int? {
         kill.target(in: transcript)

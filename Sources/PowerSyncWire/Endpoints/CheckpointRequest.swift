@@ -9,9 +9,6 @@ public struct CheckpointRequest: Sendable, Hashable {
     public var id: OpID
 
     /// Makes a request.
-    /// - Parameters:
-    ///   - clientID: the client.
-    ///   - id: the submitted id.
     public init(clientID: String, id: OpID) {
         self.clientID = clientID
         self.id = id
@@ -22,9 +19,6 @@ public struct CheckpointRequest: Sendable, Hashable {
     /// a string, `checkpoint_request_id` a string of digits (leading zeros allowed) or a JSON
     /// number that is a safe integer (|n| ≤ 2^53−1, as JavaScript reads it: `1.0` and `1e3` are
     /// integers), either between 1 and 2^63−1; other members are allowed and ignored.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError` (.malformedRequest), also for an id outside 1…2^63−1.
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)
@@ -84,9 +78,6 @@ public struct CheckpointRequestAnswer: Sendable, Hashable {
     public init(id: OpID) { self.id = id }
 
     /// Reads the answer body `{"data": {"checkpoint_request_id": "N"}}`; other members are allowed.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError` (.malformedAnswer).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         id = try MemberReader.enveloped("checkpoint_request_id", in: json, at: pointer, kind: .malformedAnswer)

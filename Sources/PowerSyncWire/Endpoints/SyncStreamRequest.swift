@@ -35,7 +35,6 @@ public struct SyncStreamRequest: Sendable, Hashable {
     }
 
     /// The client's position in a bucket, nil when it holds none.
-    /// - Parameter bucket: the bucket.
     /// - Returns: the `after` it sent.
     public func position(of bucket: String) -> OpID? { buckets.first { $0.name == bucket }?.after }
 
@@ -44,9 +43,6 @@ public struct SyncStreamRequest: Sendable, Hashable {
     /// `createTsCodecValidator(util.StreamingSyncRequest, { allowAdditional: true })`): an SDK
     /// sends `only`, `include_checksum`, `raw_data`, `binary_data`, `parameters`, `app_metadata`
     /// and `streams`, and newer ones may send more.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError` (.malformedRequest).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedRequest)

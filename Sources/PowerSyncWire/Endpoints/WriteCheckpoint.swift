@@ -7,7 +7,6 @@ public struct WriteCheckpointRequest: Sendable, Hashable {
     public var clientID: String?
 
     /// Makes a request.
-    /// - Parameter clientID: the client.
     public init(clientID: String?) { self.clientID = clientID }
 
     /// Reads the query parameters as an object (`{"client_id": "…"}` or `{}`); other parameters
@@ -33,9 +32,6 @@ public struct WriteCheckpointAnswer: Sendable, Hashable {
     public init(writeCheckpoint: OpID) { self.writeCheckpoint = writeCheckpoint }
 
     /// Reads the answer body; other members are allowed.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError` (.malformedAnswer).
     public init(json: JSONValue, at pointer: JSONPointer = .root) throws(PowerSync.ShapeError) {
         writeCheckpoint = try MemberReader.enveloped("write_checkpoint", in: json, at: pointer, kind: .malformedAnswer)

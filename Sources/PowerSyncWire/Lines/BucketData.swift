@@ -29,9 +29,6 @@ public struct BucketData: Sendable, Hashable {
     }
 
     /// Reads the body of a `data` line.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError`.
     public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)

@@ -11,10 +11,6 @@ public struct Checkpoint: Sendable, Hashable {
     public var buckets: [BucketChecksum]
 
     /// Makes a checkpoint.
-    /// - Parameters:
-    ///   - lastOpID: the last op id.
-    ///   - writeCheckpoint: the write checkpoint.
-    ///   - buckets: the buckets.
     public init(lastOpID: OpID, writeCheckpoint: OpID? = nil, buckets: [BucketChecksum]) {
         self.lastOpID = lastOpID
         self.writeCheckpoint = writeCheckpoint
@@ -22,9 +18,6 @@ public struct Checkpoint: Sendable, Hashable {
     }
 
     /// Reads the body of a `checkpoint` line.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError` (.malformedLine).
     public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)
@@ -64,9 +57,6 @@ public struct CheckpointDiff: Sendable, Hashable {
     }
 
     /// Reads the body of a `checkpoint_diff` line.
-    /// - Parameters:
-    ///   - json: the body.
-    ///   - pointer: where it sits.
     /// - Throws: `PowerSync.ShapeError` (.malformedLine).
     public init(json: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) {
         var reader = try MemberReader(json, at: pointer, kind: .malformedLine)

@@ -29,9 +29,6 @@ public struct Checksum: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads a checksum from a JSON number: an integer in −2^31…2^32−1, or a float with no
     /// fractional part in that range.
-    /// - Parameters:
-    ///   - value: the JSON value.
-    ///   - pointer: where it sits.
     /// - Returns: the checksum.
     /// - Throws: `PowerSync.ShapeError` (.malformedLine) when it is not a 32-bit checksum.
     public static func read(_ value: JSONValue, at pointer: JSONPointer) throws(PowerSync.ShapeError) -> Checksum {
@@ -64,7 +61,6 @@ public struct Checksum: Sendable, Hashable, CustomStringConvertible {
 extension Checksum {
     /// The bucket sum after one more op, as the SDK core counts it: PUT, REMOVE and MOVE add
     /// their checksum (wrapping u32), a CLEAR replaces the sum with its own.
-    /// - Parameter op: the op.
     /// - Returns: the new sum.
     public func adding(_ op: OplogEntry) -> Checksum { op.op == .clear ? op.checksum : self + op.checksum }
 }

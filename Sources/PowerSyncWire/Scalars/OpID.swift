@@ -30,7 +30,6 @@ public struct OpID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static func < (lhs: OpID, rhs: OpID) -> Bool { lhs.value < rhs.value }
 
     /// Reads a base-10 digit string: no sign, no leading zero (but "0"), at most 2^63−1.
-    /// - Parameter text: the text.
     /// - Returns: the id, or nil when the text is not one.
     public static func parse(_ text: String) -> OpID? {
         let digits = text.utf8

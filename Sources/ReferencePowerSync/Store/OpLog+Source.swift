@@ -6,7 +6,6 @@ import SQLite
 extension OpLog {
     /// Commits one source transaction: its op and bucket changes wait for replication (at once
     /// when the commit is replicated), stored ids are written as they are.
-    /// - Parameter commit: the transaction.
     /// - Throws: `PowerSync.ServiceError` (.source) for a checksum or id the service cannot read.
     func commit(_ commit: SourceCommit) throws(PowerSync.ServiceError) {
         let lsn = try position("source") + 1

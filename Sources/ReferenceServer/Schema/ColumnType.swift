@@ -42,7 +42,6 @@ public enum ColumnType: String, Sendable, Hashable, CaseIterable {
     public var isArray: Bool { self == .textArray }
 
     /// The integer a JSON value spells: an integer literal, or (for bigint) a decimal string.
-    /// - Parameter value: the value.
     /// - Returns: the integer, or nil.
     static func integer(_ value: JSONValue) -> Int64? { Transform.integer(value) }
 }

@@ -5,7 +5,6 @@ public struct ReferenceDomain: Sendable, Hashable {
     public var tables: [String: ReferenceTable]
 
     /// Makes a domain.
-    /// - Parameter tables: the tables.
     public init(tables: [ReferenceTable]) {
         var byName: [String: ReferenceTable] = [:]
         for table in tables { byName[table.name] = table }

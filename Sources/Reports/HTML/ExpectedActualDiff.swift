@@ -45,7 +45,6 @@ struct ExpectedActualDiff {
     }
 
     /// Pretty-prints JSON text, or gives it back unchanged when it is not JSON.
-    /// - Parameter text: the value's text.
     /// - Returns: its lines.
     static func pretty(_ text: String) -> [String] {
         guard let value = try? JSONParser.parse(text) else { return [text] }

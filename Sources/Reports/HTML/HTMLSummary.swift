@@ -45,7 +45,6 @@ struct HTMLSummary {
 
     /// The area a suite belongs to: the part of its name before "/" (e.g. "push"), or
     /// "recording" for a recording.
-    /// - Parameter suite: the suite.
     /// - Returns: the area.
     static func area(of suite: SuiteResult) -> String {
         if suite.file?.hasSuffix(".jsonl") == true || suite.name.hasSuffix(".jsonl") { return "recording" }

@@ -3,7 +3,6 @@
 /// recording or server show as text and never run.
 enum HTMLText {
     /// Escapes `&`, `<`, `>`, `"` and `'`, for text and for double- or single-quoted attributes.
-    /// - Parameter text: the text.
     /// - Returns: the escaped text.
     static func escape(_ text: String) -> String {
         var out = ""

@@ -9,7 +9,6 @@ enum RuleText {
     static func statement(of id: RuleID) -> String? { RuleCatalog.entry(id.rawValue)?.statement }
 
     /// The source a rule comes from (upstream invariant, seed, decision), when listed.
-    /// - Parameter id: the id.
     /// - Returns: the source.
     static func source(of id: RuleID) -> String? { RuleCatalog.entry(id.rawValue)?.source }
 }

@@ -33,7 +33,6 @@ public final class JSONReportWriter {
     /// Writes one suite with its properties, tally and cases.
     ///
     /// Properties become one object in order; when names repeat, the first value is kept.
-    /// - Parameter suite: the suite.
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.alreadyFinished`
     ///   after `finish()` or an earlier failure.
     public func write(_ suite: SuiteResult) throws {

@@ -62,7 +62,6 @@ public final class JUnitWriter {
     /// root cause's rule id as `type` and message as `message`, every finding in the content
     /// (CI dashboards show one failure per testcase, so the protocol rule must be that one); skipped and errored
     /// cases carry their reason as the `message` of `<skipped>` and `<error>`.
-    /// - Parameter suite: the suite.
     /// - Throws: `ReportError.sinkFailed` when the sink refuses bytes, `ReportError.writerFailed`
     ///   when libxml2 fails, `ReportError.alreadyFinished` after `finish()` or a failure.
     public func write(_ suite: SuiteResult) throws {

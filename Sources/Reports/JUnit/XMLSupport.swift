@@ -103,7 +103,6 @@ enum XMLText {
     }
 
     /// Returns a string with the characters XML 1.0 forbids replaced.
-    /// - Parameter string: the text.
     /// - Returns: the text, unchanged when it was already clean.
     static func sanitize(_ string: String) -> String {
         var copy = string

@@ -49,7 +49,6 @@ public struct CaseFailure: Sendable, Hashable {
     }
 
     /// The findings with protocol rules before comparisons, each group in its own order.
-    /// - Parameter failures: the findings.
     /// - Returns: the same findings, root cause first.
     public static func rootCauseFirst(_ failures: [Failure]) -> [Failure] {
         failures.filter { !comparisonRuleIDs.contains($0.ruleID) } + failures.filter { comparisonRuleIDs.contains($0.ruleID) }

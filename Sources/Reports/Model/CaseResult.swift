@@ -50,12 +50,6 @@ public struct CaseResult: Sendable, Hashable {
     public var observed: Observed?
 
     /// Makes a case result.
-    /// - Parameters:
-    ///   - name: the name.
-    ///   - classname: the classname.
-    ///   - outcome: the outcome.
-    ///   - time: seconds spent.
-    ///   - note: what the lane observed beyond the outcome.
     public init(name: String, classname: String, outcome: CaseOutcome, time: Double = 0, note: String? = nil) {
         self.name = name
         self.classname = classname

@@ -20,9 +20,6 @@ public struct SequenceTimeline: Sendable, Hashable {
         public var role: Role
 
         /// Makes a lifeline.
-        /// - Parameters:
-        ///   - name: the label.
-        ///   - role: client or server.
         public init(name: String, role: Role) {
             self.name = name
             self.role = role
@@ -51,7 +48,6 @@ public struct SequenceTimeline: Sendable, Hashable {
     }
 
     /// Appends an event, or counts it in `omitted` once `eventLimit` events are kept.
-    /// - Parameter event: the event.
     public mutating func append(_ event: SequenceEvent) {
         if events.count < Self.eventLimit { events.append(event) } else { omitted += 1 }
     }

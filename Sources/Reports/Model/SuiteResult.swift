@@ -24,9 +24,6 @@ public struct SuiteResult: Sendable, Hashable {
         /// The value.
         public var value: String
         /// Makes a property.
-        /// - Parameters:
-        ///   - name: the name.
-        ///   - value: the value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -34,12 +31,6 @@ public struct SuiteResult: Sendable, Hashable {
     }
 
     /// Makes a suite result.
-    /// - Parameters:
-    ///   - name: the name.
-    ///   - file: the file.
-    ///   - properties: the properties.
-    ///   - cases: the cases.
-    ///   - time: seconds spent.
     public init(name: String, file: String? = nil, properties: [Property] = [], cases: [CaseResult] = [], time: Double = 0) {
         self.name = name
         self.file = file

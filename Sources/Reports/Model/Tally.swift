@@ -15,7 +15,6 @@ public struct Tally: Sendable, Hashable {
     public init() {}
 
     /// Counts one outcome.
-    /// - Parameter outcome: the outcome.
     public mutating func add(_ outcome: CaseOutcome) {
         tests += 1
         switch outcome {

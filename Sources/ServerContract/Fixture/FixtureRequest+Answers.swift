@@ -14,7 +14,6 @@ extension FixtureRequest {
     }
 
     /// The answer to a successful seed: `{"base": "<seq>", "history": ["<seq>"|null, …], "seeded_at"?: "<RFC 3339 UTC>"}`.
-    /// - Parameter receipt: the receipt.
     /// - Returns: the body.
     public static func body(receipt: SeedReceipt) -> JSONValue {
         var members: JSONObject = [
@@ -29,9 +28,6 @@ extension FixtureRequest {
     /// fixture endpoint that predates the call: no such path, only POST allowed, not implemented)
     /// mean nothing is declared (`TargetCapabilities.undeclared`), and so does a `numbering` left
     /// out of a 200 answer.
-    /// - Parameters:
-    ///   - status: the HTTP status.
-    ///   - body: the body.
     /// - Returns: the capabilities.
     /// - Throws: `TargetError` for another status or a body that breaks the shape.
     public static func capabilities(status: Int, body: [UInt8]) throws(TargetError) -> TargetCapabilities {

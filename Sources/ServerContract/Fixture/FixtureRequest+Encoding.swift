@@ -3,7 +3,6 @@ import JSON
 
 extension FixtureRequest {
     /// The body of a seed call, for a client of the fixture endpoint (the runner's HTTP target).
-    /// - Parameter seed: the seed.
     /// - Returns: `{server, next_seq, history}`, which `seed(_:)` reads back to the same value.
     public static func body(seed: Seed) -> JSONValue {
         [
@@ -13,7 +12,6 @@ extension FixtureRequest {
     }
 
     /// The body of a step call.
-    /// - Parameter step: the step number.
     /// - Returns: `{n}`.
     public static func body(step: Int) -> JSONValue { ["n": .number(JSONNumber(step))] }
 

@@ -9,7 +9,6 @@ public enum FixtureRequest {
     public static let defaultHistoryActor = "accord-fixture"
 
     /// Reads a seed body `{server, next_seq?, history?}`.
-    /// - Parameter body: the parsed body.
     /// - Returns: the seed.
     /// - Throws: `WireError` at the offending value.
     public static func seed(_ body: JSONValue) throws(WireError) -> Seed {
@@ -35,7 +34,6 @@ public enum FixtureRequest {
     }
 
     /// Reads a step body `{n}` with `n` ≥ 0.
-    /// - Parameter body: the parsed body.
     /// - Returns: the step number.
     /// - Throws: `WireError` at the offending value.
     public static func step(_ body: JSONValue) throws(WireError) -> Int {
@@ -47,7 +45,6 @@ public enum FixtureRequest {
     }
 
     /// Reads a change body `{op, table, pk, columns?, actor, hlc?, txn?}`.
-    /// - Parameter body: the parsed body.
     /// - Returns: the change and the held transaction's name, if any.
     /// - Throws: `WireError` at the offending value.
     public static func change(_ body: JSONValue) throws(WireError) -> (change: FixtureChange, transaction: String?) {
@@ -55,7 +52,6 @@ public enum FixtureRequest {
     }
 
     /// Reads a commit body `{txn}`.
-    /// - Parameter body: the parsed body.
     /// - Returns: the transaction's name.
     /// - Throws: `WireError` at the offending value.
     public static func commit(_ body: JSONValue) throws(WireError) -> String {

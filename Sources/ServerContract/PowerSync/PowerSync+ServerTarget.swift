@@ -13,12 +13,10 @@ extension PowerSync {
         var scope: PowerSync.TargetScope { get }
 
         /// Sets how the service answers for this case (the transcript's `service` settings).
-        /// - Parameter settings: the settings.
         /// - Throws: `TargetError` when the service cannot be configured.
         func configure(_ settings: PowerSync.ServiceSettings) async throws(TargetError)
 
         /// Commits one source-database transaction (replicated at once unless it says otherwise).
-        /// - Parameter commit: the transaction.
         /// - Throws: `TargetError` when the service cannot take it.
         func apply(_ commit: SourceCommit) async throws(TargetError)
 
@@ -35,17 +33,11 @@ extension PowerSync {
         func writeCheckpoint(query: JSONValue, userID: String) async throws(TargetError) -> JSONValue
 
         /// `POST /sync/checkpoint-request` as `userID`.
-        /// - Parameters:
-        ///   - body: the request body.
-        ///   - userID: the authenticated user.
         /// - Returns: the answer body.
         /// - Throws: `TargetError` when the service cannot be asked or does not answer 200.
         func checkpointRequest(body: JSONValue, userID: String) async throws(TargetError) -> JSONValue
 
         /// `POST /sync/stream` as `userID`: opens the stream.
-        /// - Parameters:
-        ///   - body: the request body.
-        ///   - userID: the authenticated user.
         /// - Returns: the open stream.
         /// - Throws: `TargetError` when the service cannot be asked or does not answer 200.
         func openStream(body: JSONValue, userID: String) async throws(TargetError) -> any PowerSync.StreamHandle

@@ -72,9 +72,6 @@ struct Shard: Sendable, Equatable {
     var count: Int
 
     /// Makes a shard.
-    /// - Parameters:
-    ///   - index: which shard, from 1.
-    ///   - count: how many shards.
     init(index: Int, count: Int) {
         self.index = index
         self.count = count
@@ -96,7 +93,6 @@ struct Shard: Sendable, Equatable {
 enum ByteCount {
     /// Digits, optionally followed by K, M or G (KiB, MiB, GiB; "iB" or "B" may follow the
     /// letter); nil when it is not one or does not fit.
-    /// - Parameter text: the value.
     /// - Returns: the bytes.
     static func parse(_ text: String) -> Int? {
         var digits = Substring(text)

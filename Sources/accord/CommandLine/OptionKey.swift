@@ -6,7 +6,6 @@ struct OptionKey: Hashable, Sendable, CustomStringConvertible {
     let long: String
 
     /// Makes a key; the name is lower-case words joined by dashes.
-    /// - Parameter long: the long name without dashes.
     init(_ long: String) { self.long = long }
 
     /// The option as typed: "--junit".

@@ -14,7 +14,6 @@ struct ParsedArguments: Sendable {
     private init(command: String) { self.command = command }
 
     /// The last value given for `key`, as typed.
-    /// - Parameter key: the option.
     /// - Returns: its text, or nil when it was not given.
     func value(_ key: OptionKey) -> String? { given[key]?.last }
 
@@ -24,7 +23,6 @@ struct ParsedArguments: Sendable {
     func values(_ key: OptionKey) -> [String] { given[key] ?? [] }
 
     /// Whether the option (flag or not) was given.
-    /// - Parameter key: the option.
     /// - Returns: true when it was given.
     func has(_ key: OptionKey) -> Bool { flags.contains(key) || given[key] != nil }
 

@@ -183,7 +183,6 @@ enum RunCommand: Command {
     }
 
     /// The values both lanes share: inputs, selection, reports, console.
-    /// - Parameter arguments: the parsed command line.
     /// - Returns: the run's shared options.
     /// - Throws: `UsageError` for a value that does not convert.
     static func runOptions(_ arguments: ParsedArguments) throws(UsageError) -> RunOptions {

@@ -36,7 +36,6 @@ enum SharedOptions {
     }
 
     /// The `--max-line` given, or the default.
-    /// - Parameter arguments: the parsed command line.
     /// - Returns: the cap in bytes.
     /// - Throws: `UsageError` for a value that is not a positive number of bytes.
     static func maxLine(_ arguments: ParsedArguments) throws(UsageError) -> Int {
@@ -45,7 +44,6 @@ enum SharedOptions {
     }
 
     /// The `--jobs` given, or the number of cores.
-    /// - Parameter arguments: the parsed command line.
     /// - Returns: how many cases run at once.
     /// - Throws: `UsageError` for a value that is not a positive number.
     static func jobs(_ arguments: ParsedArguments) throws(UsageError) -> Int {

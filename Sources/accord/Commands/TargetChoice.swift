@@ -78,7 +78,6 @@ enum TargetChoice {
     }
 
     /// A fresh embedded PowerSync service per case, with seeded faults (the self-test's).
-    /// - Parameter faults: the faults.
     /// - Returns: the factory.
     static func embeddedPowerSync(faults: Set<PowerSync.ServiceFault>) -> PowerSync.TargetFactory {
         { () throws(TargetError) -> any PowerSync.ServerTarget in

@@ -15,10 +15,6 @@ public struct CheckpointDiffRule: Rule {
     public init(settings: Void = ()) {}
 
     /// Follows the checkpoint and judges each diff against it.
-    /// - Parameters:
-    ///   - event: the event.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened: view.reset()

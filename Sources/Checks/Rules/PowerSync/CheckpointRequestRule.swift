@@ -32,10 +32,6 @@ public struct CheckpointRequestRule: Rule {
     public init(settings: Void = ()) {}
 
     /// Follows the id held per client and judges each answer.
-    /// - Parameters:
-    ///   - event: the event.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .checkpointRequest(let request, let answer): requested(request, answer, at: location, &findings)

@@ -15,10 +15,6 @@ public struct CompletionRule: Rule {
     public init(settings: Void = ()) {}
 
     /// Follows the stream's checkpoints and judges its completions.
-    /// - Parameters:
-    ///   - event: the event.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened: latest = nil

@@ -43,10 +43,6 @@ public struct CoverageRule: Rule {
     public init(settings: Void = ()) {}
 
     /// Adds up each bucket's ops and judges completions.
-    /// - Parameters:
-    ///   - event: the event.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let request):

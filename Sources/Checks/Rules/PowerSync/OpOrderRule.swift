@@ -23,10 +23,6 @@ public struct OpOrderRule: Rule {
     public init(settings: Void = ()) {}
 
     /// Follows each bucket's position and judges its data lines.
-    /// - Parameters:
-    ///   - event: the event.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let opened):

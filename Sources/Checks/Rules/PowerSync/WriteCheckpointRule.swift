@@ -24,10 +24,6 @@ public struct WriteCheckpointRule: Rule {
     public init(settings: Void = ()) {}
 
     /// Follows the greatest write checkpoint acknowledged to each client and judges each new one.
-    /// - Parameters:
-    ///   - event: the event.
-    ///   - location: where it is.
-    ///   - findings: where violations go.
     public mutating func observe(_ event: PowerSync.Trace.Observation, at location: StepLocation, into findings: inout [Finding]) {
         switch event {
         case .streamOpened(let request): client = request?.clientID ?? ""
