@@ -1,6 +1,15 @@
 import JSON
 
 extension Scenarios {
+    /// The history lifecycle/001 and rebase/004 both start from (the built-in text's one copy of
+    /// it): e1 written at seq 1 and checkpointed, deleted at seq 2 and reaped, e2 written at seq 3.
+    private static let rehydrationHistory = #"""
+                {"columns": {"done": false, "owner_id": "00000000-0000-4000-8000-a10000000001", "title": "pre-transcript row"}, "op": "upsert", "pk": "00000000-0000-4000-8000-e10000000001", "table": "todos"},
+                {"op": "delete", "pk": "00000000-0000-4000-8000-e10000000001", "table": "todos"},
+                {"op": "reap"},
+                {"columns": {"done": false, "owner_id": "00000000-0000-4000-8000-a10000000001", "title": "created while the client was offline"}, "op": "upsert", "pk": "00000000-0000-4000-8000-e10000000002", "table": "todos"}
+        """#
+
     /// Accord's own setup for upstream's KizunaSync corpus (kizunasync/kizunasync,
     /// packages/protocol): the five cases whose golden starts from a state the transcript states
     /// only in its notes. Written here from each transcript's notes and golden answers; each case
@@ -24,10 +33,7 @@ extension Scenarios {
             "lifecycle/001-checkpoint-expired-rehydrate": {
               "about": "Before the case: seq 1 wrote row e1 (the client checkpointed at 1), seq 2 deleted it and the reaper removed that tombstone, seq 3 wrote row e2. A pull from 1 now predates the oldest tombstone kept.",
               "history": [
-                {"columns": {"done": false, "owner_id": "00000000-0000-4000-8000-a10000000001", "title": "pre-transcript row"}, "op": "upsert", "pk": "00000000-0000-4000-8000-e10000000001", "table": "todos"},
-                {"op": "delete", "pk": "00000000-0000-4000-8000-e10000000001", "table": "todos"},
-                {"op": "reap"},
-                {"columns": {"done": false, "owner_id": "00000000-0000-4000-8000-a10000000001", "title": "created while the client was offline"}, "op": "upsert", "pk": "00000000-0000-4000-8000-e10000000002", "table": "todos"}
+        \#(rehydrationHistory)
               ],
               "transcript_sha256": "c3af1398a179c60cb21cf52d5c696ecd2d3a74847c556e5b2c11a708a6961413"
             },
@@ -45,10 +51,7 @@ extension Scenarios {
             "rebase/004-rehydration-replays": {
               "about": "The same history as lifecycle/001: e1 written at seq 1 and checkpointed, deleted at seq 2 and reaped, e2 written at seq 3. Not in the corpus copy Accord is tested on, so no digest: applied by case id.",
               "history": [
-                {"columns": {"done": false, "owner_id": "00000000-0000-4000-8000-a10000000001", "title": "pre-transcript row"}, "op": "upsert", "pk": "00000000-0000-4000-8000-e10000000001", "table": "todos"},
-                {"op": "delete", "pk": "00000000-0000-4000-8000-e10000000001", "table": "todos"},
-                {"op": "reap"},
-                {"columns": {"done": false, "owner_id": "00000000-0000-4000-8000-a10000000001", "title": "created while the client was offline"}, "op": "upsert", "pk": "00000000-0000-4000-8000-e10000000002", "table": "todos"}
+        \#(rehydrationHistory)
               ]
             }
           }
