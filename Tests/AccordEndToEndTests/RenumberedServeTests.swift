@@ -21,7 +21,7 @@ struct RenumberedServeTests {
         defer { _ = served.stop() }
         let path = AccordBinary.packageRoot + "/../shared/corpus-scenarios.json"
         let scenarios = try Scenarios(json: try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))), file: path)
-        let lane = ServerLane(scenarios: scenarios)
+        let lane = ServerLane<KizunaSync>(scenarios: scenarios)
         var tiers: [String: Int] = [:]
         for item in try Corpus(files: FolderFiles(root: AccordBinary.sharedCorpus)).cases {
             guard case .transcript(let loaded, _) = item else { continue }

@@ -108,7 +108,7 @@ struct HarnessBiteTests {
     @Test("the reference server itself passes each pinned case")
     func referencePasses() async throws {
         for (_, caseID, _) in Self.pinned {
-            let suite = await ServerLane(scenarios: try Self.scenarios()).run(
+            let suite = await ServerLane<KizunaSync>(scenarios: try Self.scenarios()).run(
                 try RunnerFixtures.transcript(caseID), on: try ReferenceServer(), properties: [])
             #expect(suite.tally.failures == 0 && suite.tally.errors == 0, "\(caseID): \(suite.cases)")
         }
@@ -119,7 +119,7 @@ struct HarnessBiteTests {
         let (fault, caseID, step) = Self.pinned[index]
         let broken = try BrokenServer(fault)
         let target: any KizunaSync.ServerTarget = offset ? RenumberingServer(broken, .offset(100)) : broken
-        let suite = await ServerLane(scenarios: try Self.scenarios()).run(
+        let suite = await ServerLane<KizunaSync>(scenarios: try Self.scenarios()).run(
             try RunnerFixtures.transcript(caseID), on: target, properties: [])
         let firstFailure = suite.cases.first { if case .failed = $0.outcome { true } else { false } }
         #expect(

@@ -59,13 +59,13 @@ struct PowerSyncMockAuthTests {
             "raw_data": true, "binary_data": false, "parameters": [:], "app_metadata": ["version": "1"],
             "streams": ["include_defaults": true, "subscriptions": []],
         ]
-        #expect(PowerSync.Mock.meaning(sdk, path: "/sync/stream") == PowerSync.Mock.meaning(golden, path: "/sync/stream"))
+        #expect(PowerSync.Responder.meaning(sdk, path: "/sync/stream") == PowerSync.Responder.meaning(golden, path: "/sync/stream"))
         let behind: JSONValue = ["buckets": [["name": "a", "after": "1"], ["name": "b", "after": "0"]], "client_id": "c"]
-        #expect(PowerSync.Mock.meaning(behind, path: "/sync/stream") != PowerSync.Mock.meaning(golden, path: "/sync/stream"))
+        #expect(PowerSync.Responder.meaning(behind, path: "/sync/stream") != PowerSync.Responder.meaning(golden, path: "/sync/stream"))
         let number: JSONValue = ["checkpoint_request_id": 7, "client_id": "c", "extra": true]
         let string: JSONValue = ["client_id": "c", "checkpoint_request_id": "7"]
         #expect(
-            PowerSync.Mock.meaning(number, path: "/sync/checkpoint-request")
-                == PowerSync.Mock.meaning(string, path: "/sync/checkpoint-request"))
+            PowerSync.Responder.meaning(number, path: "/sync/checkpoint-request")
+                == PowerSync.Responder.meaning(string, path: "/sync/checkpoint-request"))
     }
 }

@@ -3,6 +3,7 @@ import Corpus
 import Foundation
 import Harness
 import JSON
+import KizunaWire
 import ReferenceServer
 import Reports
 import ServerContract
@@ -37,7 +38,7 @@ struct RenumberedServerTests {
 
     @Test("every seq and cursor 100 higher: the whole shared corpus passes at tier bound, with no rule finding")
     func offsetCorpusIsBound() async throws {
-        let lane = ServerLane(scenarios: try Self.scenarios())
+        let lane = ServerLane<KizunaSync>(scenarios: try Self.scenarios())
         var tiers: [String: Int] = [:]
         for loaded in try Self.sharedTranscripts() {
             let target = RenumberingServer(try ReferenceServer(), .offset(100))
@@ -52,7 +53,7 @@ struct RenumberedServerTests {
 
     @Test("the same corpus against the unwrapped server stays at tier pass")
     func plainCorpusPasses() async throws {
-        let lane = ServerLane(scenarios: try Self.scenarios(), requiredTier: .pass)
+        let lane = ServerLane<KizunaSync>(scenarios: try Self.scenarios(), requiredTier: .pass)
         for loaded in try Self.sharedTranscripts() {
             let suite = await lane.run(loaded, on: try ReferenceServer(), properties: [])
             #expect(suite.tally.failures == 0 && suite.tally.errors == 0, "\(suite.name): \(Self.failures(suite))")
@@ -66,7 +67,7 @@ struct RenumberedServerTests {
     @Test("two golden cursors answered with one live cursor fail where the second is answered, naming both steps")
     func collapsedCursor() async throws {
         let loaded = try RunnerFixtures.transcript("tombstones/003-bucket-scoped-delete")
-        let suite = await ServerLane(scenarios: Scenarios()).run(
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(
             loaded, on: RenumberingServer(try ReferenceServer(), .collapseLaterCursors), properties: [])
         let first = try #require(Self.failures(suite).first)
         #expect(first.step == "step 4 pull")
@@ -79,7 +80,7 @@ struct RenumberedServerTests {
     @Test("a later page carrying seqs below an earlier page's fails there: order inverted, naming both steps")
     func seqsOutOfOrder() async throws {
         let loaded = try RunnerFixtures.transcript("pull/002-keyset-pagination")
-        let suite = await ServerLane(scenarios: Scenarios()).run(
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(
             loaded, on: RenumberingServer(try ReferenceServer(), .laterPullsBelowEarlier), properties: [])
         let first = try #require(Self.failures(suite).first)
         #expect(first.step == "step 6 pull")
@@ -92,7 +93,7 @@ struct RenumberedServerTests {
     func droppedHole() async throws {
         let loaded = try RunnerFixtures.transcript("fencing/001-late-commit-delivered")
         let target = GoldenTarget(loaded) { n, body in n == 3 ? body.replacing(at: JSONPointer(tokens: ["cursor"]), with: "6") : body }
-        let suite = await ServerLane(scenarios: try Self.scenarios()).run(loaded, on: target, properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: try Self.scenarios()).run(loaded, on: target, properties: [])
         let first = try #require(Self.failures(suite).first)
         #expect(first.step == "step 3 pull")
         #expect(
@@ -103,7 +104,7 @@ struct RenumberedServerTests {
     func spentSeq() async throws {
         let loaded = try RunnerFixtures.transcript("push/003-replay-returns-recorded-verdicts")
         let target = RenumberingServer(try ReferenceServer(faults: [.replayAppliesAgain]), .offset(100))
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: target, properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: target, properties: [])
         let first = try #require(Self.failures(suite).first)
         #expect(first.step == "step 6 pull")
         #expect(first.failures.first?.ruleID == "AC-BINDING")

@@ -1,6 +1,7 @@
 import Corpus
 import Foundation
 import JSON
+import KizunaWire
 import Reports
 import Testing
 
@@ -29,7 +30,7 @@ struct ServerLaneReportTests {
         let edit: @Sendable (Int, JSONValue) -> JSONValue = { n, body in
             n == number ? body.replacing(at: JSONPointer(tokens: ["rows", "1", "row", "title"]), with: "edited") : body
         }
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
         let result = try #require(suite.cases.first { $0.name == "step \(number) \(step.label)" })
         let failure = try #require(result.failure)
         #expect(failure.ruleID == "AC-GOLDEN")
@@ -48,7 +49,7 @@ struct ServerLaneReportTests {
             body["rows"]?.arrayValue?.isEmpty == false
                 ? body.replacing(at: JSONPointer(tokens: ["rows", "0", "row", "title"]), with: .string(long)) : body
         }
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
         let failure = try #require(suite.cases.compactMap(\.failure).first)
         #expect(failure.message.contains(", live \"xxxx"), "\(failure.message)")
         #expect(failure.message.contains("…)"), "\(failure.message)")

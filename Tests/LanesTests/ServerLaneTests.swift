@@ -60,7 +60,7 @@ struct ServerLaneTests {
     @Test("a target that answers the golden bytes passes every rpc step at tier pass")
     func goldenTargetPasses() async throws {
         let loaded = try RunnerFixtures.transcript("push/002-rls-denied-not-a-wedge")
-        let suite = await ServerLane(scenarios: try Self.scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: try Self.scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
         #expect(suite.tally.failures == 0 && suite.tally.errors == 0)
         #expect(suite.properties.contains(SuiteResult.Property(name: "tier", value: "pass")))
         let push = try #require(suite.cases.first { $0.name == "step 7 push" })
@@ -74,7 +74,7 @@ struct ServerLaneTests {
         let target = GoldenTarget(loaded) { n, body in
             n == 7 ? body.replacing(at: JSONPointer(tokens: ["verdicts", "1"]), with: nil) : body
         }
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: target, properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: target, properties: [])
         let failed = suite.cases.filter { if case .failed = $0.outcome { true } else { false } }
         #expect(failed.map(\.name) == ["step 7 push"])
         guard case .failed(let failures)? = failed.first?.outcome else { return }
@@ -89,7 +89,7 @@ struct ServerLaneTests {
         let edit: @Sendable (Int, JSONValue) -> JSONValue = { n, body in
             n == 3 ? body.replacing(at: JSONPointer(tokens: ["cursor"]), with: "3") : body
         }
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded, edit: edit), properties: [])
         let step = try #require(suite.cases.first { $0.name == "step 3 pull" })
         guard case .failed(let failures) = step.outcome else {
             Issue.record("step 3 should fail: \(step)")
@@ -108,11 +108,11 @@ struct ServerLaneTests {
             var map = SeqMap(.offset(100))
             return map.rewrite(body, outward: true)
         }
-        let lenient = await ServerLane(scenarios: Scenarios()).run(
+        let lenient = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(
             loaded, on: GoldenTarget(loaded, baseShift: 100, edit: edit), properties: [])
         #expect(lenient.tally.failures == 0, "\(lenient.cases)")
         #expect(lenient.properties.contains(SuiteResult.Property(name: "tier", value: "bound")))
-        let strict = await ServerLane(scenarios: Scenarios(), requiredTier: .pass)
+        let strict = await ServerLane<KizunaSync>(scenarios: Scenarios(), requiredTier: .pass)
             .run(loaded, on: GoldenTarget(loaded, baseShift: 100, edit: edit), properties: [])
         #expect(strict.tally.failures == 1, "\(strict.cases)")
     }
@@ -121,7 +121,7 @@ struct ServerLaneTests {
     func heldTransactions() async throws {
         let loaded = try RunnerFixtures.transcript("fencing/001-late-commit-delivered")
         let target = GoldenTarget(loaded)
-        _ = await ServerLane(scenarios: try Self.scenarios()).run(loaded, on: target, properties: [])
+        _ = await ServerLane<KizunaSync>(scenarios: try Self.scenarios()).run(loaded, on: target, properties: [])
         let calls = await target.calls
         #expect(calls == ["seed next_seq=5 history=0", "apply in t1", "apply", "commit t1"])
     }
@@ -130,7 +130,7 @@ struct ServerLaneTests {
     func clientStepsLeftToClientLane() async throws {
         let loaded = try RunnerFixtures.transcript("push/003-replay-returns-recorded-verdicts")
         let transcript = loaded.transcript
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: GoldenTarget(loaded), properties: [])
         let clientSide = transcript.steps.filter { step in
             switch step.action {
             case .local, .assert: true

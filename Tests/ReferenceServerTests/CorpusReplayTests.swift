@@ -1,5 +1,6 @@
 import Corpus
 import JSON
+import KizunaWire
 import ReferenceServer
 import Reports
 import ServerContract
@@ -24,7 +25,8 @@ struct CorpusReplayTests {
     @Test("transcript replays byte-equal", arguments: SharedFiles.transcripts)
     func replay(_ file: String) async throws {
         let loaded = try SharedFiles.loaded(file)
-        let suite = await ServerLane(scenarios: try SharedFiles.scenarios()).run(loaded, on: try ReferenceServer(), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: try SharedFiles.scenarios()).run(
+            loaded, on: try ReferenceServer(), properties: [])
         for failure in Self.failures(of: suite) { Issue.record("\(loaded.transcript.caseID) \(failure)") }
         let rpcSteps = loaded.transcript.steps.filter { if case .rpc = $0.action { true } else { false } }.count
         let passedRPC = suite.cases.filter { $0.outcome == .passed && ($0.name.hasSuffix(" pull") || $0.name.hasSuffix(" push")) }.count
@@ -50,7 +52,7 @@ struct ReplayOracleTests {
         }
         exchange.response = exchange.response.replacing(at: JSONPointer(tokens: ["cursor"]), with: "0")
         loaded.transcript.steps[4].action = .rpc(exchange)
-        let suite = await ServerLane(scenarios: Scenarios()).run(loaded, on: try ReferenceServer(), properties: [])
+        let suite = await ServerLane<KizunaSync>(scenarios: Scenarios()).run(loaded, on: try ReferenceServer(), properties: [])
         let failures = CorpusReplayTests.failures(of: suite)
         #expect(failures.count == 1)
         #expect(failures.first?.contains("at /cursor") == true, "\(failures)")

@@ -66,7 +66,7 @@ struct ServerFaultTests {
             kill.file.hasPrefix("Conformance/")
             ? SharedFiles.packageRoot.appendingPathComponent(kill.file) : SharedFiles.corpus.appendingPathComponent(kill.file)
         let loaded = try LoadedTranscript(raw: try SharedFiles.bytes(url), file: kill.file)
-        let lane = ServerLane(scenarios: try SharedFiles.scenarios())
+        let lane = ServerLane<KizunaSync>(scenarios: try SharedFiles.scenarios())
         let clean = await lane.run(loaded, on: try ReferenceServer(), properties: [])
         #expect(Self.failures(clean).isEmpty, "the unmutated server fails \(kill.file): \(Self.failures(clean))")
         let mutated = await lane.run(loaded, on: try ReferenceServer(faults: [kill.fault]), properties: [])
@@ -102,7 +102,7 @@ struct ServerFaultTests {
     func signalWithRowsFindings() async throws {
         let file = "Conformance/transcripts/lifecycle/900-stale-schema-pull-with-rows-gets-empty-signal.json"
         let loaded = try LoadedTranscript(raw: try SharedFiles.bytes(SharedFiles.packageRoot.appendingPathComponent(file)), file: file)
-        let lane = ServerLane(scenarios: try SharedFiles.scenarios())
+        let lane = ServerLane<KizunaSync>(scenarios: try SharedFiles.scenarios())
         let clean = await lane.run(loaded, on: try ReferenceServer(), properties: [])
         #expect(Self.failures(clean).isEmpty, "\(Self.failures(clean))")
         #expect(clean.cases.contains { $0.name == "step 2 pull" && $0.outcome == .passed }, "\(clean.cases.map(\.name))")

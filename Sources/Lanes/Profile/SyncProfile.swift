@@ -1,4 +1,3 @@
-import Checks
 import Corpus
 import Harness
 import KizunaWire
@@ -9,7 +8,7 @@ import ServerContract
 /// A sync protocol as the lanes play it (issue 38): one conformer bundles what differs between
 /// KizunaSync and PowerSync — its loaded case, the server its server lane plays against and how a
 /// case is played there, the loopback mock its client lane serves and how a case is played
-/// through a driver against it, and its rules (`Trace`). The lanes (`ServerLane`, `ClientLane`,
+/// through a driver against it, and its offline check (its rules are its namespace's `Trace`). The lanes (`ServerLane`, `ClientLane`,
 /// and the runs built on them) are written once over this protocol; the per-protocol pieces are
 /// members of the conformer (`KizunaSync.ServerPlay`, `PowerSync.Mock`, …). A third protocol is a
 /// third conformer (docs/architecture.md, "Where a new piece goes").
@@ -18,8 +17,6 @@ protocol SyncProfile: Sendable {
     associatedtype Loaded: Sendable
     /// The server the server lane plays a case against (a fresh one per case).
     associatedtype Target: Sendable
-    /// What the protocol's rules fold over.
-    associatedtype Trace: RuleProfile
     /// The client lane's loopback service for one case.
     associatedtype Mock: Sendable
     /// What wraps a client-lane play: the plain lane, or a kill-matrix or storage-fault seam.

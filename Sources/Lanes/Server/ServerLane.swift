@@ -17,9 +17,9 @@ struct ServerLane<Profile: SyncProfile>: Sendable {
     /// The tier a compared answer must reach to pass: `.bound` (the default) or `.pass` (byte-equal).
     var requiredTier: ResponseTier
 
-    /// A lane with no per-case setup.
-    init(requiredTier: ResponseTier = .bound) {
-        self.scenarios = Scenarios()
+    /// A lane with the run's settings.
+    init(scenarios: Scenarios, requiredTier: ResponseTier = .bound) {
+        self.scenarios = scenarios
         self.requiredTier = requiredTier
     }
 
@@ -58,16 +58,7 @@ extension ServerLane {
             return CaseSource.unsupportedSuite(
                 name, file: file, reason: Profile.noTargetReason, properties: run.properties + Profile.serverProperties(of: loaded))
         }
-        var lane = ServerLane(requiredTier: run.options.requiredTier)
-        lane.scenarios = run.options.scenarios
+        let lane = ServerLane(scenarios: run.options.scenarios, requiredTier: run.options.requiredTier)
         return Profile.picture(await lane.run(loaded, makeTarget: makeTarget, properties: run.properties), of: loaded)
-    }
-}
-
-extension ServerLane where Profile == KizunaSync {
-    /// A KizunaSync lane (the profile most callers mean).
-    init(scenarios: Scenarios, requiredTier: ResponseTier = .bound) {
-        self.scenarios = scenarios
-        self.requiredTier = requiredTier
     }
 }

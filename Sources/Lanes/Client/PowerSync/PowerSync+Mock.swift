@@ -140,7 +140,4 @@ extension MockService where Responder == PowerSync.Responder {
     static func start(token: String) throws(RunError) -> MockService {
         try start("the PowerSync client lane's mock service", responder: PowerSync.Responder(token: token))
     }
-
-    /// What a request means to PowerSync's service (`PowerSync.Responder.meaning`).
-    static func meaning(_ body: JSONValue, path: String) -> JSONValue { PowerSync.Responder.meaning(body, path: path) }
 }
