@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "ServerContract", targets: ["ServerContract"]),
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "Lanes", targets: ["Lanes"]),
+        .library(name: "Explore", targets: ["Explore"]),
         .library(name: "ReferenceServer", targets: ["ReferenceServer"]),
         .library(name: "ReferencePowerSync", targets: ["ReferencePowerSync"]),
         .library(name: "HTTP", targets: ["HTTP"]),
@@ -95,18 +96,19 @@ let package = Package(
             name: "Harness",
             dependencies: ["JSON", "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "AccordVersion", "CLinux"],
             swiftSettings: strict),
+        .target(name: "Explore", dependencies: ["JSON", "KizunaWire", "Corpus", "ServerContract"], swiftSettings: strict),
         .target(
             name: "Lanes",
             dependencies: [
                 "Harness", "JSON", "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "ServerContract", "HTTP",
-                "AccordDriver",
+                "AccordDriver", "Explore",
                 "AccordVersion", "CLinux",
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "accord",
             dependencies: [
-                "Harness", "Lanes", "ReferenceServer", "ReferencePowerSync", "HTTPTargets", "ServerContract", "HTTP", "Serve",
+                "Harness", "Lanes", "Explore", "ReferenceServer", "ReferencePowerSync", "HTTPTargets", "ServerContract", "HTTP", "Serve",
                 "ReferenceClient",
                 "ReferenceDriver", "ReferencePowerSyncClient",
                 "AccordDriver",
@@ -152,6 +154,7 @@ let package = Package(
                 "Reports",
                 "HTTP",
                 "AccordTestSupport", "Checks", "ReferenceClient", "ReferencePowerSync", "ReferencePowerSyncClient", "PowerSyncWire",
+                "Explore",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -56,6 +56,32 @@ struct TombstoneAndFencingTests {
         #expect(closed.body["has_more"] == false)
     }
 
+    @Test("a page that stops inside hole fills continues from its last fill, as upstream's SQL pack encodes it")
+    func continuationInsideHoleFills() async throws {
+        // kizunasync/kizunasync packages/supabase-pack/supabase/migrations/0001_kizuna_init.sql at
+        // 05bc51f1: `_encode_continuation(start, last seq)`; the reference answered `7:7` before
+        // (issue 39: `accord explore` found I-3 and I-9d asking for different cursors).
+        let server = try await Fixture.server(nextSeq: 5)
+        try await server.apply(Fixture.upsert(Fixture.row1, Fixture.todo("t1")), heldIn: "t1")
+        try await server.apply(Fixture.upsert(Fixture.row2, Fixture.todo("t2")), heldIn: "t2")
+        try await server.apply(Fixture.upsert(Fixture.row3, Fixture.todo("committed")), heldIn: nil)
+        let gapped = try await server.pull(Fixture.pull(cursor: "4"), as: Fixture.callerA)
+        #expect(gapped.cursor == "7~5.6")
+        try await server.commit(transaction: "t1")
+        try await server.commit(transaction: "t2")
+        let first = try await server.pull(Fixture.pull(cursor: "7~5.6", limit: 1), as: Fixture.callerA)
+        #expect(first.rowKeys == [Fixture.row1])
+        #expect(first.cursor == "7:5")
+        #expect(first.body["has_more"] == true)
+        let second = try await server.pull(Fixture.pull(cursor: "7:5", limit: 1), as: Fixture.callerA)
+        #expect(second.rowKeys == [Fixture.row2])
+        #expect(second.cursor == "7:6")
+        let closing = try await server.pull(Fixture.pull(cursor: "7:6", limit: 5), as: Fixture.callerA)
+        #expect(closing.rowKeys == [Fixture.row3])
+        #expect(closing.cursor == "7")
+        #expect(closing.body["has_more"] == false)
+    }
+
     @Test("a held transaction's seq above the committed high-water is no hole")
     func heldAboveHighWater() async throws {
         let server = try await Fixture.server(history: [Fixture.upsert(Fixture.row1, Fixture.todo("a"))])

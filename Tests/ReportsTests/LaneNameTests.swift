@@ -7,7 +7,10 @@ import Testing
 struct LaneNameTests {
     @Test("each lane writes the value JUnit, JSON and HTML carry, and reads back as itself")
     func roundTrip() {
-        #expect(LaneName.allCases.map(\.rawValue) == ["server", "client", "client-kill-matrix", "client-storage-faults", "check", "diff"])
+        #expect(
+            LaneName.allCases.map(\.rawValue) == [
+                "server", "client", "client-kill-matrix", "client-storage-faults", "check", "diff", "explore",
+            ])
         for lane in LaneName.allCases {
             let properties = [SuiteResult.Property(name: "target", value: "t"), .lane(lane)]
             #expect(properties.lane == lane)

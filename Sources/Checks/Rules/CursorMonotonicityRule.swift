@@ -5,6 +5,13 @@ import KizunaWire
 /// I-3: a pull response's cursor high-water never decreases (neither below the previous
 /// response's nor below the request's), except across CHECKPOINT_EXPIRED; an asserted client
 /// cursor changes only across a has_more:false checkpoint boundary.
+///
+/// A continuation page that fills holes of a composite request cursor and stops inside them
+/// is the one exception: its cursor is `<start>:<seq of its last entry>` (I-9d), below the
+/// request's high-water, as upstream's SQL pack encodes it (kizunasync/kizunasync,
+/// packages/supabase-pack/supabase/migrations/0001_kizuna_init.sql at 05bc51f1,
+/// `_encode_continuation(start, last seq)`), so the rule holds the transfer's high-water there
+/// instead (`accord explore` found the two rules asking for different cursors).
 public struct CursorMonotonicityRule: Rule {
     /// Folds KizunaSync traces.
     public typealias Profile = KizunaSync.Trace
@@ -28,6 +35,10 @@ public struct CursorMonotonicityRule: Rule {
     private mutating func observe(_ exchange: DecodedExchange, at location: StepLocation, into findings: inout [Finding]) {
         guard case .pull(let request, let response) = exchange else { return }
         let highWater = response.cursor.highWater
+        if Self.stopsInHoleFills(request: request.cursor, response: response) {
+            lastHighWater = max(lastHighWater ?? request.cursor.highWater, request.cursor.highWater)
+            return
+        }
         if highWater < request.cursor.highWater {
             findings.append(
                 Finding(
@@ -44,6 +55,15 @@ public struct CursorMonotonicityRule: Rule {
         lastHighWater = highWater
         if response.signal == .checkpointExpired { lastHighWater = nil }
         if !response.hasMore { boundarySinceAssert = true }
+    }
+
+    /// Whether a page is a continuation that delivered only hole fills of the request cursor up
+    /// to its own high-water, which is its last entry's seq: the page stopped inside the holes.
+    static func stopsInHoleFills(request: CursorToken, response: PullResponse) -> Bool {
+        guard response.hasMore, response.cursor.isContinuation, response.cursor.highWater < request.highWater else { return false }
+        let seqs = response.rows.map(\.seq) + response.tombstones.map(\.seq)
+        guard let last = seqs.max(), last == response.cursor.highWater else { return false }
+        return seqs.allSatisfy { $0 > request.highWater || request.hasHole($0) }
     }
 
     /// Tracks asserted client cursors.

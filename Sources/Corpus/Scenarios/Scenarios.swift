@@ -45,6 +45,13 @@ public struct Scenarios: Sendable, Hashable {
         public var transaction: String
         /// The step after which the transaction commits.
         public var commitAfterStep: Int
+
+        /// Makes a held step (`accord explore` holds its own).
+        public init(step: Int, transaction: String, commitAfterStep: Int) {
+            self.step = step
+            self.transaction = transaction
+            self.commitAfterStep = commitAfterStep
+        }
     }
 
     /// A case's setup as a lane should play it.

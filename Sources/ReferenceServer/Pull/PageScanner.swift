@@ -68,8 +68,12 @@ struct PageScanner {
         }
         let reached: Int64
         if stopped {
+            // The page's last entry (or, capped, the last candidate examined), as upstream's SQL
+            // pack encodes a continuation (`_encode_continuation(start, last seq)`): below the
+            // request's high-water when the page stopped inside hole fills, so the next page
+            // goes on from there and the rest of the fills are not skipped.
             let last = page.entries.count == limit ? page.entries.last?.seq : lastExamined
-            reached = max(position, last ?? position)
+            reached = last ?? position
         } else {
             reached = highWater
         }

@@ -13,6 +13,8 @@ public enum LaneName: String, Sendable, Hashable, CaseIterable {
     case check
     /// Two servers compared (`accord diff`).
     case diff
+    /// Generated scenarios (`accord explore`).
+    case explore
 }
 
 extension SuiteResult.Property {

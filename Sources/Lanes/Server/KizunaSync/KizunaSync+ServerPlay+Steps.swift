@@ -27,6 +27,7 @@ extension KizunaSync.ServerPlay {
                 let caller = exchange.caller.map { Identity(user: $0.user, session: $0.client) } ?? identity
                 let (sent, substitutions) = bindings.translate(exchange.request)
                 let reply = try await call(exchange.rpc, sent, as: caller, on: target)
+                answers[step.n] = reply
                 let judgement = judge(step, exchange: exchange, sent: sent, substitutions: substitutions, reply: reply)
                 var result = CaseResult(name: name, classname: classname, outcome: judgement.outcome, note: judgement.note)
                 result.observed = CaseResult.Observed(request: sent, answer: .init(status: reply.status, body: reply.body))
@@ -35,6 +36,7 @@ extension KizunaSync.ServerPlay {
                 guard let request = fault.request else { return }
                 let (sent, _) = bindings.translate(request)
                 let reply = try await call(fault.target, sent, as: identity, on: target)
+                answers[step.n] = reply
                 let outcome: CaseOutcome =
                     reply.status == 200
                     ? .passed

@@ -55,6 +55,9 @@ extension KizunaSync {
         var phase = Phase.playing
         /// Steps and postconditions the client lane checks: counted, not reported as test cases.
         var leftToClientLane = 0
+        /// The target's answer to each rpc step and drop-ack, by step number (`accord explore`'s
+        /// convergence oracle reads them).
+        var answers: [Int: RPCReply] = [:]
 
         init(loaded: LoadedTranscript, scenario: Scenarios.Scenario, requiredTier: ResponseTier) {
             self.loaded = loaded

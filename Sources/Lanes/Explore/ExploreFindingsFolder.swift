@@ -1,0 +1,83 @@
+import Corpus
+import Explore
+import Foundation
+import Harness
+import JSON
+import KizunaWire
+
+/// The folder `accord explore` keeps its findings in, laid out as a corpus (cases/manifest.json,
+/// transcripts/<flow>/<NNN>-<slug>.json) so `accord run` replays it and a team can copy a case
+/// into its own corpus; a finding that holds a transaction open also gets its setup in
+/// scenarios.json (`--scenarios`). Every file is written whole or not at all.
+struct ExploreFindingsFolder {
+    struct Kept {
+        var caseID: String
+        var file: String
+        /// The scenarios file, when the finding needs one.
+        var scenarios: String?
+    }
+
+    let root: String
+
+    func keep(_ transcript: KizunaSync.ExploreTranscript, flow: String, slug: String, notes: [String]) throws(RunError) -> Kept {
+        let manifestPath = root + "/cases/manifest.json"
+        var entries = try read(manifestPath)?["cases"]?.arrayValue ?? []
+        let taken = entries.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix(flow + "/") }.compactMap {
+            Int($0.dropFirst(flow.count + 1).prefix(3))
+        }
+        let number = (taken.max() ?? 0) + 1
+        let digits = String(number)
+        let caseID = "\(flow)/\(String(repeating: "0", count: max(0, 3 - digits.count)))\(digits)-\(slug)"
+        guard Transcript.isCaseID(caseID) else { throw RunError.output(root, "no case id is left for \(flow) (\(caseID))") }
+        var document = transcript.json.objectValue ?? JSONObject()
+        document["case"] = .string(caseID)
+        if var context = document["context"]?.objectValue {
+            context["notes"] = .array((context["notes"]?.arrayValue ?? []) + notes.map { .string($0) })
+            document["context"] = .object(context)
+        }
+        let json = JSONValue.object(document)
+        let file = "transcripts/\(caseID).json"
+        try directory(root + "/transcripts/" + flow)
+        try directory(root + "/cases")
+        try RecordingFile.write(CanonicalJSON.render(json), to: root + "/" + file)
+        entries.append([
+            "cites": document["cites"] ?? [], "fencing": document["fencing"] ?? "shared", "file": .string(file), "id": .string(caseID),
+            "priority": document["priority"] ?? "P1", "status": document["status"] ?? "proposed", "title": document["title"] ?? "",
+        ])
+        try RecordingFile.write(CanonicalJSON.render(["cases": .array(entries), "future_flows": []]), to: manifestPath)
+        guard !transcript.held.isEmpty else { return Kept(caseID: caseID, file: root + "/" + file, scenarios: nil) }
+        let scenariosPath = root + "/scenarios.json"
+        var cases = try read(scenariosPath)?["cases"]?.objectValue ?? JSONObject()
+        cases[caseID] = [
+            "about": "the transaction accord explore held open",
+            "transcript_sha256": .string(TranscriptDigest.of(json)),
+            "held": .array(
+                transcript.held.map {
+                    [
+                        "step": .number(JSONNumber($0.step)), "txn": .string($0.transaction),
+                        "commit_after_step": .number(JSONNumber($0.commitAfterStep)),
+                    ]
+                }),
+        ]
+        try RecordingFile.write(CanonicalJSON.render(["cases": .object(cases)]), to: scenariosPath)
+        return Kept(caseID: caseID, file: root + "/" + file, scenarios: scenariosPath)
+    }
+
+    private func read(_ path: String) throws(RunError) -> JSONValue? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        do throws(CorpusError) {
+            let bytes = try FileBytes.read(path)
+            do { return try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
+        } catch {
+            throw RunError.input(error)
+        }
+    }
+
+    private func directory(_ path: String) throws(RunError) {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw RunError.output(path, "cannot create the folder: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Corpus
+import Explore
+import Harness
+import JSON
+import KizunaWire
+import Reports
+
+extension ExploreRun {
+    /// Shrinks a failing scenario, keeps it in the findings folder and reports it.
+    func finding(_ outcome: KizunaSync.ExploreOutcome, scenario: KizunaSync.ExploreScenario, tally: ExploreTally) async -> CaseResult {
+        let name = "scenario \(scenario.index): " + (outcome.signature.map { "\($0)" } ?? "finding")
+        let (shrunk, tries) = await shrink(outcome)
+        guard let signature = shrunk.signature else {
+            return CaseResult(name: name, classname: "explore", outcome: .failed(outcome.failures.map(\.failure)))
+        }
+        let first = shrunk.failures.first
+        let kept: ExploreFindingsFolder.Kept
+        do throws(RunError) {
+            kept = try tally.writing.withLock { _ throws(RunError) in
+                try ExploreFindingsFolder(root: options.findings).keep(
+                    shrunk.transcript, flow: Self.flow(of: signature.kind), slug: "explore-\(Self.slug(signature.rule.rawValue))",
+                    notes: [
+                        "found by accord explore --server \(options.targetName) --seed \(options.seed) (scenario \(scenario.index)) and shrunk from \(outcome.transcript.stepCount) steps to \(shrunk.transcript.stepCount) in \(tries) tries",
+                        "expected: passes on the embedded reference (its golden answers are the reference's); on \(options.targetName) it fails \(signature)"
+                            + (first.map { ": \($0.failure.message)" } ?? ""),
+                    ])
+            }
+        } catch {
+            return CaseResult(
+                name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)),
+                note: "shrunk to \(shrunk.transcript.stepCount) steps but not kept: \(error)")
+        }
+        var replay = "accord run \(options.findings) --filter '\(kept.caseID)' --server \(options.targetName)"
+        if kept.scenarios != nil { replay += " --scenarios \(options.findings)/scenarios.json" }
+        let note =
+            "found at step \(outcome.failures.first?.step ?? 0) of \(outcome.transcript.stepCount); shrunk to \(shrunk.transcript.stepCount) steps in \(tries) tries; kept as \(kept.file); replay: \(replay)"
+        return CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note)
+    }
+
+    /// Cuts a failing scenario down while it still fails the same way (`Signature`): greedy, the
+    /// first smaller scenario that still fails replaces it and the cuts start over, until none
+    /// does or `shrinkTries` scenarios were tried.
+    func shrink(_ outcome: KizunaSync.ExploreOutcome) async -> (KizunaSync.ExploreOutcome, tries: Int) {
+        guard let signature = outcome.signature else { return (outcome, 0) }
+        var best = outcome
+        var tries = 0
+        var smaller = true
+        while smaller && tries < options.shrinkTries {
+            smaller = false
+            for candidate in best.scenario.reductions where candidate.size < best.scenario.size {
+                guard tries < options.shrinkTries else { break }
+                tries += 1
+                guard case .outcome(let played) = await play(candidate), played.signature == signature,
+                    played.transcript.stepCount <= best.transcript.stepCount
+                else { continue }
+                best = played
+                smaller = true
+                break
+            }
+        }
+        return (best, tries)
+    }
+
+    /// The corpus flow a finding belongs to, by the kind of step that failed.
+    static func flow(of kind: String) -> String {
+        switch kind {
+        case "push", "fault drop-ack": "push"
+        case "pull": "pull"
+        default: "lifecycle"
+        }
+    }
+
+    static func slug(_ text: String) -> String {
+        let lowered = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        return String(lowered).split(separator: "-").joined(separator: "-")
+    }
+}

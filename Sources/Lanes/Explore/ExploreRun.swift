@@ -1,0 +1,187 @@
+import AccordVersion
+import Corpus
+import Explore
+import Foundation
+import Harness
+import KizunaWire
+import Reports
+import ServerContract
+import Synchronization
+
+/// `accord explore`: generated scenarios played against a server target and judged by three
+/// oracles (the rule catalog on every exchange, the reference's answers up to bindings, and
+/// convergence), each failing scenario shrunk and kept as a transcript. Its units are stripes
+/// of the scenario numbers (stripe k of n plays scenarios k, k+n, …), one per job, so scenario i
+/// is the same whatever runs beside it; each stripe stops at its first finding, or when the budget
+/// is spent, or when another stripe found one with a lower number.
+package struct ExploreRun: Sendable {
+    package struct Options: Sendable {
+        package var run: RunOptions
+        package var targetName: String
+        package var seed: UInt64
+        package var budget: ExploreBudget
+        /// The corpus folder findings are written to.
+        package var findings: String
+        package var requiredTier = ResponseTier.bound
+        /// How many smaller scenarios a shrink may try.
+        package var shrinkTries = 2000
+
+        package init(targetName: String, seed: UInt64, budget: ExploreBudget, findings: String) {
+            self.run = RunOptions(paths: [])
+            self.targetName = targetName
+            self.seed = seed
+            self.budget = budget
+            self.findings = findings
+        }
+    }
+
+    let options: Options
+    let makeTarget: KizunaSync.TargetFactory
+    /// The model: a fresh reference server per realization.
+    let makeReference: KizunaSync.TargetFactory
+
+    package init(_ options: Options, makeTarget: @escaping KizunaSync.TargetFactory, makeReference: @escaping KizunaSync.TargetFactory) {
+        self.options = options
+        self.makeTarget = makeTarget
+        self.makeReference = makeReference
+    }
+}
+
+extension ExploreRun: Lane {
+    package var reportName: String { "accord explore --server \(options.targetName) --seed \(options.seed)" }
+
+    var properties: [SuiteResult.Property] {
+        Self.properties(.explore, target: options.targetName) + [
+            SuiteResult.Property(name: "seed", value: String(options.seed)),
+            SuiteResult.Property(name: "budget", value: options.budget.description),
+            SuiteResult.Property(name: "profile", value: CorpusProfile.kizunaSync.rawValue),
+        ]
+    }
+
+    package func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> ExploreTally {
+        if preflight { try await ServerRun.preflight(makeTarget, name: options.targetName) }
+        return ExploreTally(budget: options.budget, progress: options.run.console.progress && !options.run.console.quiet)
+    }
+
+    package func plan(_ cases: [CaseSource.Case], _ tally: ExploreTally) -> [LanePlan<Int>] {
+        (0..<max(1, options.run.selection.jobs)).map { .play($0) }
+    }
+
+    package func play(_ stripe: Int, _ tally: ExploreTally) async -> SuiteResult {
+        let stripes = max(1, options.run.selection.jobs)
+        let classname = "explore"
+        var counts = ExploreCounts()
+        var cases: [CaseResult] = []
+        var index = stripe
+        while tally.mayStart(index) {
+            let scenario = KizunaSync.ExploreGenerator.scenario(index: index, seed: options.seed)
+            let played = await play(scenario)
+            switch played {
+            case .problem(let problem):
+                tally.found(index)
+                cases.append(CaseResult(name: "scenario \(index)", classname: classname, outcome: .errored(problem)))
+            case .outcome(let outcome) where outcome.signature == nil:
+                counts.add(outcome)
+                tally.played(steps: outcome.transcript.stepCount)
+                index += stripes
+                continue
+            case .outcome(let outcome):
+                tally.found(index)
+                tally.played(steps: outcome.transcript.stepCount)
+                cases.append(await finding(outcome, scenario: scenario, tally: tally))
+            }
+            break
+        }
+        cases.insert(contentsOf: counts.cases(classname: classname), at: 0)
+        let name = stripes == 1 ? "explore" : "explore \(stripe + 1) of \(stripes)"
+        return SuiteResult(name: name, properties: properties, cases: cases)
+    }
+}
+
+/// What a stripe's scenarios that raised nothing added up to, for the three oracles' testcases.
+struct ExploreCounts {
+    var scenarios = 0
+    var steps = 0
+    var exchanges = 0
+    var compared = 0
+    var devices = 0
+    var unjudged = 0
+    var firstUnjudged: String?
+
+    mutating func add(_ outcome: KizunaSync.ExploreOutcome) {
+        unjudged += outcome.unjudged.count
+        firstUnjudged = firstUnjudged ?? outcome.unjudged.first
+        scenarios += 1
+        steps += outcome.transcript.stepCount
+        exchanges += outcome.exchanges
+        compared += outcome.compared
+        devices += outcome.devicesJudged
+    }
+
+    func cases(classname: String) -> [CaseResult] {
+        let over = "over \(scenarios) scenario\(scenarios == 1 ? "" : "s") that raised nothing (\(steps) steps)"
+        return [
+            CaseResult(
+                name: "rules", classname: classname, outcome: .passed,
+                note: "every rule of the catalog held on \(exchanges) exchanges \(over)"),
+            CaseResult(
+                name: "differential", classname: classname, outcome: .passed,
+                note: "\(compared) answers equal to the reference's up to bindings \(over)"),
+            CaseResult(
+                name: "convergence", classname: classname, outcome: .passed,
+                note: "\(devices) devices converged on their users' rows, no applied write lost or applied twice, \(over)"
+                    + (firstUnjudged.map { "; \(unjudged) not compared (first: \($0))" } ?? "")),
+        ]
+    }
+}
+
+/// What the stripes of one explore run share: the budget, the lowest scenario number that found
+/// something, the counts for the progress line, and the lock findings are written under.
+package final class ExploreTally: Sendable {
+    struct State {
+        var lowestFinding: Int?
+        var scenarios = 0
+        var steps = 0
+        var drawn = ContinuousClock.now
+    }
+
+    let budget: ExploreBudget
+    let started = ContinuousClock.now
+    let progress: Bool
+    private let state = Mutex(State())
+    /// Held while a finding is written to the findings folder.
+    let writing = Mutex(())
+
+    init(budget: ExploreBudget, progress: Bool) {
+        self.budget = budget
+        self.progress = progress
+    }
+
+    /// Whether scenario `index` may start: the budget is not spent, and no scenario numbered
+    /// below it has found something.
+    func mayStart(_ index: Int) -> Bool {
+        let lowest = state.withLock { $0.lowestFinding }
+        if let lowest, lowest < index { return false }
+        switch budget {
+        case .scenarios(let count): return index < count
+        case .seconds(let seconds): return ContinuousClock.now - started < .seconds(seconds)
+        }
+    }
+
+    func found(_ index: Int) {
+        state.withLock { $0.lowestFinding = min($0.lowestFinding ?? index, index) }
+    }
+
+    func played(steps: Int) {
+        let line: String? = state.withLock { state in
+            state.scenarios += 1
+            state.steps += steps
+            let now = ContinuousClock.now
+            guard progress, now - state.drawn > .milliseconds(200) else { return nil }
+            state.drawn = now
+            let seconds = Double((now - started).components.seconds)
+            return "\raccord explore: \(state.scenarios) scenarios, \(state.steps) steps, \(Int(seconds)) s\u{1B}[K"
+        }
+        if let line { FileHandle.standardError.write(Data(line.utf8)) }
+    }
+}

@@ -1,0 +1,105 @@
+import Explore
+import Foundation
+import Harness
+import KizunaWire
+import Lanes
+import ReferenceServer
+import ServerContract
+
+/// `accord explore`: generated scenarios against a server target, judged by three oracles,
+/// each finding shrunk and kept as a transcript.
+enum ExploreCommand: Command {
+    static let spec = CommandSpec(
+        name: "explore",
+        abstract: "Generate scenarios, play them against a server build, and shrink what fails to a transcript.",
+        discussion: """
+            Generates KizunaSync scenarios from --seed (docs/explore.md): a few users and devices and another
+            actor; local writes (inserts, updates, deletes, writes into another user's bucket, preconditions,
+            transforms, hlc clocks), pushes (random batches, atomic or not, answers lost and resent), pulls
+            (random limits, transfers left open), server changes (some held in an open transaction), reaps and
+            stale schemas; each ends with every device pushing what it holds and pulling to completion, then
+            an observer per user pulling from "0". Each scenario is realized on the embedded reference server
+            (its answers are the golden ones), played against the target as 'accord run' plays a transcript,
+            and judged by three oracles: every rule of the catalog on every exchange; the reference's answers,
+            up to bindings (AC-GOLDEN names the step and both answers); and convergence (EX-CONVERGE: every
+            device holds what its user's observer holds; EX-ACKED-WRITE: no applied write lost;
+            EX-EXACTLY-ONCE: no mutation applied twice). A failing scenario is shrunk while it fails the same
+            rule at the same kind of step, and kept in the --findings folder as a corpus case that 'accord run'
+            replays. Scenario i is the same for a seed whatever the budget or --jobs; a stripe stops at its
+            first finding.
+            Exit status: 0 when nothing was found, 1 on a finding, 64 for a usage error, 78 for a setup
+            problem.
+            """,
+        arguments: [],
+        options: [
+            OptionSpec(
+                .server, value: "target",
+                help:
+                    "The server under test: 'embedded', the URL of a server with the fixture endpoint, or a postgres:// URL of a database with the KizunaSync pack."
+            ),
+            OptionSpec(.seed, value: "n", help: "The seed scenarios are generated from (default 1)."),
+            OptionSpec(
+                .budget, value: "budget",
+                help: "How much to explore: a count of scenarios (default 200) or a time such as 60s, 10m, 1h."),
+            OptionSpec(.findings, value: "folder", help: "Where findings are kept, as a corpus folder (default accord-findings)."),
+            OptionSpec(
+                .fault, value: "name", help: "With --server embedded: seed the named server fault of 'accord selftest' (repeatable).",
+                repeatable: true),
+            OptionSpec(
+                .postgresConfig, value: "file",
+                help: "For a postgres:// target: its schema, role and synced tables (default: Accord's corpus domain)."),
+            OptionSpec(
+                .tier, value: "tier",
+                help: "The tier an answer must reach: 'bound' (default) or 'pass' (byte-equal)."),
+        ]
+            + SharedOptions.urlTarget(
+                "The HS256 secret a URL target verifies JWTs with (default: $ACCORD_JWT_SECRET).",
+                apikeyHelp: "The apikey header to send to a URL target.")
+            + [SharedOptions.jobs] + SharedOptions.reports
+            + [
+                SharedOptions.color,
+                OptionSpec(flag: .quiet, help: "Print the summary only: no line per finding, no progress line."),
+            ]
+    )
+
+    static func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard let server = arguments.value(.server) else {
+            throw RunError.usage("missing --server <target>\nSee 'accord help explore'.")
+        }
+        let target = try ServerTargetSpec(parsing: server)
+        let seed = try arguments.value(.seed, as: OptionConversion(expected: "a whole number from 0") { UInt64($0) }) ?? 1
+        let budget =
+            try arguments.value(
+                .budget, as: OptionConversion(expected: "a count of scenarios or a time such as 60s") { ExploreBudget(parsing: $0) })
+            ?? .scenarios(200)
+        var options = ExploreRun.Options(
+            targetName: server, seed: seed, budget: budget, findings: arguments.value(.findings) ?? "accord-findings")
+        options.run = try RunCommand.runOptions(arguments)
+        if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
+        let faults = try SeededFaults.parse(arguments.values(.fault), as: ServerFault.self, command: spec.name)
+        let makeTarget: KizunaSync.TargetFactory
+        if !faults.isEmpty {
+            guard target == .embedded else { throw RunError.usage("--fault seeds the embedded reference server: give --server embedded") }
+            makeTarget = { () throws(TargetError) -> any KizunaSync.ServerTarget in
+                do { return try ReferenceServer(faults: faults) } catch {
+                    throw TargetError.refused("the embedded reference server did not start: \(error)")
+                }
+            }
+        } else {
+            makeTarget = try await TargetChoice.factory(
+                for: target, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
+                postgresConfig: arguments.value(.postgresConfig))
+        }
+        if target.isShared { options.run.selection.jobs = 1 }
+        let makeReference = try await TargetChoice.factory(for: .embedded, jwtSecret: nil, apiKey: nil)
+        let lane = ExploreRun(options, makeTarget: makeTarget, makeReference: makeReference)
+        let passed = try await LaneRunner(options.run).run(lane) { console.out($0) }
+        return passed ? ExitCode.success : ExitCode.failure
+    }
+}
+
+extension OptionKey {
+    static let seed = OptionKey("seed")
+    static let budget = OptionKey("budget")
+    static let findings = OptionKey("findings")
+}
