@@ -61,8 +61,11 @@ extension KizunaSync {
                 "fencing": run.held.isEmpty ? "shared" : "visibility-horizon",
                 "context": .object(context), "steps": .array(run.steps), "postconditions": [],
             ]
+            // The server lane commits the transactions due after one step in the order they are
+            // listed, so they are listed in the order they committed here.
+            let held = run.held.sorted { $0.committed < $1.committed }.map(\.step)
             return ExploreTranscript(
-                caseID: caseID, json: .object(document), held: run.held.map(\.step), actionOfStep: run.actionOfStep,
+                caseID: caseID, json: .object(document), held: held, actionOfStep: run.actionOfStep,
                 callers: run.callers, stepCount: run.steps.count)
         }
 
@@ -81,7 +84,10 @@ extension KizunaSync {
 
         struct HeldChange {
             var step: Scenarios.HeldStep
+            var key: RowKey
             var commitAt: Int
+            /// Its place among the commits.
+            var committed = Int.max
         }
 
         struct Run {
@@ -95,6 +101,7 @@ extension KizunaSync {
             var actionOfStep: [Int: Int] = [:]
             var callers: [Int: ExploreTranscript.Caller] = [:]
             var action = 0
+            var commits = 0
 
             init(scenario: ExploreScenario, reference: any KizunaSync.ServerTarget) {
                 self.scenario = scenario
@@ -130,6 +137,7 @@ extension KizunaSync {
                     let reply = try await call(.pull, body, caller: .device(device))
                     replicas[device].pulled(status: reply.status, body: reply.body)
                 case .server(let change, let heldFor):
+                    try await commit(touching: [RowKey(table: change.table, pk: change.pk)])
                     try await reference.setStep(next)
                     let transaction: String?
                     if case .upsert = change, heldFor > 0 { transaction = "t\(held.count + 1)" } else { transaction = nil }
@@ -143,8 +151,8 @@ extension KizunaSync {
                     }
                     if let transaction {
                         let change = HeldChange(
-                            step: Scenarios.HeldStep(step: next, transaction: transaction, commitAfterStep: next), commitAt: index + heldFor
-                        )
+                            step: Scenarios.HeldStep(step: next, transaction: transaction, commitAfterStep: next),
+                            key: RowKey(table: change.table, pk: change.pk), commitAt: index + heldFor)
                         held.append(change)
                         open.append(change)
                     }
@@ -185,6 +193,7 @@ extension KizunaSync {
             }
 
             mutating func push(_ body: JSONValue, device: Int, lost: Bool) async throws(TargetError) {
+                try await commit(touching: Set((body["batch"]?["mutations"]?.arrayValue ?? []).compactMap(RowKey.init)))
                 if lost {
                     try await reference.setStep(next)
                     let reply = try await reference.push(body, as: identity(replicas[device]))
@@ -222,6 +231,12 @@ extension KizunaSync {
                 for change in open where change.commitAt <= index { try await commit(change) }
             }
 
+            /// Commits, first, the transactions holding a row about to be written: a real database
+            /// would make that write wait on the row's lock, which a played scenario cannot.
+            mutating func commit(touching keys: Set<RowKey>) async throws(TargetError) {
+                for change in open where keys.contains(change.key) { try await commit(change) }
+            }
+
             mutating func commitAll() async throws(TargetError) {
                 for change in open { try await commit(change) }
             }
@@ -231,7 +246,9 @@ extension KizunaSync {
                 open.removeAll { $0.step.transaction == change.step.transaction }
                 if let at = held.firstIndex(where: { $0.step.transaction == change.step.transaction }) {
                     held[at].step.commitAfterStep = steps.count
+                    held[at].committed = commits
                 }
+                commits += 1
             }
 
             static func fixture(_ change: ExploreChange) -> FixtureChange {

@@ -67,6 +67,45 @@ struct PushRuleTests {
         #expect(reply.verdicts.map(\.outcome) == ["RLS_DENIED"])
     }
 
+    /// D-tombstone-delivery (kizunasync/kizunasync packages/protocol/decisions at 05bc51f1) and the
+    /// SQL pack's push, which decides a deleted pk before the op: a write to a row whose latest
+    /// change is a removal answers DELETE_WINS only to a user holding a grant for the bucket value
+    /// it left, or to the push that deleted it; RLS_DENIED to anyone else, an insert included.
+    /// `accord explore` found the reference re-creating the row and answering its own client's
+    /// later push DELETE_WINS without a grant (issue 39).
+    @Test("an insert over a deleted pk is a write like any other: RLS_DENIED without a grant, DELETE_WINS with one")
+    func insertOverTombstone() async throws {
+        let server = try await Fixture.server()
+        let own = try await server.push(
+            Fixture.push([Fixture.mutation(1, "insert", Fixture.row1, Fixture.todo("mine"))]), as: Fixture.callerA)
+        #expect(own.verdicts.map(\.outcome) == ["applied"])
+        try await server.apply(.delete(table: "todos", pk: Fixture.row1, actor: Fixture.clientB), heldIn: nil)
+        // The caller pushed the row but never pulled it: no grant, so the pk stays unconfirmed.
+        let unseen = try await server.push(
+            Fixture.push([Fixture.mutation(2, "insert", Fixture.row1, Fixture.todo("again"))]), as: Fixture.callerA)
+        #expect(unseen.verdicts.map(\.outcome) == ["RLS_DENIED"])
+        _ = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        // A pull delivering another live row of the bucket grants it: now DELETE_WINS.
+        try await server.apply(Fixture.upsert(Fixture.row2, Fixture.todo("other")), heldIn: nil)
+        _ = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        let seen = try await server.push(
+            Fixture.push([Fixture.mutation(3, "insert", Fixture.row1, Fixture.todo("again"))]), as: Fixture.callerA)
+        #expect(seen.verdicts.map(\.outcome) == ["DELETE_WINS"])
+        let pulled = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        #expect(pulled.rowKeys == [Fixture.row2])
+    }
+
+    @Test("the caller's own delete in an earlier push gives DELETE_WINS only with a grant, as anyone's")
+    func ownEarlierDelete() async throws {
+        let server = try await Fixture.server()
+        _ = try await server.push(Fixture.push([Fixture.mutation(1, "insert", Fixture.row1, Fixture.todo("mine"))]), as: Fixture.callerA)
+        let deleted = try await server.push(Fixture.push([Fixture.mutation(2, "delete", Fixture.row1)]), as: Fixture.callerA)
+        #expect(deleted.verdicts.map(\.outcome) == ["applied"])
+        let later = try await server.push(
+            Fixture.push([Fixture.mutation(3, "update", Fixture.row1, ["title": "late"])]), as: Fixture.callerA)
+        #expect(later.verdicts.map(\.outcome) == ["RLS_DENIED"])
+    }
+
     @Test("hlc mode: losing columns are SUPERSEDED, partial winners apply, future clocks are clamped")
     func hlcMode() async throws {
         let config = Fixture.config(todos: TableConfig(table: "todos", bucketColumn: "owner_id", conflictMode: "hlc"))

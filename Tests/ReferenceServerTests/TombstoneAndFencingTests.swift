@@ -15,11 +15,18 @@ struct TombstoneAndFencingTests {
         let granted = try await server.pull(Fixture.pull(cursor: "1"), as: Fixture.callerA)
         #expect(granted.tombstoneKeys == [Fixture.row1])
         #expect(granted.body["tombstones"]?.arrayValue?.first?["deleted_at"] == "2026-01-01T00:00:04.000Z")
-        // Another device of the same user never received the row: no tombstone, the cursor still advances.
+        // Grants are the user's (D-tombstone-delivery, kizunasync/kizunasync packages/protocol/
+        // decisions at 05bc51f1: "one row per user, table, and value"; the SQL pack's
+        // `_bucket_grants`): another device of the same user gets the tombstone too. The reference
+        // kept them per device until `accord explore` found the pack disagreeing (issue 39).
         let otherDevice = Identity(user: Fixture.userA, session: "00000000-0000-4000-8000-c10000000009")
-        let fresh = try await server.pull(Fixture.pull(cursor: "1"), as: otherDevice)
-        #expect(fresh.tombstoneKeys.isEmpty)
-        #expect(fresh.cursor == "2")
+        let sameUser = try await server.pull(Fixture.pull(cursor: "1"), as: otherDevice)
+        #expect(sameUser.tombstoneKeys == [Fixture.row1])
+        #expect(sameUser.cursor == "2")
+        // Another user never received a live row of the bucket: no tombstone, the cursor still advances.
+        let otherUser = try await server.pull(Fixture.pull(cursor: "1"), as: Fixture.callerB)
+        #expect(otherUser.tombstoneKeys.isEmpty)
+        #expect(otherUser.cursor == "2")
     }
 
     @Test("a bucket move-out leaves the old bucket a tombstone, stamped before the moved row")

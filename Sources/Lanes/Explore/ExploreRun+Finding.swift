@@ -7,11 +7,13 @@ import Reports
 
 extension ExploreRun {
     /// Shrinks a failing scenario, keeps it in the findings folder and reports it.
-    func finding(_ outcome: KizunaSync.ExploreOutcome, scenario: KizunaSync.ExploreScenario, tally: ExploreTally) async -> CaseResult {
+    func finding(_ outcome: KizunaSync.ExploreOutcome, scenario: KizunaSync.ExploreScenario, tally: ExploreTally) async -> (
+        result: CaseResult, fingerprint: String?
+    ) {
         let name = "scenario \(scenario.index): " + (outcome.signature.map { "\($0)" } ?? "finding")
         let (shrunk, tries) = await shrink(outcome)
         guard let signature = shrunk.signature else {
-            return CaseResult(name: name, classname: "explore", outcome: .failed(outcome.failures.map(\.failure)))
+            return (CaseResult(name: name, classname: "explore", outcome: .failed(outcome.failures.map(\.failure))), nil)
         }
         let first = shrunk.failures.first
         let kept: ExploreFindingsFolder.Kept
@@ -26,22 +28,26 @@ extension ExploreRun {
                     ])
             }
         } catch {
-            return CaseResult(
+            let result = CaseResult(
                 name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)),
                 note: "shrunk to \(shrunk.transcript.stepCount) steps but not kept: \(error)")
+            return (result, shrunk.fingerprint)
         }
         var replay = "accord run \(options.findings) --filter '\(kept.caseID)' --server \(options.targetName)"
         if kept.scenarios != nil { replay += " --scenarios \(options.findings)/scenarios.json" }
         let note =
             "found at step \(outcome.failures.first?.step ?? 0) of \(outcome.transcript.stepCount); shrunk to \(shrunk.transcript.stepCount) steps in \(tries) tries; kept as \(kept.file); replay: \(replay)"
-        return CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note)
+        return (
+            CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note), shrunk.fingerprint
+        )
     }
 
-    /// Cuts a failing scenario down while it still fails the same way (`Signature`): greedy, the
+    /// Cuts a failing scenario down while it still fails the same way (its `fingerprint`: the same
+    /// rule at the same kind of step, saying the same thing): greedy, the
     /// first smaller scenario that still fails replaces it and the cuts start over, until none
     /// does or `shrinkTries` scenarios were tried.
     func shrink(_ outcome: KizunaSync.ExploreOutcome) async -> (KizunaSync.ExploreOutcome, tries: Int) {
-        guard let signature = outcome.signature else { return (outcome, 0) }
+        guard let fingerprint = outcome.fingerprint else { return (outcome, 0) }
         var best = outcome
         var tries = 0
         var smaller = true
@@ -50,7 +56,7 @@ extension ExploreRun {
             for candidate in best.scenario.reductions where candidate.size < best.scenario.size {
                 guard tries < options.shrinkTries else { break }
                 tries += 1
-                guard case .outcome(let played) = await play(candidate), played.signature == signature,
+                guard case .outcome(let played) = await play(candidate), played.fingerprint == fingerprint,
                     played.transcript.stepCount <= best.transcript.stepCount
                 else { continue }
                 best = played

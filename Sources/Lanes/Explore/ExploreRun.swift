@@ -25,6 +25,8 @@ package struct ExploreRun: Sendable {
         package var requiredTier = ResponseTier.bound
         /// How many smaller scenarios a shrink may try.
         package var shrinkTries = 2000
+        /// Go on after a finding, keeping each distinct one (by fingerprint) once.
+        package var keepGoing = false
 
         package init(targetName: String, seed: UInt64, budget: ExploreBudget, findings: String) {
             self.run = RunOptions(paths: [])
@@ -76,19 +78,32 @@ extension ExploreRun: Lane {
         while tally.mayStart(index) {
             let scenario = KizunaSync.ExploreGenerator.scenario(index: index, seed: options.seed)
             let played = await play(scenario)
+            index += stripes
             switch played {
             case .problem(let problem):
-                tally.found(index)
-                cases.append(CaseResult(name: "scenario \(index)", classname: classname, outcome: .errored(problem)))
-            case .outcome(let outcome) where outcome.signature == nil:
-                counts.add(outcome)
-                tally.played(steps: outcome.transcript.stepCount)
-                index += stripes
-                continue
+                tally.stop(at: scenario.index)
+                cases.append(CaseResult(name: "scenario \(scenario.index)", classname: classname, outcome: .errored(problem)))
+                break
             case .outcome(let outcome):
-                tally.found(index)
                 tally.played(steps: outcome.transcript.stepCount)
-                cases.append(await finding(outcome, scenario: scenario, tally: tally))
+                guard let fingerprint = outcome.fingerprint else {
+                    counts.add(outcome)
+                    continue
+                }
+                guard options.keepGoing else {
+                    tally.stop(at: scenario.index)
+                    cases.append(await finding(outcome, scenario: scenario, tally: tally).result)
+                    break
+                }
+                // Going on: a finding already kept (as found or as shrunk) is counted, not kept again.
+                guard tally.isNew(fingerprint) else {
+                    counts.known += 1
+                    continue
+                }
+                let kept = await finding(outcome, scenario: scenario, tally: tally)
+                tally.know(kept.fingerprint)
+                cases.append(kept.result)
+                continue
             }
             break
         }
@@ -106,6 +121,8 @@ struct ExploreCounts {
     var compared = 0
     var devices = 0
     var unjudged = 0
+    /// Failing scenarios whose finding was already kept (`--keep-going`).
+    var known = 0
     var firstUnjudged: String?
 
     mutating func add(_ outcome: KizunaSync.ExploreOutcome) {
@@ -119,7 +136,9 @@ struct ExploreCounts {
     }
 
     func cases(classname: String) -> [CaseResult] {
-        let over = "over \(scenarios) scenario\(scenarios == 1 ? "" : "s") that raised nothing (\(steps) steps)"
+        let over =
+            "over \(scenarios) scenario\(scenarios == 1 ? "" : "s") that raised nothing (\(steps) steps)"
+            + (known > 0 ? "; \(known) more failed as a finding already kept" : "")
         return [
             CaseResult(
                 name: "rules", classname: classname, outcome: .passed,
@@ -140,6 +159,8 @@ struct ExploreCounts {
 package final class ExploreTally: Sendable {
     struct State {
         var lowestFinding: Int?
+        /// The findings kept so far, by fingerprint (`--keep-going`).
+        var fingerprints: Set<String> = []
         var scenarios = 0
         var steps = 0
         var drawn = ContinuousClock.now
@@ -162,15 +183,34 @@ package final class ExploreTally: Sendable {
     func mayStart(_ index: Int) -> Bool {
         let lowest = state.withLock { $0.lowestFinding }
         if let lowest, lowest < index { return false }
+        if state.withLock({ $0.fingerprints.count >= Self.maxFindings }) { return false }
         switch budget {
         case .scenarios(let count): return index < count
         case .seconds(let seconds): return ContinuousClock.now - started < .seconds(seconds)
         }
     }
 
-    func found(_ index: Int) {
+    /// No scenario numbered above `index` starts after this.
+    func stop(at index: Int) {
         state.withLock { $0.lowestFinding = min($0.lowestFinding ?? index, index) }
     }
+
+    /// Claims a finding's fingerprint: true for the first stripe to find it.
+    func isNew(_ fingerprint: String) -> Bool {
+        state.withLock { state in
+            guard state.fingerprints.count < ExploreTally.maxFindings else { return false }
+            return state.fingerprints.insert(fingerprint).inserted
+        }
+    }
+
+    /// Records the fingerprint a finding shrank to, so a scenario that fails as it does is known.
+    func know(_ fingerprint: String?) {
+        guard let fingerprint else { return }
+        state.withLock { _ = $0.fingerprints.insert(fingerprint) }
+    }
+
+    /// How many distinct findings `--keep-going` keeps.
+    static let maxFindings = 50
 
     func played(steps: Int) {
         let line: String? = state.withLock { state in

@@ -58,7 +58,7 @@ struct PageScanner {
                     page.entries.append(entry)
                     if case .row(let row) = entry, let table = tables[row.table] {
                         let bucket = table.bucketColumn.flatMap { row.data[$0] } ?? .null
-                        try store.grant(user: caller.user, client: caller.client, table: row.table, bucket: bucket)
+                        try store.grant(user: caller.user, table: row.table, bucket: bucket)
                     }
                 }
             }
@@ -111,7 +111,7 @@ struct PageScanner {
             if let bucketColumn = table.bucketColumn {
                 guard params.contains(where: { $0[bucketColumn] == snapshot }) else { return false }
             }
-            guard try store.hasGrant(user: caller.user, client: caller.client, table: table.name, bucket: snapshot) else { return false }
+            guard try store.hasGrant(user: caller.user, table: table.name, bucket: snapshot) else { return false }
             if let live = try store.row(table.name, tombstone.pk), rowMatches(live.data, table: table) { return false }
             return true
         }

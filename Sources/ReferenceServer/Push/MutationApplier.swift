@@ -15,6 +15,8 @@ struct MutationApplier {
     /// The push this mutation belongs to: its store, logical clock and seeded faults.
     let push: PushHandler
     let caller: Caller
+    /// The first seq this push could stamp: a tombstone at or above it is this push's own.
+    let pushStart: Int64
 
     var store: Store { push.store }
     /// The server's current time (the logical clock).
@@ -30,6 +32,11 @@ struct MutationApplier {
         switch mutation.op {
         case .insert:
             if let current, !sees(current.data) { return .rejected(.rlsDenied, serverRow: nil) }
+            // A pk whose last change is a hard delete stays deleted until its tombstone is reaped:
+            // an insert is a later write like any other (PROTOCOL-NOTES §2; upstream's SQL pack
+            // decides it before the op, 0001_kizuna_init.sql at 05bc51f1). `accord explore`
+            // found the reference re-creating it where the pack answers RLS_DENIED (issue 39).
+            if current == nil, try store.latestTombstone(table.name, mutation.pk) != nil { return try absent(mutation, in: table) }
             return try write(mutation, in: table, current: current, keyParts: keyParts)
         case .update:
             guard let current else { return try absent(mutation, in: table) }
@@ -48,15 +55,17 @@ struct MutationApplier {
         }
     }
 
-    /// A non-insert on a row with no live record: DELETE_WINS to a caller who saw the deleted row
-    /// (or deleted it), RLS_DENIED to anyone else, since absent and hidden look the same.
+    /// A write to a row with no live record: DELETE_WINS to a caller whose user holds a grant for
+    /// the bucket value the row was removed from, or whose same push deleted it; RLS_DENIED to
+    /// anyone else, since absent and hidden look the same (D-tombstone-delivery, kizunasync/
+    /// kizunasync packages/protocol/decisions at 05bc51f1: "A delete that the same push applied
+    /// earlier answers DELETE_WINS without a grant, because the caller made it").
     private func absent(_ mutation: Mutation, in table: SyncedTable) throws(ReferenceServerError) -> MutationOutcome {
         guard let tombstone = try store.latestTombstone(table.name, mutation.pk) else { return .rejected(.rlsDenied, serverRow: nil) }
-        if tombstone.actor == caller.client { return .rejected(.deleteWins, serverRow: nil) }
-        guard table.bucketColumn != nil else { return .rejected(.deleteWins, serverRow: nil) }
-        guard let bucket = tombstone.bucket, bucket == .string(caller.user),
-            try store.hasGrant(user: caller.user, client: caller.client, table: table.name, bucket: bucket)
-        else { return .rejected(.rlsDenied, serverRow: nil) }
+        if tombstone.actor == caller.client && tombstone.seq >= pushStart { return .rejected(.deleteWins, serverRow: nil) }
+        guard try store.hasGrant(user: caller.user, table: table.name, bucket: tombstone.bucket ?? .null) else {
+            return .rejected(.rlsDenied, serverRow: nil)
+        }
         return .rejected(.deleteWins, serverRow: nil)
     }
 

@@ -45,7 +45,7 @@ struct PushHandler {
                 status: 400, code: "22023", message: "no client id: the body names no client_id and the JWT has no session_id claim")
         }
         let caller = Caller(user: identity.user, client: client)
-        let applier = MutationApplier(push: self, caller: caller)
+        let applier = MutationApplier(push: self, caller: caller, pushStart: try store.meta(.nextSeq))
         let response = try store.db.transaction { () throws(ReferenceServerError) -> PushResponse in
             request.atomic ? try atomic(request.mutations, applier: applier) : try each(request.mutations, applier: applier)
         }

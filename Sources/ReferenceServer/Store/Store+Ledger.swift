@@ -49,16 +49,19 @@ extension Store {
 
     // MARK: delivery grants
 
-    func grant(user: String, client: String, table: String, bucket: JSONValue) throws(ReferenceServerError) {
+    /// Grants are per user, table and bucket value, as upstream's `_bucket_grants` keeps them
+    /// (D-tombstone-delivery: "one row per user, table, and value"): every device of the user
+    /// holds what one of them received.
+    func grant(user: String, table: String, bucket: JSONValue) throws(ReferenceServerError) {
         try db.run(
-            "INSERT OR IGNORE INTO kz_grants(user_id, client_id, tbl, bucket) VALUES(?1, ?2, ?3, ?4)",
-            [.text(user), .text(client), .text(table), .text(StoredJSON.text(bucket))])
+            "INSERT OR IGNORE INTO kz_user_grants(user_id, tbl, bucket) VALUES(?1, ?2, ?3)",
+            [.text(user), .text(table), .text(StoredJSON.text(bucket))])
     }
 
-    func hasGrant(user: String, client: String, table: String, bucket: JSONValue) throws(ReferenceServerError) -> Bool {
+    func hasGrant(user: String, table: String, bucket: JSONValue) throws(ReferenceServerError) -> Bool {
         try !db.query(
-            "SELECT 1 FROM kz_grants WHERE user_id = ?1 AND client_id = ?2 AND tbl = ?3 AND bucket = ?4",
-            [.text(user), .text(client), .text(table), .text(StoredJSON.text(bucket))]
+            "SELECT 1 FROM kz_user_grants WHERE user_id = ?1 AND tbl = ?2 AND bucket = ?3",
+            [.text(user), .text(table), .text(StoredJSON.text(bucket))]
         ) { _ in true }.isEmpty
     }
 

@@ -26,9 +26,8 @@ final class Store {
         CREATE TABLE IF NOT EXISTS kz_ledger(
             mutation_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, client_id TEXT NOT NULL, applied INTEGER NOT NULL,
             reason TEXT, has_row INTEGER NOT NULL, tbl TEXT NOT NULL, pk TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS kz_grants(
-            user_id TEXT NOT NULL, client_id TEXT NOT NULL, tbl TEXT NOT NULL, bucket TEXT NOT NULL,
-            PRIMARY KEY(user_id, client_id, tbl, bucket));
+        CREATE TABLE IF NOT EXISTS kz_user_grants(
+            user_id TEXT NOT NULL, tbl TEXT NOT NULL, bucket TEXT NOT NULL, PRIMARY KEY(user_id, tbl, bucket));
         CREATE TABLE IF NOT EXISTS kz_conflicts(
             id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, pk TEXT NOT NULL, col TEXT NOT NULL, mode TEXT NOT NULL,
             loser TEXT NOT NULL, winner_mutation TEXT NOT NULL, winner_seq INTEGER NOT NULL, bucket TEXT);
@@ -36,7 +35,7 @@ final class Store {
 
     /// Empties every table (seed).
     func reset(nextSeq: Int64) throws(ReferenceServerError) {
-        for table in ["kz_meta", "kz_rows", "kz_cells", "kz_tombstones", "kz_ledger", "kz_grants", "kz_conflicts"] {
+        for table in ["kz_meta", "kz_rows", "kz_cells", "kz_tombstones", "kz_ledger", "kz_user_grants", "kz_conflicts"] {
             try db.run("DELETE FROM \(table)")
         }
         try setMeta(.nextSeq, nextSeq)

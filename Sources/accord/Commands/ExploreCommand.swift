@@ -26,7 +26,7 @@ enum ExploreCommand: Command {
             EX-EXACTLY-ONCE: no mutation applied twice). A failing scenario is shrunk while it fails the same
             rule at the same kind of step, and kept in the --findings folder as a corpus case that 'accord run'
             replays. Scenario i is the same for a seed whatever the budget or --jobs; a stripe stops at its
-            first finding.
+            first finding (--keep-going: goes on, keeping each distinct finding once).
             Exit status: 0 when nothing was found, 1 on a finding, 64 for a usage error, 78 for a setup
             problem.
             """,
@@ -42,6 +42,9 @@ enum ExploreCommand: Command {
                 .budget, value: "budget",
                 help: "How much to explore: a count of scenarios (default 200) or a time such as 60s, 10m, 1h."),
             OptionSpec(.findings, value: "folder", help: "Where findings are kept, as a corpus folder (default accord-findings)."),
+            OptionSpec(
+                flag: .keepGoing,
+                help: "Go on after a finding and keep each distinct one once (up to 50), rather than stop at the first."),
             OptionSpec(
                 .fault, value: "name", help: "With --server embedded: seed the named server fault of 'accord selftest' (repeatable).",
                 repeatable: true),
@@ -75,6 +78,7 @@ enum ExploreCommand: Command {
         var options = ExploreRun.Options(
             targetName: server, seed: seed, budget: budget, findings: arguments.value(.findings) ?? "accord-findings")
         options.run = try RunCommand.runOptions(arguments)
+        options.keepGoing = arguments.has(.keepGoing)
         if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
         let faults = try SeededFaults.parse(arguments.values(.fault), as: ServerFault.self, command: spec.name)
         let makeTarget: KizunaSync.TargetFactory
@@ -102,4 +106,5 @@ extension OptionKey {
     static let seed = OptionKey("seed")
     static let budget = OptionKey("budget")
     static let findings = OptionKey("findings")
+    static let keepGoing = OptionKey("keep-going")
 }
