@@ -65,7 +65,7 @@ public actor PostgresTarget: KizunaSync.ServerTarget {
     /// configured numbering.
     /// - Returns: the capabilities.
     public func capabilities() async throws(TargetError) -> TargetCapabilities {
-        TargetCapabilities(clock: .wall, seqs: config.seqs, numbering: config.numbering)
+        TargetCapabilities(clock: .wall, seqs: config.seqs, numbering: config.numbering, noOpWrites: config.noOpWrites)
     }
 
     /// Takes the step and keeps the server's own clock: the pack stamps times from `now()`.

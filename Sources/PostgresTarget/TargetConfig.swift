@@ -37,10 +37,12 @@ public struct TargetConfig: Sendable, Hashable {
     public var tables: [Table]
     /// How rows are rendered for comparison.
     public var rows: Rows
-    /// Whether every write takes the next seq (the pack draws at commit from a sequence with CACHE 1: dense).
+    /// Whether every write takes the next seq (the pack: gapped, a write changing nothing takes none).
     public var numbering: TargetCapabilities.Numbering
     /// When writes take their seqs (the pack: at commit).
     public var seqs: TargetCapabilities.SeqStamping
+    /// Whether a write that changes nothing takes a seq (the pack: unstamped).
+    public var noOpWrites = TargetCapabilities.NoOpWrites.unstamped
 
     /// Accord's corpus domain, as `accord postgres-init` creates it. Its numbering is `gapped`:
     /// the pack stamps no seq for a write that changes no column (its capture trigger returns
@@ -77,7 +79,7 @@ public struct TargetConfig: Sendable, Hashable {
         self.seqs = seqs
     }
 
-    /// Reads a configuration file strictly: `{"schema"?, "role"?, "rows"?, "numbering"?, "seqs"?, "tables":
+    /// Reads a configuration file strictly: `{"schema"?, "role"?, "rows"?, "numbering"?, "seqs"?, "no_op_writes"?, "tables":
     /// {<name>: {"key_columns"?, "sync_mode"?}}}`.
     /// - Parameters:
     ///   - json: the parsed file.
@@ -91,6 +93,7 @@ public struct TargetConfig: Sendable, Hashable {
             let rowsText = try reader.optionalString("rows") ?? Rows.asWritten.rawValue
             let numberingText = try reader.optionalString("numbering") ?? TargetCapabilities.Numbering.gapped.rawValue
             let seqsText = try reader.optionalString("seqs") ?? TargetCapabilities.SeqStamping.atCommit.rawValue
+            let noOpText = try reader.optionalString("no_op_writes") ?? TargetCapabilities.NoOpWrites.unstamped.rawValue
             guard case .object(let tablesObject) = try reader.required("tables") else {
                 throw WireError(.json, at: JSONPointer(tokens: ["tables"]), "expected an object of tables")
             }
@@ -106,6 +109,9 @@ public struct TargetConfig: Sendable, Hashable {
             }
             guard let seqs = TargetCapabilities.SeqStamping(rawValue: seqsText) else {
                 throw WireError(.json, at: JSONPointer(tokens: ["seqs"]), "expected at-write|at-commit, found \"\(seqsText)\"")
+            }
+            guard let noOpWrites = TargetCapabilities.NoOpWrites(rawValue: noOpText) else {
+                throw WireError(.json, at: JSONPointer(tokens: ["no_op_writes"]), "expected stamped|unstamped, found \"\(noOpText)\"")
             }
             var tables: [Table] = []
             for member in tablesObject.members {
@@ -126,6 +132,7 @@ public struct TargetConfig: Sendable, Hashable {
                 tables.append(Table(name: member.key, keyColumns: keys ?? ["id"], syncMode: mode))
             }
             self.init(schema: schema, role: role, tables: tables, rows: rows, numbering: numbering, seqs: seqs)
+            self.noOpWrites = noOpWrites
         } catch {
             throw .config("\(file): \(error)")
         }

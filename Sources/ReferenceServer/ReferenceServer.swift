@@ -16,14 +16,17 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     private var held: [String: [HeldChange]] = [:]
     /// The seeded faults switched on (the self-test's mutants); empty for the real server.
     private let faults: Set<ServerFault>
+    private let noOpWrites: TargetCapabilities.NoOpWrites
 
     /// Opens a server on a database file, or in memory, serving the corpus domain.
     /// - Parameters:
     ///   - path: the SQLite file; nil keeps the database in memory.
     ///   - faults: seeded faults to switch on (the self-test's mutants); empty by default.
     /// - Throws: `ReferenceServerError` when the database cannot be opened or prepared.
-    public init(path: String? = nil, faults: Set<ServerFault> = []) throws(ReferenceServerError) {
-        try self.init(path: path, domain: .corpus, faults: faults)
+    public init(path: String? = nil, faults: Set<ServerFault> = [], noOpWrites: TargetCapabilities.NoOpWrites = .stamped)
+        throws(ReferenceServerError)
+    {
+        try self.init(path: path, domain: .corpus, faults: faults, noOpWrites: noOpWrites)
     }
 
     /// Opens a server on a database file, or in memory, serving the tables of `domain`.
@@ -32,14 +35,18 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     ///   - domain: the tables, their columns, types, keys and write policy.
     ///   - faults: seeded faults to switch on (the self-test's mutants); empty by default.
     /// - Throws: `ReferenceServerError` when the database cannot be opened or prepared.
-    public init(path: String? = nil, domain: ReferenceDomain, faults: Set<ServerFault> = []) throws(ReferenceServerError) {
+    public init(
+        path: String? = nil, domain: ReferenceDomain, faults: Set<ServerFault> = [], noOpWrites: TargetCapabilities.NoOpWrites = .stamped
+    ) throws(ReferenceServerError) {
         let db = try SQLiteConnection(path: path)
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         self.db = db
         self.store = try Store(db: db)
         self.domain = domain
         self.config = EffectiveConfig(domain: domain)
+        self.config.noOpWrites = noOpWrites
         self.faults = faults
+        self.noOpWrites = noOpWrites
     }
 
     /// Server-assigned time: the fixture contract's logical clock once a case drives it, else
@@ -52,7 +59,11 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     /// stamped at write (a held transaction leaves a hole).
     /// - Returns: `TargetCapabilities.reference`.
     /// - Throws: never; the signature is the contract's.
-    public func capabilities() async throws(TargetError) -> TargetCapabilities { .reference }
+    public func capabilities() async throws(TargetError) -> TargetCapabilities {
+        var capabilities = TargetCapabilities.reference
+        capabilities.noOpWrites = noOpWrites
+        return capabilities
+    }
 
     /// Resets the server to an empty state with a case's configuration, first seq and history.
     /// - Returns: the base (`next_seq - 1`) and the seq each history change stamped.
@@ -60,7 +71,8 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     @discardableResult
     public func seed(_ seed: Seed) async throws(TargetError) -> SeedReceipt {
         guard let first = Int64(seed.nextSeq.text), first >= 1 else { throw .refused("next seq \(seed.nextSeq) is out of range") }
-        let config = EffectiveConfig(server: seed.server, domain: domain)
+        var config = EffectiveConfig(server: seed.server, domain: domain)
+        config.noOpWrites = noOpWrites
         let previous = (self.config, step, held, logical)
         self.config = config
         step = 0
@@ -94,6 +106,7 @@ public actor ReferenceServer: KizunaSync.ServerTarget {
     /// - Parameter server: the configuration, as a case's `context.server` declares it.
     public func configure(_ server: ServerConfig) {
         config = EffectiveConfig(server: server, domain: domain)
+        config.noOpWrites = noOpWrites
     }
 
     /// Sets the logical clock: server-assigned times become `2026-01-01T00:00:<n>.000Z`.

@@ -32,18 +32,30 @@ public struct TargetCapabilities: Sendable, Hashable, CustomStringConvertible {
         case gapped
     }
 
+    /// Whether a write that changes no column stamps a seq (and is delivered again).
+    public enum NoOpWrites: String, Sendable, Hashable, CaseIterable {
+        /// Every applied write takes a seq, as upstream's reference oracle numbers them.
+        case stamped
+        /// A write that changes nothing takes none, as upstream's SQL pack's capture trigger skips it.
+        case unstamped
+    }
+
     /// The clock.
     public var clock: Clock
     /// The seq stamping.
     public var seqs: SeqStamping
     /// The numbering.
     public var numbering: Numbering
+    /// How the server numbers a write that changes nothing; the protocol leaves it open, so
+    /// `accord explore` makes its reference do as the target declares (issue 39).
+    public var noOpWrites: NoOpWrites
 
     /// Makes capabilities; numbering is `gapped` unless the server declares it dense.
-    public init(clock: Clock, seqs: SeqStamping, numbering: Numbering = .gapped) {
+    public init(clock: Clock, seqs: SeqStamping, numbering: Numbering = .gapped, noOpWrites: NoOpWrites = .stamped) {
         self.clock = clock
         self.seqs = seqs
         self.numbering = numbering
+        self.noOpWrites = noOpWrites
     }
 
     /// The reference server's: a logical clock, seqs stamped at write, dense numbering.
@@ -57,5 +69,8 @@ public struct TargetCapabilities: Sendable, Hashable, CustomStringConvertible {
     public static let undeclared = TargetCapabilities(clock: .logical, seqs: .atWrite, numbering: .gapped)
 
     /// "clock logical, seqs at-write, numbering dense".
-    public var description: String { "clock \(clock.rawValue), seqs \(seqs.rawValue), numbering \(numbering.rawValue)" }
+    public var description: String {
+        "clock \(clock.rawValue), seqs \(seqs.rawValue), numbering \(numbering.rawValue)"
+            + (noOpWrites == .unstamped ? ", no-op writes unstamped" : "")
+    }
 }

@@ -1,8 +1,9 @@
 import Corpus
 import JSON
-import ReferenceServer
 import ServerContract
 import Testing
+
+@testable import ReferenceServer
 
 @Suite("Push: the six rejection reasons, column masks, hlc mode and the gates")
 struct PushRuleTests {
@@ -116,7 +117,8 @@ struct PushRuleTests {
                 table: "todos", pk: Fixture.row1, columns: Fixture.todo("b"), actor: Fixture.clientB,
                 hlc: "2026-01-01T00:00:01.000Z|0|\(Fixture.clientB)"), heldIn: nil)
         try await server.setStep(2)
-        // A clock an hour ahead is clamped to the server's 00:00:02.
+        // A clock an hour ahead is clamped to the server's 00:00:02 plus the 5 s skew upstream
+        // allows (`hlc_max_skew_ms`, its reference oracle's MAX_CLOCK_SKEW_MS): 00:00:07.
         var reply = try await server.push(
             Fixture.push([Fixture.mutation(1, "update", Fixture.row1, ["title": "future"], hlc: "2026-01-01T01:00:00.000Z|0|x")]),
             as: Fixture.callerA)
@@ -125,7 +127,7 @@ struct PushRuleTests {
         reply = try await server.push(
             Fixture.push([
                 Fixture.mutation(2, "update", Fixture.row1, ["title": "older"], hlc: "2026-01-01T00:00:01.500Z|0|y"),
-                Fixture.mutation(3, "update", Fixture.row1, ["title": "newer"], hlc: "2026-01-01T00:00:03.000Z|0|y"),
+                Fixture.mutation(3, "update", Fixture.row1, ["title": "newer"], hlc: "2026-01-01T00:00:08.000Z|0|y"),
                 Fixture.mutation(4, "update", Fixture.row1, ["done": true, "title": "stale"], hlc: "2026-01-01T00:00:02.500Z|0|y"),
             ]), as: Fixture.callerA)
         #expect(reply.verdicts.map(\.outcome) == ["SUPERSEDED", "applied", "applied"])
@@ -134,6 +136,55 @@ struct PushRuleTests {
         let row = pulled.body["rows"]?.arrayValue?.first?["row"]
         #expect(row?["title"] == "newer")
         #expect(row?["done"] == true)
+    }
+
+    @Test("a write to a table resolved by hlc without a clock refuses the batch with 22023, as the pack's push guard does")
+    func hlcWithoutClock() async throws {
+        let config = Fixture.config(todos: TableConfig(table: "todos", bucketColumn: "owner_id", conflictMode: "hlc"))
+        let server = try await Fixture.server(config)
+        let reply = try await server.push(
+            Fixture.push([
+                Fixture.mutation(1, "insert", Fixture.row1, Fixture.todo("a"), hlc: "2026-01-01T00:00:00.000Z|0|x"),
+                Fixture.mutation(2, "update", Fixture.row1, ["title": "no clock"]),
+            ]), as: Fixture.callerA)
+        #expect(reply.status == 400)
+        #expect(reply.body["code"] == "22023")
+        #expect(reply.body["message"]?.stringValue?.contains("mutation 2 of the batch is malformed") == true)
+        let pulled = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        #expect(pulled.rowKeys.isEmpty, "nothing of the batch applied")
+    }
+
+    @Test("an insert whose own row the caller could not see is RLS_DENIED with the rendered row, even over a row it sees")
+    func insertProposedRow() async throws {
+        let server = try await Fixture.server(history: [Fixture.upsert(Fixture.row1, Fixture.todo("mine"))])
+        let reply = try await server.push(
+            Fixture.push([Fixture.mutation(1, "insert", Fixture.row1, ["title": "no owner"])]), as: Fixture.callerA)
+        #expect(reply.verdicts.map(\.outcome) == ["RLS_DENIED"])
+        #expect(reply.verdicts.first?["server_row"]?["title"] == "mine")
+    }
+
+    @Test("a server that leaves a write changing nothing unstamped keeps the row's seq; the default stamps it")
+    func noOpWrites() async throws {
+        for (noOp, expected) in [(TargetCapabilities.NoOpWrites.unstamped, "1"), (.stamped, "2")] {
+            let server = try ReferenceServer(noOpWrites: noOp)
+            try await server.seed(Seed(server: Fixture.config(), history: [Fixture.upsert(Fixture.row1, Fixture.todo("same"))]))
+            #expect(try await server.capabilities().noOpWrites == noOp)
+            let reply = try await server.push(
+                Fixture.push([Fixture.mutation(1, "update", Fixture.row1, ["title": "same"])]), as: Fixture.callerA)
+            #expect(reply.verdicts.map(\.outcome) == ["applied"])
+            let pulled = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+            #expect(pulled.body["rows"]?.arrayValue?.first?["seq"]?.stringValue == expected, "\(noOp)")
+            #expect(pulled.cursor == expected)
+        }
+    }
+
+    @Test("a device clock may run 5 s ahead of the server's before it is clamped, across a day and a month")
+    func skewArithmetic() {
+        #expect(OriginClock.adding(5000, to: "2026-01-01T00:00:05.000Z") == "2026-01-01T00:00:10.000Z")
+        #expect(OriginClock.adding(5000, to: "2026-12-31T23:59:58.500Z") == "2027-01-01T00:00:03.500Z")
+        #expect(OriginClock.adding(1, to: "2024-02-28T23:59:59.999Z") == "2024-02-29T00:00:00.000Z")
+        #expect(OriginClock.adding(-1, to: "2026-03-01T00:00:00.000Z") == "2026-02-28T23:59:59.999Z")
+        #expect(OriginClock.adding(5000, to: "2026-01-01T00:00:05Z") == nil)
     }
 
     @Test("transforms: arrayUnion keeps order without duplicates, arrayRemove removes, increment on text is CONSTRAINT")

@@ -29,6 +29,33 @@ struct TombstoneAndFencingTests {
         #expect(otherUser.cursor == "2")
     }
 
+    @Test("a first pull carries no tombstone of a bucket value it had not received before, even behind a row of it on the same page")
+    func grantsAfterThePage() async throws {
+        // D-tombstone-delivery; the SQL pack records a page's grants after its loop. The reference
+        // granted mid-page until `accord explore` found it (issue 39).
+        let server = try await Fixture.server(history: [
+            Fixture.upsert(Fixture.row1, Fixture.todo("stays")), Fixture.upsert(Fixture.row2, Fixture.todo("moves")),
+            Fixture.upsert(Fixture.row2, ["owner_id": .string(Fixture.userB)]),
+        ])
+        let first = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        #expect(first.rowKeys == [Fixture.row1])
+        #expect(first.tombstoneKeys.isEmpty)
+    }
+
+    @Test("a row deleted, re-created and deleted again from one bucket value leaves one tombstone, the newest")
+    func tombstoneRefreshed() async throws {
+        // D-bucket-move-out: "Tombstones are keyed by (table, pk, bucket value)".
+        let server = try await Fixture.server(history: [
+            Fixture.upsert(Fixture.row1, Fixture.todo("a")), .delete(table: "todos", pk: Fixture.row1, actor: Fixture.clientB),
+            Fixture.upsert(Fixture.row1, Fixture.todo("b")), .delete(table: "todos", pk: Fixture.row1, actor: Fixture.clientB),
+            Fixture.upsert(Fixture.row2, Fixture.todo("grants the bucket")),
+        ])
+        _ = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        let again = try await server.pull(Fixture.pull(cursor: "0"), as: Fixture.callerA)
+        #expect(again.tombstoneKeys == [Fixture.row1])
+        #expect(again.body["tombstones"]?.arrayValue?.first?["seq"] == "4")
+    }
+
     @Test("a bucket move-out leaves the old bucket a tombstone, stamped before the moved row")
     func moveOut() async throws {
         let server = try await Fixture.server(history: [Fixture.upsert(Fixture.row1, Fixture.todo("a"))])

@@ -17,7 +17,7 @@ struct FixtureApplier {
 
     /// Applies a change now, with a seq stamped earlier when it was held.
     func apply(_ change: FixtureChange, time: String, seq: Int64? = nil) throws(ReferenceServerError) {
-        let writer = RowWriter(store: store)
+        let writer = RowWriter(store: store, noOpWrites: config.noOpWrites)
         switch change {
         case .upsert(let tableName, let pk, let columns, let actor, let hlc):
             let table = try self.table(tableName)

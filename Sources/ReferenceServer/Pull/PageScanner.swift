@@ -11,6 +11,11 @@ struct PageScanner {
     /// Seeded faults switched on (self-test only).
     var faults: Set<ServerFault> = []
 
+    struct Grant: Hashable {
+        var table: String
+        var bucket: JSONValue
+    }
+
     struct Page {
         var entries: [StreamEntry] = []
         var cursor: String = "0"
@@ -36,6 +41,11 @@ struct PageScanner {
         // large table decodes ~200 rows rather than the whole scan cap; the order and the
         // cap are those of one query of cap + 1 candidates.
         var fetched = 0
+        // The grants this page earns are recorded once it is scanned: its tombstones are judged by
+        // the grants the user held when the pull began (D-tombstone-delivery: "a first pull carries
+        // no tombstone of a bucket value it had not received before"; the SQL pack records them
+        // after its loop). `accord explore` found the reference granting mid-page (issue 39).
+        var earned = Set<Grant>()
         var after = position
         var batchHoles = holes
         scanning: while fetched < cap + 1 {
@@ -57,8 +67,7 @@ struct PageScanner {
                 if deliverable {
                     page.entries.append(entry)
                     if case .row(let row) = entry, let table = tables[row.table] {
-                        let bucket = table.bucketColumn.flatMap { row.data[$0] } ?? .null
-                        try store.grant(user: caller.user, table: row.table, bucket: bucket)
+                        earned.insert(Grant(table: row.table, bucket: table.bucketColumn.flatMap { row.data[$0] } ?? .null))
                     }
                 }
             }
@@ -66,6 +75,7 @@ struct PageScanner {
             after = max(after, last)
             batchHoles = []
         }
+        for grant in earned { try store.grant(user: caller.user, table: grant.table, bucket: grant.bucket) }
         let reached: Int64
         if stopped {
             // The page's last entry (or, capped, the last candidate examined), as upstream's SQL

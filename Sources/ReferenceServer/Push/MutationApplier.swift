@@ -105,6 +105,7 @@ struct MutationApplier {
         }
         var clock: OriginClock?
         if table.hlcMode && !faults.contains(.hlcIgnored) {
+            // The push refused a write without a clock; a clock that does not parse is the grammar's.
             let incoming = (mutation.hlc.flatMap(OriginClock.init) ?? OriginClock(physical: now, logical: 0, node: caller.client))
                 .clamped(to: now)
             clock = incoming
@@ -129,7 +130,12 @@ struct MutationApplier {
         }
         var merged = current?.data ?? JSONObject()
         for member in changes.members { merged[member.key] = member.value }
-        guard faults.contains(.rlsNotEnforced) || caller.canSee(merged, in: table) else {
+        // An insert's own row must pass the insert policy, even over a row that exists: a SQL
+        // upsert checks the tuple it proposes (upstream's pack, `_apply_upsert`, and its reference
+        // oracle's WITH-CHECK analog; `accord explore` found the reference checking only the
+        // merged row, issue 39).
+        let proposed = mutation.op == .insert ? mutation.columns : merged
+        guard faults.contains(.rlsNotEnforced) || (caller.canSee(merged, in: table) && caller.canSee(proposed, in: table)) else {
             return .rejected(.rlsDenied, serverRow: rendered)
         }
         // NOT NULL: an insert must leave every such column set; an update breaks it only by writing
@@ -139,7 +145,7 @@ struct MutationApplier {
         }
         if notNullFails && !lateTypeCheck { return .rejected(.constraint, serverRow: rendered) }
         let previousCells = table.journal && current != nil ? try store.cells(table.name, mutation.pk) : [:]
-        let row = try RowWriter(store: store).upsert(
+        let row = try RowWriter(store: store, noOpWrites: push.config.noOpWrites).upsert(
             table: table, pk: mutation.pk, columns: changes, previous: current, writer: caller.client, hlc: clock?.text, deletedAt: now)
         if table.journal, let current {
             try journal(mutation, table: table, previous: current, cells: previousCells, assigned: assigned, row: row)

@@ -29,6 +29,17 @@ struct PushHandler {
                 return .error(status: 400, code: "KZP01", message: "table \"\(mutation.table)\" is pull-only")
             }
         }
+        // A write to a table resolved by hlc carries its origin clock; one without refuses the
+        // batch, as upstream's SQL pack's push guard and its reference oracle do ("mutation carries
+        // no hlc (fail loud)"); the reference made one up until `accord explore` found it (issue 39).
+        for (index, mutation) in request.mutations.enumerated() where mutation.hlc == nil && config.tables[mutation.table]?.hlcMode == true
+        {
+            return .error(
+                status: 400, code: "22023",
+                message:
+                    "kizunasync.push(): mutation \(index + 1) of the batch is malformed: table \"\(mutation.table)\" resolves by hlc and the mutation carries no hlc"
+            )
+        }
         if request.atomic && request.mutations.count > config.maxAtomicBatch {
             return .error(
                 status: 400, code: "KZP02",

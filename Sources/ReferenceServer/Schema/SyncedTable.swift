@@ -1,4 +1,5 @@
 import Corpus
+import ServerContract
 
 /// A table as one case syncs it: the domain's schema plus the case's conflict, journal and
 /// soft-delete settings.
@@ -51,6 +52,8 @@ struct EffectiveConfig: Sendable {
     var minSchemaVersion: Int
     var maxPullScan: Int
     var maxAtomicBatch: Int
+    /// Whether a write that changes nothing takes a seq (`TargetCapabilities.NoOpWrites`).
+    var noOpWrites = TargetCapabilities.NoOpWrites.stamped
 
     static let defaultPullLimit = 500
     static let defaultScanCap = 5000

@@ -1,10 +1,12 @@
 import JSON
+import ServerContract
 
 /// Writes rows the way every writer does (a push, another actor, a held transaction's commit):
 /// stamps the global seq, keeps the column clocks, leaves a tombstone for a bucket move-out
 /// and for a hard delete.
 struct RowWriter {
     let store: Store
+    var noOpWrites = TargetCapabilities.NoOpWrites.stamped
 
     /// Writes `columns` over the row (creating it when absent) and returns the row as written.
     /// - Parameters:
@@ -22,6 +24,14 @@ struct RowWriter {
     ) throws(ReferenceServerError) -> StoredRow {
         var data = previous?.data ?? JSONObject()
         for member in columns.members { data[member.key] = member.value }
+        if noOpWrites == .unstamped, seq == nil, let previous, data == previous.data {
+            // Nothing changed: no seq, no delivery (upstream's SQL pack: "An update that changes
+            // no column is not a change to replicate"). The column clocks still move.
+            for member in columns.members {
+                try store.putCell(table.name, pk, member.key, StoredCell(seq: previous.seq, writer: writer, hlc: hlc))
+            }
+            return previous
+        }
         if let bucketColumn = table.bucketColumn, let previous, let old = previous.data[bucketColumn], data[bucketColumn] != old {
             // D-bucket-move-out: the old bucket value gets a tombstone, stamped before the moved row.
             let tombstoneSeq = try store.allocateSeq()

@@ -125,7 +125,15 @@ final class Store {
         }.first
     }
 
+    /// Keeps one tombstone per table, pk and bucket value: a later delete of the same row from the
+    /// same bucket value refreshes it (D-bucket-move-out, kizunasync/kizunasync packages/protocol/
+    /// decisions at 05bc51f1: "Tombstones are keyed by (table, pk, bucket value)"; the SQL pack
+    /// upserts it). The reference kept every delete's until `accord explore` found a bootstrap
+    /// delivering the stale one beside the fresh one (issue 39).
     func add(_ tombstone: StoredTombstone) throws(ReferenceServerError) {
+        try db.run(
+            "DELETE FROM kz_tombstones WHERE tbl = ?1 AND pk = ?2 AND bucket IS ?3",
+            [.text(tombstone.table), .text(tombstone.pk), tombstone.bucket.map { .text(StoredJSON.text($0)) } ?? .null])
         try db.run(
             "INSERT INTO kz_tombstones(seq, tbl, pk, deleted_at, bucket, actor) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
             [

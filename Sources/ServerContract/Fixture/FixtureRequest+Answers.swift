@@ -3,14 +3,17 @@ import KizunaWire
 
 extension FixtureRequest {
     /// The answer to `GET /accord/fixtures/capabilities`:
-    /// `{"clock": "logical"|"wall", "seqs": "at-write"|"at-commit", "numbering": "dense"|"gapped"}`.
+    /// `{"clock": "logical"|"wall", "seqs": "at-write"|"at-commit", "numbering": "dense"|"gapped",
+    /// "no_op_writes"?: "stamped"|"unstamped"}` (the last only when unstamped).
     /// - Parameter capabilities: the target's capabilities.
     /// - Returns: the body.
     public static func body(capabilities: TargetCapabilities) -> JSONValue {
-        [
+        var body: JSONObject = [
             "clock": .string(capabilities.clock.rawValue), "seqs": .string(capabilities.seqs.rawValue),
             "numbering": .string(capabilities.numbering.rawValue),
         ]
+        if capabilities.noOpWrites == .unstamped { body["no_op_writes"] = .string(capabilities.noOpWrites.rawValue) }
+        return .object(body)
     }
 
     /// The answer to a successful seed: `{"base": "<seq>", "history": ["<seq>"|null, …], "seeded_at"?: "<RFC 3339 UTC>"}`.
@@ -39,6 +42,7 @@ extension FixtureRequest {
             let clockText = try reader.string("clock")
             let seqsText = try reader.string("seqs")
             let numberingText = try reader.optionalString("numbering") ?? TargetCapabilities.Numbering.gapped.rawValue
+            let noOpText = try reader.optionalString("no_op_writes") ?? TargetCapabilities.NoOpWrites.stamped.rawValue
             try reader.finish()
             guard let clock = TargetCapabilities.Clock(rawValue: clockText) else {
                 throw WireError(.json, at: JSONPointer(tokens: ["clock"]), "expected logical|wall, found \"\(clockText)\"")
@@ -49,7 +53,10 @@ extension FixtureRequest {
             guard let numbering = TargetCapabilities.Numbering(rawValue: numberingText) else {
                 throw WireError(.json, at: JSONPointer(tokens: ["numbering"]), "expected dense|gapped, found \"\(numberingText)\"")
             }
-            return TargetCapabilities(clock: clock, seqs: seqs, numbering: numbering)
+            guard let noOpWrites = TargetCapabilities.NoOpWrites(rawValue: noOpText) else {
+                throw WireError(.json, at: JSONPointer(tokens: ["no_op_writes"]), "expected stamped|unstamped, found \"\(noOpText)\"")
+            }
+            return TargetCapabilities(clock: clock, seqs: seqs, numbering: numbering, noOpWrites: noOpWrites)
         } catch {
             throw .refused("\(what): \(error)")
         }
