@@ -53,7 +53,10 @@ extension KizunaSync {
         }
 
         /// Judges the target's answers, by step number (rpc steps, and drop-acks' discarded answers).
-        package func judge(answers: [Int: RPCReply]) -> ConvergenceVerdict {
+        /// `uncompared`: steps whose answer was not compared with the reference's or differed from
+        /// it; from there on the golden requests no longer follow the target's conversation, so a
+        /// device or observer that pulled at one of them is not judged.
+        package func judge(answers: [Int: RPCReply], uncompared: Set<Int> = []) -> ConvergenceVerdict {
             let steps = transcript.json["steps"]?.arrayValue ?? []
             let none = ConvergenceVerdict(findings: [], devices: 0)
             guard steps.count == transcript.stepCount else { return none }
@@ -62,7 +65,13 @@ extension KizunaSync {
             }
             var observers: [Int: Replica] = [:]
             var lastPull: [Int: Int] = [:]
+            var observerPulls: [Int: Int] = [:]
+            // The last step that may have written a row (a server change, a push, a held
+            // transaction's commit): only a pull after it sees the settled world.
+            var lastWrite = transcript.held.map(\.commitAfterStep).max() ?? 0
             var acrossReap: Set<Int> = []
+            var offTrack: Set<Int> = []
+            var offTrackObservers: Set<Int> = []
             var ledger = Ledger(hlcTables: Set(scenario.server.tables.filter { $0.conflictMode == "hlc" }.map(\.name)))
             let heldSteps = Set(transcript.held.map(\.step))
             for (offset, step) in steps.enumerated() {
@@ -75,6 +84,7 @@ extension KizunaSync {
                         }
                     }
                     guard let key = RowKey(step) else { continue }
+                    lastWrite = max(lastWrite, n)
                     if heldSteps.contains(n) { ledger.heldKeys.insert(key) }
                     ledger.changedByOther(key, columns: step["columns"]?.objectValue)
                 case "rpc", "fault":
@@ -91,6 +101,7 @@ extension KizunaSync {
                         case .device(let device):
                             devices[device].pulled(status: answer.status, body: answer.body)
                             lastPull[device] = n
+                            if uncompared.contains(n) { offTrack.insert(device) }
                         case .observer(let user):
                             var observer =
                                 observers[user]
@@ -99,21 +110,28 @@ extension KizunaSync {
                                     tables: scenario.tables)
                             observer.pulled(status: answer.status, body: answer.body)
                             observers[user] = observer
+                            observerPulls[user] = n
+                            if uncompared.contains(n) { offTrackObservers.insert(user) }
                         }
-                    } else if answer.status == 200 {
-                        ledger.pushed(request, answer: answer.body, step: n)
+                    } else {
+                        lastWrite = max(lastWrite, n)
+                        if answer.status == 200 { ledger.pushed(request, answer: answer.body, step: n) }
                     }
                 default:
                     continue
                 }
             }
-            let closed = observers.filter { $0.value.cursor != nil }
+            // An observer or device whose last pull came before the last write never saw the world
+            // settle (a shrunk scenario may have lost its closing phase): it is not judged.
+            let closed = observers.filter {
+                $0.value.cursor != nil && (observerPulls[$0.key] ?? 0) > lastWrite && !offTrackObservers.contains($0.key)
+            }
             var findings: [ExploreFinding] = []
             var judged = 0
             var unjudged: [String] = []
             for (number, device) in devices.enumerated() {
-                guard !device.isBlocked, device.cursor != nil, let step = lastPull[number],
-                    let observer = closed[scenario.devices[number].user]
+                guard !device.isBlocked, device.cursor != nil, let step = lastPull[number], step > lastWrite,
+                    let observer = closed[scenario.devices[number].user], !offTrack.contains(number)
                 else { continue }
                 guard !acrossReap.contains(number) else {
                     unjudged.append("device \(number + 1): " + Self.bootstrapAcrossReap)

@@ -94,7 +94,8 @@ extension KizunaSync {
                 let own = users[devices[device].user]
                 let id = ExploreIDs.mutation(mutations)
                 mutations += 1
-                let clock = hlc.contains(table) && rng.chance(85) ? nextHLC(node: "d\(device + 1)") : nil
+                // A client stamps every write to a table resolved by hlc (a server refuses one without).
+                let clock = hlc.contains(table) ? nextHLC(node: "d\(device + 1)") : nil
                 switch Int.random(in: 0..<100, using: &rng) {
                 case 0..<40:
                     let owner = rng.chance(88) ? own : rng.pick(users)
@@ -142,13 +143,15 @@ extension KizunaSync {
                 ExploreIDs.row(table: tables.firstIndex(of: table) ?? 0, Int.random(in: 0..<(rows[table] ?? 1), using: &rng))
             }
 
-            /// A later origin clock each time, on the logical day the reference's clock uses.
+            /// A later origin clock each time, before the logical day the reference's clock starts:
+            /// no server clamps it, whether it runs on steps (the reference) or the wall (a real
+            /// database), so which write wins depends on the clocks alone.
             mutating func nextHLC(node: String) -> String {
                 clock += 1
                 let seconds = clock % 60
-                let minutes = clock / 60
+                let minutes = clock / 60 % 60
                 func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-                return "2026-01-01T00:\(two(minutes)):\(two(seconds)).000Z|0|\(node)"
+                return "2025-12-31T23:\(two(minutes)):\(two(seconds)).000Z|0|\(node)"
             }
         }
     }

@@ -24,6 +24,16 @@ extension KizunaSync {
         package var callers: [Int: Caller]
         package var stepCount: Int
 
+        /// The reference's answer to each rpc step, by step number.
+        public var goldenAnswers: [Int: RPCReply] {
+            var answers: [Int: RPCReply] = [:]
+            for step in json["steps"]?.arrayValue ?? [] where step["kind"]?.stringValue == "rpc" {
+                guard let n = step["n"]?.numberValue?.intValue, let response = step["response"] else { continue }
+                answers[n] = RPCReply(status: step["status"]?.numberValue?.intValue ?? 200, body: response)
+            }
+            return answers
+        }
+
         /// The setup `accord run` needs to replay it (`--scenarios`): the held transactions.
         package var setup: Scenarios.Scenario { Scenarios.Scenario(nextSeq: nil, history: [], held: held) }
     }
@@ -40,7 +50,11 @@ extension KizunaSync {
             var run = Run(scenario: scenario, reference: reference)
             _ = try await reference.seed(Seed(server: scenario.server))
             for (index, action) in scenario.actions.enumerated() {
-                if case .settlePush = action { try await run.commitAll() }
+                // Every transaction commits before the closing phase, which judges a settled world.
+                switch action {
+                case .settlePush, .settlePull, .observe: try await run.commitAll()
+                default: break
+                }
                 try await run.play(action, index: index)
                 try await run.commit(due: index)
             }

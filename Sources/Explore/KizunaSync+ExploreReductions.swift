@@ -35,7 +35,6 @@ extension KizunaSync.ExploreScenario {
             switch action {
             case .write(_, let mutation):
                 total + mutation.columns.count + mutation.transforms.count + (mutation.precondition == nil ? 0 : 1)
-                    + (mutation.hlc == nil ? 0 : 1)
             case .push(_, let count, let atomic, let lost): total + count + (atomic ? 1 : 0) + (lost ? 1 : 0)
             case .pull(_, let limit), .settlePull(_, let limit), .observe(_, let limit): total + (limit.map { 4 - min($0, 3) } ?? 0)
             case .server(let change, let heldFor):
@@ -73,12 +72,9 @@ extension KizunaSync.ExploreScenario {
                     out.append(.write(device: device, simpler))
                 }
             }
-            if mutation.hlc != nil {
-                var simpler = mutation
-                simpler.hlc = nil
-                out.append(.write(device: device, simpler))
-            }
-            for member in mutation.columns.members where mutation.op != .delete {
+            // A write keeps its clock (a table resolved by hlc refuses one without) and an insert
+            // its bucket column (a real insert carries the whole row).
+            for member in mutation.columns.members where mutation.op != .delete && !(mutation.op == .insert && member.key == "owner_id") {
                 var simpler = mutation
                 simpler.columns = JSONObject(mutation.columns.members.filter { $0.key != member.key })
                 out.append(.write(device: device, simpler))

@@ -4,7 +4,7 @@ import Testing
 
 /// `accord explore` as a team runs it (issue 39): the built binary against the embedded reference,
 /// against a seeded fault, and against a server over HTTP; what it keeps replays with `accord run`.
-@Suite("accord explore, end to end")
+@Suite("accord explore, end to end", .serialized)
 struct ExploreEndToEndTests {
     @Test("against the embedded reference it finds nothing and exits 0, with JUnit naming the lane, seed and budget")
     func clean() async throws {

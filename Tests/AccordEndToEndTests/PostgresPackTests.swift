@@ -75,4 +75,50 @@ struct PostgresPackTests {
         #expect(refused.stderr.contains("was not prepared for accord (no table accord.target_marker)"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
     }
+
+    @Test(
+        "accord explore against the pack, seed 1 and 30 scenarios: four findings, each shrunk to a case that passes on the reference; the kept ones in Conformance/explore land where Expectations/explore-pack.txt says"
+    )
+    func exploreAgainstPack() async throws {
+        let cluster = try await PostgresCluster()
+        defer { cluster.stop() }
+        try await cluster.psql(
+            "postgres", ["-c", "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"])
+        try await Self.database("accord", on: cluster)
+        let prepared = try await AccordBinary.run(["postgres-init", cluster.url("accord")])
+        #expect(prepared.status == 0, "\(prepared.stdout)\(prepared.stderr)")
+
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let findings = folder.path + "/findings"
+        let junit = folder.path + "/explore.xml"
+        let explored = try await AccordBinary.run([
+            "explore", "--server", cluster.url("accord"), "--seed", "1", "--budget", "30", "--keep-going", "--findings", findings,
+            "--junit",
+            junit,
+        ])
+        #expect(explored.status == 1, "\(explored.stdout)\(explored.stderr)")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        let names = xml.matches(of: /testcase name="(scenario [^"]*)"/).map { String($0.1) }
+        // docs/explore.md argues each: 2 and 7/8 check column privileges and preconditions before
+        // the row's existence (D-rejection-reasons), 15 closes below the reap horizon (I-3).
+        #expect(
+            names == [
+                "scenario 2: AC-GOLDEN at a push step", "scenario 7: AC-GOLDEN at a push step", "scenario 8: AC-GOLDEN at a push step",
+                "scenario 15: AC-BINDING at a pull step",
+            ], "\(names)")
+        let manifest = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
+        for entry in manifest["cases"]?.arrayValue ?? [] {
+            let file = try #require(entry["file"]?.stringValue)
+            let transcript = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
+            #expect((transcript["steps"]?.arrayValue?.count ?? 99) <= 10, "\(file)")
+        }
+        let onReference = try await AccordBinary.run(["run", findings, "--server", "embedded"])
+        #expect(onReference.status == 0, "\(onReference.stdout)\(onReference.stderr)")
+
+        let kept = try await AccordBinary.run(
+            ["run", "--server", cluster.url("accord"), "Conformance/explore", "--expect", "Expectations/explore-pack.txt"],
+            cwd: AccordBinary.packageRoot)
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+    }
 }

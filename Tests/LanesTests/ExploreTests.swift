@@ -13,7 +13,7 @@ import Testing
 
 /// Issue 39: `accord explore` generates scenarios, plays them against a server, judges them by
 /// three oracles and shrinks what fails to a transcript.
-@Suite("accord explore: generated scenarios, oracles and shrinking")
+@Suite("accord explore: generated scenarios, oracles and shrinking", .serialized)
 struct ExploreTests {
     static func reference(faults: Set<ServerFault> = []) -> KizunaSync.TargetFactory {
         { () throws(TargetError) -> any KizunaSync.ServerTarget in
@@ -21,21 +21,15 @@ struct ExploreTests {
         }
     }
 
+    static let model: ExploreRun.ReferenceFactory = { (noOpWrites) throws(TargetError) -> any KizunaSync.ServerTarget in
+        do { return try ReferenceServer(noOpWrites: noOpWrites) } catch { throw TargetError.refused("\(error)") }
+    }
+
     static func run(budget: Int, jobs: Int, findings: String, faults: Set<ServerFault> = []) async throws -> [SuiteResult] {
         var options = ExploreRun.Options(targetName: "embedded", seed: 1, budget: .scenarios(budget), findings: findings)
         options.run.selection.jobs = jobs
-        let lane = ExploreRun(options, makeTarget: reference(faults: faults), makeReference: reference())
+        let lane = ExploreRun(options, makeTarget: reference(faults: faults), makeReference: model)
         return try await LaneRunner(options.run).collect(lane).suites
-    }
-
-    /// The golden answers of a realized transcript, as if the target had given them.
-    static func goldenAnswers(_ transcript: KizunaSync.ExploreTranscript) -> [Int: RPCReply] {
-        var answers: [Int: RPCReply] = [:]
-        for step in transcript.json["steps"]?.arrayValue ?? [] where step["kind"]?.stringValue == "rpc" {
-            guard let n = step["n"]?.numberValue?.intValue, let response = step["response"] else { continue }
-            answers[n] = RPCReply(status: step["status"]?.numberValue?.intValue ?? 200, body: response)
-        }
-        return answers
     }
 
     /// One user with two devices: device 1 inserts a row with a counter, increments it and
@@ -114,7 +108,7 @@ struct ExploreTests {
         let scenario = Self.twoDevices
         let transcript = try await Self.realized(scenario)
         let oracle = KizunaSync.ConvergenceOracle(scenario: scenario, transcript: transcript)
-        let golden = Self.goldenAnswers(transcript)
+        let golden = transcript.goldenAnswers
         let clean = oracle.judge(answers: golden)
         #expect(clean.findings.isEmpty)
         #expect(clean.devices == 2)
@@ -190,13 +184,14 @@ struct ExploreTests {
     func shrinkKeepsTheSignature() async throws {
         var options = ExploreRun.Options(targetName: "embedded", seed: 1, budget: .scenarios(1), findings: "/nonexistent")
         options.run.selection.jobs = 1
-        let lane = ExploreRun(options, makeTarget: Self.reference(faults: [.verdictsReordered]), makeReference: Self.reference())
+        let lane = ExploreRun(options, makeTarget: Self.reference(faults: [.verdictsReordered]), makeReference: Self.model)
+        let tally = ExploreTally(budget: .scenarios(1))
         let scenario = KizunaSync.ExploreGenerator.scenario(index: 0, seed: 1)
-        guard case .outcome(let outcome) = await lane.play(scenario), let signature = outcome.signature else {
+        guard case .outcome(let outcome) = await lane.play(scenario, in: tally), let signature = outcome.signature else {
             Issue.record("scenario 0 should fail with verdicts reordered")
             return
         }
-        let (shrunk, tries) = await lane.shrink(outcome)
+        let (shrunk, tries) = await lane.shrink(outcome, in: tally)
         #expect(shrunk.signature == signature)
         #expect(shrunk.transcript.stepCount < outcome.transcript.stepCount)
         #expect(shrunk.scenario.size < outcome.scenario.size)

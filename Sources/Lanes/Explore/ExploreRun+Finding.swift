@@ -11,7 +11,7 @@ extension ExploreRun {
         result: CaseResult, fingerprint: String?
     ) {
         let name = "scenario \(scenario.index): " + (outcome.signature.map { "\($0)" } ?? "finding")
-        let (shrunk, tries) = await shrink(outcome)
+        let (shrunk, tries) = await shrink(outcome, in: tally)
         guard let signature = shrunk.signature else {
             return (CaseResult(name: name, classname: "explore", outcome: .failed(outcome.failures.map(\.failure))), nil)
         }
@@ -46,7 +46,7 @@ extension ExploreRun {
     /// rule at the same kind of step, saying the same thing): greedy, the
     /// first smaller scenario that still fails replaces it and the cuts start over, until none
     /// does or `shrinkTries` scenarios were tried.
-    func shrink(_ outcome: KizunaSync.ExploreOutcome) async -> (KizunaSync.ExploreOutcome, tries: Int) {
+    func shrink(_ outcome: KizunaSync.ExploreOutcome, in tally: ExploreTally) async -> (KizunaSync.ExploreOutcome, tries: Int) {
         guard let fingerprint = outcome.fingerprint else { return (outcome, 0) }
         var best = outcome
         var tries = 0
@@ -56,7 +56,7 @@ extension ExploreRun {
             for candidate in best.scenario.reductions where candidate.size < best.scenario.size {
                 guard tries < options.shrinkTries else { break }
                 tries += 1
-                guard case .outcome(let played) = await play(candidate), played.fingerprint == fingerprint,
+                guard case .outcome(let played) = await play(candidate, in: tally), played.fingerprint == fingerprint,
                     played.transcript.stepCount <= best.transcript.stepCount
                 else { continue }
                 best = played

@@ -37,12 +37,15 @@ package struct ExploreRun: Sendable {
         }
     }
 
+    /// Makes the model: a fresh reference server per realization, numbering a write that changes
+    /// nothing as the target declares it does (the protocol leaves that open).
+    package typealias ReferenceFactory = @Sendable (TargetCapabilities.NoOpWrites) throws(TargetError) -> any KizunaSync.ServerTarget
+
     let options: Options
     let makeTarget: KizunaSync.TargetFactory
-    /// The model: a fresh reference server per realization.
-    let makeReference: KizunaSync.TargetFactory
+    let makeReference: ReferenceFactory
 
-    package init(_ options: Options, makeTarget: @escaping KizunaSync.TargetFactory, makeReference: @escaping KizunaSync.TargetFactory) {
+    package init(_ options: Options, makeTarget: @escaping KizunaSync.TargetFactory, makeReference: @escaping ReferenceFactory) {
         self.options = options
         self.makeTarget = makeTarget
         self.makeReference = makeReference
@@ -62,7 +65,15 @@ extension ExploreRun: Lane {
 
     package func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> ExploreTally {
         if preflight { try await ServerRun.preflight(makeTarget, name: options.targetName) }
-        return ExploreTally(budget: options.budget, progress: options.run.console.progress && !options.run.console.quiet)
+        let capabilities: TargetCapabilities
+        do throws(TargetError) {
+            capabilities = try await makeTarget().capabilities()
+        } catch {
+            throw RunError.setup("the target \(options.targetName) did not say its capabilities: \(error)", fix: "check --server")
+        }
+        return ExploreTally(
+            budget: options.budget, noOpWrites: capabilities.noOpWrites,
+            progress: options.run.console.progress && !options.run.console.quiet)
     }
 
     package func plan(_ cases: [CaseSource.Case], _ tally: ExploreTally) -> [LanePlan<Int>] {
@@ -77,7 +88,7 @@ extension ExploreRun: Lane {
         var index = stripe
         while tally.mayStart(index) {
             let scenario = KizunaSync.ExploreGenerator.scenario(index: index, seed: options.seed)
-            let played = await play(scenario)
+            let played = await play(scenario, in: tally)
             index += stripes
             switch played {
             case .problem(let problem):
@@ -167,14 +178,17 @@ package final class ExploreTally: Sendable {
     }
 
     let budget: ExploreBudget
+    /// How the target numbers a write that changes nothing; the reference is made to match.
+    let noOpWrites: TargetCapabilities.NoOpWrites
     let started = ContinuousClock.now
     let progress: Bool
     private let state = Mutex(State())
     /// Held while a finding is written to the findings folder.
     let writing = Mutex(())
 
-    init(budget: ExploreBudget, progress: Bool) {
+    init(budget: ExploreBudget, noOpWrites: TargetCapabilities.NoOpWrites = .stamped, progress: Bool = false) {
         self.budget = budget
+        self.noOpWrites = noOpWrites
         self.progress = progress
     }
 

@@ -62,12 +62,12 @@ extension KizunaSync {
 extension ExploreRun {
     /// Realizes `scenario` on a fresh reference, plays the transcript on a fresh target with the
     /// server lane's play, and runs the convergence oracle over the target's answers.
-    func play(_ scenario: KizunaSync.ExploreScenario, caseID: String? = nil) async -> KizunaSync.ExplorePlayed {
+    func play(_ scenario: KizunaSync.ExploreScenario, in tally: ExploreTally, caseID: String? = nil) async -> KizunaSync.ExplorePlayed {
         let caseID = caseID ?? "lifecycle/000-explore-s\(scenario.seed)-\(scenario.index)"
         let realized: KizunaSync.ExploreTranscript
         let loaded: LoadedTranscript
         do throws(TargetError) {
-            realized = try await KizunaSync.ExploreRealizer.realize(scenario, caseID: caseID, on: try makeReference())
+            realized = try await KizunaSync.ExploreRealizer.realize(scenario, caseID: caseID, on: try makeReference(tally.noOpWrites))
         } catch {
             return .problem("the reference could not realize scenario \(scenario.index): \(error)")
         }
@@ -83,19 +83,29 @@ extension ExploreRun {
         var failures: [KizunaSync.ExploreOutcome.Located] = []
         var exchanges = 0
         var compared = 0
+        var uncompared = Set<Int>()
         for result in play.cases {
             let (step, kind) = Self.place(of: result.name)
             switch result.outcome {
-            case .failed(let list): failures += list.map { .init(step: step, kind: kind, failure: $0) }
+            case .failed(let list):
+                failures += list.map { .init(step: step, kind: kind, failure: $0) }
+                uncompared.insert(step)
             case .errored(let reason): return .problem("scenario \(scenario.index), \(result.name): \(reason)")
             case .passed where result.observed != nil:
                 exchanges += 1
                 if result.note?.hasPrefix("tier ") == true { compared += 1 }
-            case .passed, .skipped: continue
+            case .skipped: uncompared.insert(step)
+            case .passed: continue
             }
         }
         let oracle = KizunaSync.ConvergenceOracle(scenario: scenario, transcript: realized)
-        let convergence = oracle.judge(answers: play.answers)
+        var convergence = oracle.judge(answers: play.answers, uncompared: uncompared)
+        if !convergence.findings.isEmpty && !uncompared.isEmpty {
+            // Where the target's answers were not all the reference's, a convergence finding the
+            // reference's own answers raise too is no finding of the target's.
+            let reference = Set(oracle.judge(answers: realized.goldenAnswers).findings.map(\.rule))
+            convergence.findings.removeAll { reference.contains($0.rule) }
+        }
         for finding in convergence.findings {
             let steps = realized.json["steps"]?.arrayValue ?? []
             let kind = steps.indices.contains(finding.step - 1) ? Self.kind(of: steps[finding.step - 1]) : "pull"

@@ -95,7 +95,11 @@ enum ExploreCommand: Command {
                 postgresConfig: arguments.value(.postgresConfig))
         }
         if target.isShared { options.run.selection.jobs = 1 }
-        let makeReference = try await TargetChoice.factory(for: .embedded, jwtSecret: nil, apiKey: nil)
+        let makeReference: ExploreRun.ReferenceFactory = { (noOpWrites) throws(TargetError) -> any KizunaSync.ServerTarget in
+            do { return try ReferenceServer(noOpWrites: noOpWrites) } catch {
+                throw TargetError.refused("the embedded reference server did not start: \(error)")
+            }
+        }
         let lane = ExploreRun(options, makeTarget: makeTarget, makeReference: makeReference)
         let passed = try await LaneRunner(options.run).run(lane) { console.out($0) }
         return passed ? ExitCode.success : ExitCode.failure
