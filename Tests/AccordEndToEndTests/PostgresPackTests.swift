@@ -17,17 +17,30 @@ struct PostgresPackTests {
         try await cluster.psql(name, ["-f", pack + "/0001_kizuna_init.sql"])
     }
 
+    /// A throwaway cluster with Supabase's roles and a database `accord` holding the pack and
+    /// Accord's corpus domain (`accord postgres-init`).
+    static func preparedCluster() async throws -> PostgresCluster {
+        let cluster = try await PostgresCluster()
+        do {
+            try await cluster.psql(
+                "postgres",
+                ["-c", "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"])
+            try await database("accord", on: cluster)
+            let prepared = try await AccordBinary.run(["postgres-init", cluster.url("accord")])
+            #expect(prepared.status == 0, "\(prepared.stdout)\(prepared.stderr)")
+            return cluster
+        } catch {
+            cluster.stop()
+            throw error
+        }
+    }
+
     @Test(
         "every case lands where Expectations/kizunasync-pack.txt says; lifecycle/005 fails where the pack expires the cursor it returned; an unmarked database is refused"
     )
     func corpusAgainstPack() async throws {
-        let cluster = try await PostgresCluster()
+        let cluster = try await Self.preparedCluster()
         defer { cluster.stop() }
-        try await cluster.psql(
-            "postgres", ["-c", "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"])
-        try await Self.database("accord", on: cluster)
-        let prepared = try await AccordBinary.run(["postgres-init", cluster.url("accord")])
-        #expect(prepared.status == 0, "\(prepared.stdout)\(prepared.stderr)")
 
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -80,13 +93,8 @@ struct PostgresPackTests {
         "accord explore against the pack, seed 1 and 30 scenarios: four findings, each shrunk to a case that passes on the reference; the kept ones in Conformance/explore land where Expectations/explore-pack.txt says"
     )
     func exploreAgainstPack() async throws {
-        let cluster = try await PostgresCluster()
+        let cluster = try await Self.preparedCluster()
         defer { cluster.stop() }
-        try await cluster.psql(
-            "postgres", ["-c", "create role anon nologin; create role authenticated nologin; create role service_role nologin bypassrls"])
-        try await Self.database("accord", on: cluster)
-        let prepared = try await AccordBinary.run(["postgres-init", cluster.url("accord")])
-        #expect(prepared.status == 0, "\(prepared.stdout)\(prepared.stderr)")
 
         let folder = try AccordBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
