@@ -28,7 +28,7 @@ enum Accord {
         [
             CheckCommand.self, RunCommand.self, ServeCommand.self, RecordCommand.self, RulesCommand.self, DriverCommand.self,
             DiffCommand.self, ConvertCommand.self, SelftestCommand.self, PostgresInitCommand.self, JWTCommand.self,
-            ManCommand.self, CompletionsCommand.self, ScenariosCommand.self, ExploreCommand.self,
+            ManCommand.self, CompletionsCommand.self, ScenariosCommand.self, ExploreCommand.self, ShrinkCommand.self,
         ]
     }
 

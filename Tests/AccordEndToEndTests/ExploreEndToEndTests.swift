@@ -75,6 +75,43 @@ struct ExploreEndToEndTests {
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     }
 
+    @Test(
+        "accord shrink cuts a recording failing on a seeded fault to a case that fails the same rule over HTTP and passes on the reference; a recording that passes has nothing to shrink"
+    )
+    func shrinkRecording() async throws {
+        let folder = try AccordBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let findings = folder.path + "/findings"
+        let recording = AccordBinary.packageRoot + "/Recordings/multi-user-sync.jsonl"
+        let clean = try await AccordBinary.run(["shrink", recording, "--server", "embedded", "--findings", findings])
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("without a failure: nothing to shrink"))
+
+        let shrunk = try await AccordBinary.run([
+            "shrink", recording, "--server", "embedded", "--fault", "verdict-dropped", "--findings", findings,
+        ])
+        #expect(shrunk.status == 1, "\(shrunk.stdout)\(shrunk.stderr)")
+        #expect(shrunk.stdout.contains("I-5"))
+        #expect(shrunk.stdout.contains("from 16 exchanges to 1 in"), "\(shrunk.stdout)")
+        let manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
+        let file = try #require(manifest["cases"]?.arrayValue?.first?["file"]?.stringValue)
+        let transcript = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
+        #expect((transcript["steps"]?.arrayValue?.count ?? 99) <= 10)
+
+        let reference = try await AccordBinary.run(["run", findings, "--server", "embedded"])
+        #expect(reference.status == 0, "\(reference.stdout)\(reference.stderr)")
+        let served = try ServeEndToEndTests.Served(["--jwt-secret", "shrink-e2e", "--fixtures", "--fault", "verdict-dropped"])
+        let faulty = try await AccordBinary.run([
+            "run", findings, "--server", "http://127.0.0.1:\(served.port)", "--jwt-secret", "shrink-e2e",
+        ])
+        _ = served.stop()
+        #expect(faulty.status == 1, "\(faulty.stdout)\(faulty.stderr)")
+        #expect(faulty.stdout.contains("I-5"), "\(faulty.stdout)")
+
+        let noServer = try await AccordBinary.run(["shrink", recording])
+        #expect(noServer.status == 64)
+    }
+
     @Test("usage and setup mistakes exit 64 and 78 with one line")
     func mistakes() async throws {
         let noServer = try await AccordBinary.run(["explore"])

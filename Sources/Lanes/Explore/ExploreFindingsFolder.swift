@@ -20,6 +20,13 @@ struct ExploreFindingsFolder {
     let root: String
 
     func keep(_ transcript: KizunaSync.ExploreTranscript, flow: String, slug: String, notes: [String]) throws(RunError) -> Kept {
+        try keep(json: transcript.json, held: transcript.held, flow: flow, slug: slug, notes: notes)
+    }
+
+    /// Keeps a transcript document under the next free number of its flow.
+    func keep(json transcriptJSON: JSONValue, held: [Scenarios.HeldStep], flow: String, slug: String, notes: [String]) throws(RunError)
+        -> Kept
+    {
         let manifestPath = root + "/cases/manifest.json"
         var entries = try read(manifestPath)?["cases"]?.arrayValue ?? []
         let taken = entries.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix(flow + "/") }.compactMap {
@@ -29,7 +36,7 @@ struct ExploreFindingsFolder {
         let digits = String(number)
         let caseID = "\(flow)/\(String(repeating: "0", count: max(0, 3 - digits.count)))\(digits)-\(slug)"
         guard Transcript.isCaseID(caseID) else { throw RunError.output(root, "no case id is left for \(flow) (\(caseID))") }
-        var document = transcript.json.objectValue ?? JSONObject()
+        var document = transcriptJSON.objectValue ?? JSONObject()
         document["case"] = .string(caseID)
         if var context = document["context"]?.objectValue {
             context["notes"] = .array((context["notes"]?.arrayValue ?? []) + notes.map { .string($0) })
@@ -45,14 +52,14 @@ struct ExploreFindingsFolder {
             "priority": document["priority"] ?? "P1", "status": document["status"] ?? "proposed", "title": document["title"] ?? "",
         ])
         try RecordingFile.write(CanonicalJSON.render(["cases": .array(entries), "future_flows": []]), to: manifestPath)
-        guard !transcript.held.isEmpty else { return Kept(caseID: caseID, file: root + "/" + file, scenarios: nil) }
+        guard !held.isEmpty else { return Kept(caseID: caseID, file: root + "/" + file, scenarios: nil) }
         let scenariosPath = root + "/scenarios.json"
         var cases = try read(scenariosPath)?["cases"]?.objectValue ?? JSONObject()
         cases[caseID] = [
             "about": "the transaction accord explore held open",
             "transcript_sha256": .string(TranscriptDigest.of(json)),
             "held": .array(
-                transcript.held.map {
+                held.map {
                     [
                         "step": .number(JSONNumber($0.step)), "txn": .string($0.transaction),
                         "commit_after_step": .number(JSONNumber($0.commitAfterStep)),

@@ -40,15 +40,8 @@ extension KizunaSync {
 
         var signature: Signature? { failures.first.map { Signature(rule: $0.failure.ruleID, kind: $0.kind) } }
 
-        /// The first failure with its ids, numbers and quoted values masked: what tells one
-        /// finding from another, and what a shrunk scenario must still fail with.
-        var fingerprint: String? {
-            guard let first = failures.first else { return nil }
-            var text = first.failure.message
-            text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, with: "<id>")
-            text.replace(/[0-9]+/, with: "#")
-            return "\(first.failure.ruleID) \(first.kind): \(text)"
-        }
+        /// The first failure's `ExploreFingerprint`.
+        var fingerprint: String? { failures.first.map { ExploreFingerprint.of($0.failure, kind: $0.kind) } }
     }
 
     enum ExplorePlayed: Sendable {
