@@ -130,9 +130,24 @@ extension KizunaSync {
             var judged = 0
             var unjudged: [String] = []
             for (number, device) in devices.enumerated() {
-                guard !device.isBlocked, device.cursor != nil, let step = lastPull[number], step > lastWrite,
-                    let observer = closed[scenario.devices[number].user], !offTrack.contains(number)
-                else { continue }
+                let why: String? =
+                    if device.isBlocked {
+                        "soft-blocked (RESET_REQUIRED), as it must be"
+                    } else if device.cursor == nil {
+                        "its last transfer did not close"
+                    } else if (lastPull[number] ?? 0) <= lastWrite {
+                        "its last pull came before the last write"
+                    } else if offTrack.contains(number) {
+                        "it pulled at a step whose answer was not compared with the reference's"
+                    } else if closed[scenario.devices[number].user] == nil {
+                        "its user's observer did not pull the settled world"
+                    } else {
+                        nil
+                    }
+                guard let step = lastPull[number], let observer = closed[scenario.devices[number].user], why == nil else {
+                    if let why { unjudged.append("device \(number + 1): \(why)") }
+                    continue
+                }
                 guard !acrossReap.contains(number) else {
                     unjudged.append("device \(number + 1): " + Self.bootstrapAcrossReap)
                     continue

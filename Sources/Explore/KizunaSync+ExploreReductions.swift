@@ -29,9 +29,9 @@ extension KizunaSync.ExploreScenario {
         return candidates
     }
 
-    /// How big the scenario is, for "smaller": actions first, then what the writes carry.
+    /// How big the scenario is, for "smaller": devices, then actions, then what the writes carry.
     package var size: Int {
-        actions.reduce(actions.count * 1000) { total, action in
+        actions.reduce(devices.count * 100_000 + actions.count * 1000) { total, action in
             switch action {
             case .write(_, let mutation):
                 total + mutation.columns.count + mutation.transforms.count + (mutation.precondition == nil ? 0 : 1)

@@ -22,7 +22,14 @@ extension KizunaSync {
         /// One entry of a pull page.
         package enum Entry: Sendable, Hashable {
             case row(RowKey, JSONObject, seq: String)
-            case tombstone(RowKey)
+            case tombstone(RowKey, seq: String)
+
+            /// The seq, as a number for ordering (0 for a value that is not one).
+            var order: UInt64 {
+                switch self {
+                case .row(_, _, let seq), .tombstone(_, let seq): UInt64(seq) ?? 0
+                }
+            }
         }
 
         /// A row as the device holds it, with the seq it came at.
@@ -126,14 +133,17 @@ extension KizunaSync {
                 return
             default: break
             }
+            // A page's rows and tombstones apply in stream (seq) order, whichever list holds them.
+            var page: [Entry] = []
             for row in object["rows"]?.arrayValue ?? [] {
                 guard let key = RowKey(row), let values = row["row"]?.objectValue, let seq = row["seq"]?.stringValue else { continue }
-                staged.append(.row(key, values, seq: seq))
+                page.append(.row(key, values, seq: seq))
             }
             for tombstone in object["tombstones"]?.arrayValue ?? [] {
                 guard let key = RowKey(tombstone) else { continue }
-                staged.append(.tombstone(key))
+                page.append(.tombstone(key, seq: tombstone["seq"]?.stringValue ?? "0"))
             }
+            staged += page.enumerated().sorted { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }.map(\.element)
             guard let next = object["cursor"]?.stringValue else { return }
             if object["has_more"]?.boolValue == true {
                 sync = .transferring(cursor: next, staged: staged, replacing: replacing)
@@ -143,7 +153,7 @@ extension KizunaSync {
             for entry in staged {
                 switch entry {
                 case .row(let key, let values, let seq): rows[key] = Held(row: values, seq: seq)
-                case .tombstone(let key): rows[key] = nil
+                case .tombstone(let key, _): rows[key] = nil
                 }
             }
             sync = .synced(cursor: next)

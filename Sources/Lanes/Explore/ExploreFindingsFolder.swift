@@ -28,7 +28,8 @@ struct ExploreFindingsFolder {
         -> Kept
     {
         let manifestPath = root + "/cases/manifest.json"
-        var entries = try read(manifestPath)?["cases"]?.arrayValue ?? []
+        var manifest = try read(manifestPath)?.objectValue ?? JSONObject()
+        var entries = manifest["cases"]?.arrayValue ?? []
         let taken = entries.compactMap { $0["id"]?.stringValue }.filter { $0.hasPrefix(flow + "/") }.compactMap {
             Int($0.dropFirst(flow.count + 1).prefix(3))
         }
@@ -47,26 +48,35 @@ struct ExploreFindingsFolder {
         try directory(root + "/transcripts/" + flow)
         try directory(root + "/cases")
         try RecordingFile.write(CanonicalJSON.render(json), to: root + "/" + file)
+        // The transcript, then its setup, then the manifest that lists it: a write that fails
+        // leaves no entry pointing at a case that is not whole.
+        var scenariosPath: String?
+        if !held.isEmpty {
+            let path = root + "/scenarios.json"
+            var scenarios = try read(path)?.objectValue ?? JSONObject()
+            var cases = scenarios["cases"]?.objectValue ?? JSONObject()
+            cases[caseID] = [
+                "about": "the transaction accord explore held open",
+                "transcript_sha256": .string(TranscriptDigest.of(json)),
+                "held": .array(
+                    held.map {
+                        [
+                            "step": .number(JSONNumber($0.step)), "txn": .string($0.transaction),
+                            "commit_after_step": .number(JSONNumber($0.commitAfterStep)),
+                        ]
+                    }),
+            ]
+            scenarios["cases"] = .object(cases)
+            try RecordingFile.write(CanonicalJSON.render(.object(scenarios)), to: path)
+            scenariosPath = path
+        }
         entries.append([
             "cites": document["cites"] ?? [], "fencing": document["fencing"] ?? "shared", "file": .string(file), "id": .string(caseID),
             "priority": document["priority"] ?? "P1", "status": document["status"] ?? "proposed", "title": document["title"] ?? "",
         ])
-        try RecordingFile.write(CanonicalJSON.render(["cases": .array(entries), "future_flows": []]), to: manifestPath)
-        guard !held.isEmpty else { return Kept(caseID: caseID, file: root + "/" + file, scenarios: nil) }
-        let scenariosPath = root + "/scenarios.json"
-        var cases = try read(scenariosPath)?["cases"]?.objectValue ?? JSONObject()
-        cases[caseID] = [
-            "about": "the transaction accord explore held open",
-            "transcript_sha256": .string(TranscriptDigest.of(json)),
-            "held": .array(
-                held.map {
-                    [
-                        "step": .number(JSONNumber($0.step)), "txn": .string($0.transaction),
-                        "commit_after_step": .number(JSONNumber($0.commitAfterStep)),
-                    ]
-                }),
-        ]
-        try RecordingFile.write(CanonicalJSON.render(["cases": .object(cases)]), to: scenariosPath)
+        manifest["cases"] = .array(entries)
+        if manifest["future_flows"] == nil { manifest["future_flows"] = [] }
+        try RecordingFile.write(CanonicalJSON.render(.object(manifest)), to: manifestPath)
         return Kept(caseID: caseID, file: root + "/" + file, scenarios: scenariosPath)
     }
 

@@ -1,8 +1,9 @@
 import Reports
 
 /// What tells one finding from another, and what a shrunk scenario or recording must still fail
-/// with: the rule, the kind of step, and the message with its ids, numbers and quoted values
-/// masked (`accord explore`, `accord shrink`).
+/// with: the rule, the kind of step, and the message with its ids and numbers
+/// masked (`accord explore`, `accord shrink`); words stay, so a different wrong reason is a
+/// different finding.
 enum ExploreFingerprint {
     static func of(_ failure: Failure, kind: String) -> String {
         var text = failure.message

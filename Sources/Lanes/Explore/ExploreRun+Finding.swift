@@ -7,13 +7,11 @@ import Reports
 
 extension ExploreRun {
     /// Shrinks a failing scenario, keeps it in the findings folder and reports it.
-    func finding(_ outcome: KizunaSync.ExploreOutcome, scenario: KizunaSync.ExploreScenario, tally: ExploreTally) async -> (
-        result: CaseResult, fingerprint: String?
-    ) {
+    func finding(_ outcome: KizunaSync.ExploreOutcome, scenario: KizunaSync.ExploreScenario, tally: ExploreTally) async -> CaseResult {
         let name = "scenario \(scenario.index): " + (outcome.signature.map { "\($0)" } ?? "finding")
         let (shrunk, tries) = await shrink(outcome, in: tally)
         guard let signature = shrunk.signature else {
-            return (CaseResult(name: name, classname: "explore", outcome: .failed(outcome.failures.map(\.failure))), nil)
+            return CaseResult(name: name, classname: "explore", outcome: .failed(outcome.failures.map(\.failure)))
         }
         let first = shrunk.failures.first
         let kept: ExploreFindingsFolder.Kept
@@ -31,15 +29,13 @@ extension ExploreRun {
             let result = CaseResult(
                 name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)),
                 note: "shrunk to \(shrunk.transcript.stepCount) steps but not kept: \(error)")
-            return (result, shrunk.fingerprint)
+            return result
         }
         var replay = "accord run \(options.findings) --filter '\(kept.caseID)' --server \(options.targetName)"
         if kept.scenarios != nil { replay += " --scenarios \(options.findings)/scenarios.json" }
         let note =
             "found at step \(outcome.failures.first?.step ?? 0) of \(outcome.transcript.stepCount); shrunk to \(shrunk.transcript.stepCount) steps in \(tries) tries; kept as \(kept.file); replay: \(replay)"
-        return (
-            CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note), shrunk.fingerprint
-        )
+        return CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note)
     }
 
     /// Cuts a failing scenario down while it still fails the same way (its `fingerprint`: the same

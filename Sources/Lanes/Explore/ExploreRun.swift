@@ -86,7 +86,7 @@ extension ExploreRun: Lane {
         var counts = ExploreCounts()
         var cases: [CaseResult] = []
         var index = stripe
-        while tally.mayStart(index) {
+        scenarios: while tally.mayStart(index) {
             let scenario = KizunaSync.ExploreGenerator.scenario(index: index, seed: options.seed)
             let played = await play(scenario, in: tally)
             index += stripes
@@ -94,7 +94,7 @@ extension ExploreRun: Lane {
             case .problem(let problem):
                 tally.stop(at: scenario.index)
                 cases.append(CaseResult(name: "scenario \(scenario.index)", classname: classname, outcome: .errored(problem)))
-                break
+                break scenarios
             case .outcome(let outcome):
                 tally.played(steps: outcome.transcript.stepCount)
                 guard let fingerprint = outcome.fingerprint else {
@@ -102,21 +102,19 @@ extension ExploreRun: Lane {
                     continue
                 }
                 guard options.keepGoing else {
-                    tally.stop(at: scenario.index)
-                    cases.append(await finding(outcome, scenario: scenario, tally: tally).result)
-                    break
+                    // Another stripe may have found a lower-numbered one meanwhile: the run reports
+                    // the lowest, whatever the timing.
+                    guard tally.claimLowest(scenario.index) else { break scenarios }
+                    cases.append(await finding(outcome, scenario: scenario, tally: tally))
+                    break scenarios
                 }
-                // Going on: a finding already kept (as found or as shrunk) is counted, not kept again.
+                // Going on: a finding already kept is counted, not kept again.
                 guard tally.isNew(fingerprint) else {
                     counts.known += 1
                     continue
                 }
-                let kept = await finding(outcome, scenario: scenario, tally: tally)
-                tally.know(kept.fingerprint)
-                cases.append(kept.result)
-                continue
+                cases.append(await finding(outcome, scenario: scenario, tally: tally))
             }
-            break
         }
         cases.insert(contentsOf: counts.cases(classname: classname), at: 0)
         let name = stripes == 1 ? "explore" : "explore \(stripe + 1) of \(stripes)"
@@ -209,18 +207,22 @@ package final class ExploreTally: Sendable {
         state.withLock { $0.lowestFinding = min($0.lowestFinding ?? index, index) }
     }
 
+    /// Records a finding at `index` and says whether it is the lowest so far (else another
+    /// stripe's lower one is the run's, and this one is not kept).
+    func claimLowest(_ index: Int) -> Bool {
+        state.withLock { state in
+            if let lowest = state.lowestFinding, lowest < index { return false }
+            state.lowestFinding = index
+            return true
+        }
+    }
+
     /// Claims a finding's fingerprint: true for the first stripe to find it.
     func isNew(_ fingerprint: String) -> Bool {
         state.withLock { state in
             guard state.fingerprints.count < ExploreTally.maxFindings else { return false }
             return state.fingerprints.insert(fingerprint).inserted
         }
-    }
-
-    /// Records the fingerprint a finding shrank to, so a scenario that fails as it does is known.
-    func know(_ fingerprint: String?) {
-        guard let fingerprint else { return }
-        state.withLock { _ = $0.fingerprints.insert(fingerprint) }
     }
 
     /// How many distinct findings `--keep-going` keeps.

@@ -16,6 +16,8 @@ package struct RecordingShrink: Sendable {
     package struct Shrunk: Sendable {
         package var recording: RecordingContents
         package var fingerprint: String
+        /// The kind of exchange the first failure is at (push, pull, …).
+        package var kind: String
         package var failures: [Failure]
         /// The exchanges of the recording as given, and the replays tried.
         package var from: Int
@@ -34,15 +36,16 @@ package struct RecordingShrink: Sendable {
 
     /// The recording cut down, or nil when its replay does not fail (nothing to shrink).
     package func shrink(_ recording: RecordingContents, file: String) async -> Shrunk? {
-        guard let (fingerprint, failures) = await failure(of: recording, file: file) else { return nil }
-        var best = Shrunk(recording: recording, fingerprint: fingerprint, failures: failures, from: recording.exchanges.count, tries: 0)
+        guard let (fingerprint, kind, failures) = await failure(of: recording, file: file) else { return nil }
+        var best = Shrunk(
+            recording: recording, fingerprint: fingerprint, kind: kind, failures: failures, from: recording.exchanges.count, tries: 0)
         var smaller = true
         while smaller && best.tries < maxTries {
             smaller = false
             for candidate in Self.cuts(of: best.recording) {
                 guard best.tries < maxTries else { break }
                 best.tries += 1
-                guard let (found, failing) = await failure(of: candidate, file: file), found == fingerprint else { continue }
+                guard let (found, _, failing) = await failure(of: candidate, file: file), found == fingerprint else { continue }
                 best.recording = candidate
                 best.failures = failing
                 smaller = true
@@ -53,12 +56,12 @@ package struct RecordingShrink: Sendable {
     }
 
     /// The first failure of a replay and its fingerprint, or nil when the replay passes.
-    func failure(of recording: RecordingContents, file: String) async -> (String, [Failure])? {
+    func failure(of recording: RecordingContents, file: String) async -> (fingerprint: String, kind: String, failures: [Failure])? {
         let suite = await RecordingReplay(requiredTier: requiredTier).run(recording, file: file, makeTarget: makeTarget, properties: [])
         for result in suite.cases {
             guard case .failed(let failures) = result.outcome, let first = failures.first else { continue }
             let kind = result.name.split(separator: " ").dropFirst(2).first.map(String.init) ?? "exchange"
-            return (ExploreFingerprint.of(first, kind: kind), failures)
+            return (ExploreFingerprint.of(first, kind: kind), kind, failures)
         }
         return nil
     }
@@ -89,8 +92,7 @@ extension RecordingShrink {
     /// exchanges imply (`RecordingToTranscript`: its golden answers are the recorded ones, so its
     /// replay is judged by order and bijection, as a recording's is); returns the case id and file.
     package static func keep(_ shrunk: Shrunk, in findings: String, notes: [String]) throws(RunError) -> (caseID: String, file: String) {
-        let kind = shrunk.fingerprint.split(separator: " ").dropFirst().first.map { String($0.dropLast()) } ?? "exchange"
-        let flow = ExploreRun.flow(of: kind)
+        let flow = ExploreRun.flow(of: shrunk.kind)
         let rule = shrunk.failures.first?.ruleID.rawValue ?? "finding"
         let converted = RecordingToTranscript.convert(
             shrunk.recording,

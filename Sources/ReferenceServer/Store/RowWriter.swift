@@ -24,7 +24,9 @@ struct RowWriter {
     ) throws(ReferenceServerError) -> StoredRow {
         var data = previous?.data ?? JSONObject()
         for member in columns.members { data[member.key] = member.value }
-        if noOpWrites == .unstamped, seq == nil, let previous, data == previous.data {
+        if noOpWrites == .unstamped, seq == nil, let previous,
+            columns.members.allSatisfy({ (previous.data[$0.key] ?? .null) == $0.value })
+        {
             // Nothing changed: no seq, no delivery (upstream's SQL pack: "An update that changes
             // no column is not a change to replicate"). The column clocks still move.
             for member in columns.members {

@@ -81,19 +81,7 @@ enum ExploreCommand: Command {
         options.keepGoing = arguments.has(.keepGoing)
         if let tier = try arguments.value(.tier, as: .tier) { options.requiredTier = tier }
         let faults = try SeededFaults.parse(arguments.values(.fault), as: ServerFault.self, command: spec.name)
-        let makeTarget: KizunaSync.TargetFactory
-        if !faults.isEmpty {
-            guard target == .embedded else { throw RunError.usage("--fault seeds the embedded reference server: give --server embedded") }
-            makeTarget = { () throws(TargetError) -> any KizunaSync.ServerTarget in
-                do { return try ReferenceServer(faults: faults) } catch {
-                    throw TargetError.refused("the embedded reference server did not start: \(error)")
-                }
-            }
-        } else {
-            makeTarget = try await TargetChoice.factory(
-                for: target, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
-                postgresConfig: arguments.value(.postgresConfig))
-        }
+        let makeTarget = try await TargetChoice.factory(for: target, faults: faults, arguments)
         if target.isShared { options.run.selection.jobs = 1 }
         let makeReference: ExploreRun.ReferenceFactory = { (noOpWrites) throws(TargetError) -> any KizunaSync.ServerTarget in
             do { return try ReferenceServer(noOpWrites: noOpWrites) } catch {

@@ -15,7 +15,7 @@ enum ShrinkCommand: Command {
             Replays the recording against the server as 'accord run --server' does (a fresh target each time, the
             world the recording implies inferred again from what is left) and drops runs of exchanges (halves,
             quarters, ... single ones) while the replay still fails first with the same rule, at the same kind of
-            exchange, saying the same thing (ids, numbers and quoted values masked). What is left is converted to
+            exchange, saying the same thing (ids and numbers masked). What is left is converted to
             a transcript (its golden answers the recorded ones) and kept as a corpus case in --findings, which
             'accord run' replays. docs/explore.md.
             Exit status: 1 when the recording failed and was shrunk and kept, 0 when its replay passes (nothing to
@@ -47,19 +47,7 @@ enum ShrinkCommand: Command {
         guard let server = arguments.value(.server) else { throw RunError.usage("missing --server <target>\nSee 'accord help shrink'.") }
         let target = try ServerTargetSpec(parsing: server)
         let faults = try SeededFaults.parse(arguments.values(.fault), as: ServerFault.self, command: spec.name)
-        let makeTarget: KizunaSync.TargetFactory
-        if !faults.isEmpty {
-            guard target == .embedded else { throw RunError.usage("--fault seeds the embedded reference server: give --server embedded") }
-            makeTarget = { () throws(TargetError) -> any KizunaSync.ServerTarget in
-                do { return try ReferenceServer(faults: faults) } catch {
-                    throw TargetError.refused("the embedded reference server did not start: \(error)")
-                }
-            }
-        } else {
-            makeTarget = try await TargetChoice.factory(
-                for: target, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
-                postgresConfig: arguments.value(.postgresConfig))
-        }
+        let makeTarget = try await TargetChoice.factory(for: target, faults: faults, arguments)
         let recording = try RecordingFile.load(file)
         var shrink = RecordingShrink(makeTarget: makeTarget)
         if let tier = try arguments.value(.tier, as: .tier) { shrink = RecordingShrink(makeTarget: makeTarget, requiredTier: tier) }

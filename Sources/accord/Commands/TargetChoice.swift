@@ -52,6 +52,24 @@ enum TargetChoice {
         }
     }
 
+    /// The target of `accord explore` and `accord shrink`: `--server` with its URL options, or the
+    /// embedded reference server with `--fault`'s seeded faults (embedded only).
+    static func factory(for server: ServerTargetSpec, faults: Set<ServerFault>, _ arguments: ParsedArguments) async throws(RunError)
+        -> KizunaSync.TargetFactory
+    {
+        guard !faults.isEmpty else {
+            return try await factory(
+                for: server, jwtSecret: arguments.value(.jwtSecret), apiKey: arguments.value(.apikey),
+                postgresConfig: arguments.value(.postgresConfig))
+        }
+        guard server == .embedded else { throw RunError.usage("--fault seeds the embedded reference server: give --server embedded") }
+        return { () throws(TargetError) -> any KizunaSync.ServerTarget in
+            do { return try ReferenceServer(faults: faults) } catch {
+                throw TargetError.refused("the embedded reference server did not start: \(error)")
+            }
+        }
+    }
+
     /// The PowerSync target for `--server`: a fresh embedded service per case, the service behind
     /// an http(s) URL (reset before each case), or an app's checkpoint backend; nil for a target
     /// that serves no PowerSync profile (a postgres:// URL, or a URL without a JWT secret).
