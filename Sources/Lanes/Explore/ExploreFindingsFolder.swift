@@ -82,12 +82,7 @@ struct ExploreFindingsFolder {
 
     private func read(_ path: String) throws(RunError) -> JSONValue? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        do throws(CorpusError) {
-            let bytes = try FileBytes.read(path)
-            do { return try JSONParser.parse(bytes) } catch { throw CorpusError.invalidJSON(path, error) }
-        } catch {
-            throw RunError.input(error)
-        }
+        return try RecordingFile.json(path)
     }
 
     private func directory(_ path: String) throws(RunError) {

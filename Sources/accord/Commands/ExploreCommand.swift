@@ -84,9 +84,7 @@ enum ExploreCommand: Command {
         let makeTarget = try await TargetChoice.factory(for: target, faults: faults, arguments)
         if target.isShared { options.run.selection.jobs = 1 }
         let makeReference: ExploreRun.ReferenceFactory = { (noOpWrites) throws(TargetError) -> any KizunaSync.ServerTarget in
-            do { return try ReferenceServer(noOpWrites: noOpWrites) } catch {
-                throw TargetError.refused("the embedded reference server did not start: \(error)")
-            }
+            try TargetChoice.embedded(noOpWrites: noOpWrites)()
         }
         let lane = ExploreRun(options, makeTarget: makeTarget, makeReference: makeReference)
         let passed = try await LaneRunner(options.run).run(lane) { console.out($0) }

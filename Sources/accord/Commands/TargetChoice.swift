@@ -23,13 +23,7 @@ enum TargetChoice {
                     "\(server) is a PowerSync checkpoint backend: it plays PowerSync cases' checkpoint requests only")
             }
         case .embedded:
-            return { () throws(TargetError) -> any KizunaSync.ServerTarget in
-                do {
-                    return try ReferenceServer()
-                } catch {
-                    throw TargetError.refused("the embedded reference server did not start: \(error)")
-                }
-            }
+            return embedded()
         case .http(let url):
             guard let secret = jwtSecret ?? ProcessInfo.processInfo.environment["ACCORD_JWT_SECRET"], !secret.isEmpty else {
                 throw RunError.usage(
@@ -63,8 +57,14 @@ enum TargetChoice {
                 postgresConfig: arguments.value(.postgresConfig))
         }
         guard server == .embedded else { throw RunError.usage("--fault seeds the embedded reference server: give --server embedded") }
-        return { () throws(TargetError) -> any KizunaSync.ServerTarget in
-            do { return try ReferenceServer(faults: faults) } catch {
+        return embedded(faults: faults)
+    }
+
+    /// A fresh embedded reference server per call, with seeded faults and a way of numbering a
+    /// write that changes nothing.
+    static func embedded(faults: Set<ServerFault> = [], noOpWrites: TargetCapabilities.NoOpWrites = .stamped) -> KizunaSync.TargetFactory {
+        { () throws(TargetError) -> any KizunaSync.ServerTarget in
+            do { return try ReferenceServer(faults: faults, noOpWrites: noOpWrites) } catch {
                 throw TargetError.refused("the embedded reference server did not start: \(error)")
             }
         }
