@@ -96,7 +96,7 @@ let package = Package(
             name: "Harness",
             dependencies: ["JSON", "KizunaWire", "PowerSyncWire", "Corpus", "Capture", "Checks", "Reports", "AccordVersion", "CLinux"],
             swiftSettings: strict),
-        .target(name: "Explore", dependencies: ["JSON", "KizunaWire", "Corpus", "ServerContract"], swiftSettings: strict),
+        .target(name: "Explore", dependencies: ["JSON", "KizunaWire", "Corpus", "ServerContract", "AccordDriver"], swiftSettings: strict),
         .target(
             name: "Lanes",
             dependencies: [
@@ -153,7 +153,8 @@ let package = Package(
                 "Harness", "Lanes", "ServerContract", "ReferenceServer", "AccordDriver", "Corpus", "JSON", "KizunaWire", "Transport",
                 "Reports",
                 "HTTP",
-                "AccordTestSupport", "Checks", "ReferenceClient", "ReferencePowerSync", "ReferencePowerSyncClient", "PowerSyncWire",
+                "AccordTestSupport", "Checks", "ReferenceClient", "ReferenceDriver", "ReferencePowerSync", "ReferencePowerSyncClient",
+                "PowerSyncWire",
                 "Explore",
             ],
             swiftSettings: strict),

@@ -47,6 +47,54 @@ extension KizunaSync {
                 seed: seed, index: index, users: users, devices: devices, server: server, tables: tables, actions: actions)
         }
 
+        /// A scenario whose device 0 is a client played through its driver (`accord explore
+        /// --client`): its writes (some in atomic groups), pushes (answers lost, or broken so the
+        /// client must refuse them) and pulls (some failing), one page at a time at the page size
+        /// it was opened with; another device and actor change the server meanwhile, reaps run,
+        /// and the client may be stale. Its driver is played under one of `faults` (a kill point or
+        /// a storage fault) in about half the scenarios. The closing phase is the server scenario's.
+        package static func clientScenario(index: Int, seed: UInt64, faults: ExploreClientFaults) -> ExploreScenario {
+            var rng = SplitMix64(seed: SplitMix64.seed(of: index, in: seed) ^ 0x636C_6965_6E74)
+            let userCount = Int.random(in: 1...2, using: &rng)
+            let users = (0..<userCount).map(ExploreIDs.user)
+            let stale = rng.chance(8)
+            let minSchema = stale ? 2 : 1
+            let deviceCount = Int.random(in: 1...2, using: &rng)
+            let devices = (0..<deviceCount).map { number in
+                ExploreScenario.Device(
+                    client: ExploreIDs.device(number), user: number == 0 ? 0 : Int.random(in: 0..<userCount, using: &rng),
+                    schemaVersion: stale && number == 0 ? 1 : minSchema)
+            }
+            var tables = ["todos", "checklist"].filter { _ in rng.chance(60) }
+            if tables.isEmpty { tables = [rng.pick(["todos", "checklist"])] }
+            let configs = tables.map { table in
+                TableConfig(table: table, bucketColumn: "owner_id", conflictMode: table == "todos" && rng.chance(20) ? "hlc" : nil)
+            }
+            let server = ServerConfig(synced: configs, minSchemaVersion: minSchema)
+            var state = State(
+                users: users, devices: devices, tables: tables, hlc: Set(configs.filter { $0.conflictMode == "hlc" }.map(\.name)),
+                rows: Dictionary(uniqueKeysWithValues: tables.map { ($0, Int.random(in: 2...4, using: &rng)) }))
+            let pullLimit: Int? = rng.chance(60) ? Int.random(in: 1...3, using: &rng) : nil
+            let fault = faults.isEmpty || rng.chance(50) ? ExploreClientFault.none : faults.pick(using: &rng)
+            // Data from before: rows of the client's user already on the server, so its first pull
+            // has rows to page through and commit.
+            var actions: [ExploreAction] = []
+            for _ in 0..<Int.random(in: 0...4, using: &rng) {
+                let table = rng.pick(tables)
+                let columns = state.insertColumns(table, owner: users[0], using: &rng)
+                let clock = state.hlc.contains(table) ? state.nextHLC(node: "server") : nil
+                actions.append(
+                    .server(.upsert(table: table, pk: state.pk(in: table, using: &rng), columns: columns, hlc: clock), heldFor: 0))
+            }
+            for _ in 0..<Int.random(in: 3...14, using: &rng) { actions.append(state.nextOfClient(using: &rng)) }
+            for device in devices.indices { actions.append(.settlePush(device: device)) }
+            for device in devices.indices { actions.append(.settlePull(device: device, limit: device == 0 ? pullLimit : nil)) }
+            for user in Set(devices.map(\.user)).sorted() { actions.append(.observe(user: user, limit: nil)) }
+            return ExploreScenario(
+                seed: seed, index: index, users: users, devices: devices, server: server, tables: tables, actions: actions,
+                driven: ExploreScenario.Driven(pullLimit: pullLimit, fault: fault))
+        }
+
         /// What the generator needs to pick the next action.
         struct State {
             let users: [String]
@@ -76,6 +124,32 @@ extension KizunaSync {
                     return .server(change, heldFor: held)
                 default:
                     return .reap
+                }
+            }
+
+            /// The next action of a scenario whose device 0 is a driven client: mostly its own.
+            mutating func nextOfClient(using rng: inout SplitMix64) -> ExploreAction {
+                let other = devices.count > 1 && rng.chance(25)
+                guard !other else {
+                    // The other device writes and pushes: the server changes under the client.
+                    if rng.chance(55) { return .write(device: 1, write(by: 1, using: &rng)) }
+                    return .push(device: 1, count: Int.random(in: 1...3, using: &rng), atomic: rng.chance(20), answerLost: false)
+                }
+                switch Int.random(in: 0..<100, using: &rng) {
+                case 0..<30: return .write(device: 0, write(by: 0, using: &rng))
+                case 30..<36:
+                    let run = (0..<Int.random(in: 2...3, using: &rng)).map { _ in write(by: 0, using: &rng) }
+                    return .atomicWrites(device: 0, run)
+                case 36..<54: return .push(device: 0, count: 1, atomic: false, answerLost: rng.chance(25))
+                case 54..<58: return .brokenAnswer(device: 0)
+                case 58..<76: return .pull(device: 0, limit: nil)
+                case 76..<80: return .failedPull(device: 0)
+                case 80..<94:
+                    let change = change(using: &rng)
+                    let held = rng.chance(15) ? Int.random(in: 1...3, using: &rng) : 0
+                    if case .delete = change { return .server(change, heldFor: 0) }
+                    return .server(change, heldFor: held)
+                default: return .reap
                 }
             }
 

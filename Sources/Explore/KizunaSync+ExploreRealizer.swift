@@ -23,6 +23,14 @@ extension KizunaSync {
         /// The caller of each rpc and drop-ack step, by step number.
         package var callers: [Int: Caller]
         package var stepCount: Int
+        /// Why a driven client's transcript has no closing assert of the rows it converged on
+        /// (it is soft-blocked, a bootstrap paged across a reap, the reference client itself did
+        /// not converge); nil when it has one, and for a scenario no client drives.
+        package var unasserted: String?
+        /// Why a driven client's transcript cannot be played as the client played it, when it
+        /// cannot: the corpus format says a write's atomic group only by the atomic push that first
+        /// carries it, so a group never pushed cannot be told apart from plain writes.
+        package var unplayable: String?
 
         /// The reference's answer to each rpc step, by step number.
         package var goldenAnswers: [Int: RPCReply] {
@@ -44,10 +52,12 @@ extension KizunaSync {
     package enum ExploreRealizer {
         package static let cite = "accord:explore"
 
-        package static func realize(_ scenario: ExploreScenario, caseID: String, on reference: any KizunaSync.ServerTarget)
-            async throws(TargetError) -> ExploreTranscript
-        {
-            var run = Run(scenario: scenario, reference: reference)
+        /// Realizes a scenario; with `client`, device 0's writes, pushes and pulls are that client's
+        /// (the golden requests are what it sends), and a closing assert says what it must hold.
+        package static func realize(
+            _ scenario: ExploreScenario, caseID: String, on reference: any KizunaSync.ServerTarget, client: (any ExploreClient)? = nil
+        ) async throws(TargetError) -> ExploreTranscript {
+            var run = Run(scenario: scenario, reference: reference, client: client)
             _ = try await reference.seed(Seed(server: scenario.server))
             for (index, action) in scenario.actions.enumerated() {
                 // Every transaction commits before the closing phase, which judges a settled world.
@@ -59,13 +69,7 @@ extension KizunaSync {
                 try await run.commit(due: index)
             }
             try await run.commitAll()
-            let context: JSONObject = [
-                "client_id": .string(scenario.devices.first?.client ?? ExploreIDs.device(0)),
-                "user_id": .string(scenario.users.first ?? ExploreIDs.user(0)),
-                "schema_version": .number(JSONNumber(scenario.devices.first?.schemaVersion ?? scenario.server.minSchemaVersion)),
-                "notes": .array(notes(scenario).map { .string($0) }),
-                "server": ServerInference.json(scenario.server),
-            ]
+            if let client { try await run.assertConverged(client) }
             let document: JSONObject = [
                 "case": .string(caseID),
                 "title": .string("explore: scenario \(scenario.index) of seed \(scenario.seed)"),
@@ -73,14 +77,26 @@ extension KizunaSync {
                 // A transaction held open leaves a hole in the cursor, which the reference fences
                 // by visibility horizon: a hole is re-delivered when its transaction commits.
                 "fencing": run.held.isEmpty ? "shared" : "visibility-horizon",
-                "context": .object(context), "steps": .array(run.steps), "postconditions": [],
+                "context": .object(context(of: scenario)), "steps": .array(run.steps), "postconditions": [],
             ]
             // The server lane commits the transactions due after one step in the order they are
             // listed, so they are listed in the order they committed here.
             let held = run.held.sorted { $0.committed < $1.committed }.map(\.step)
             return ExploreTranscript(
                 caseID: caseID, json: .object(document), held: held, actionOfStep: run.actionOfStep,
-                callers: run.callers, stepCount: run.steps.count)
+                callers: run.callers, stepCount: run.steps.count, unasserted: client == nil ? nil : run.unasserted,
+                unplayable: run.unpushedGroup.map { "the atomic group of \($0) is never pushed" })
+        }
+
+        /// The transcript's `context`: device 0's client, user and schema version, the server.
+        package static func context(of scenario: ExploreScenario) -> JSONObject {
+            [
+                "client_id": .string(scenario.devices.first?.client ?? ExploreIDs.device(0)),
+                "user_id": .string(scenario.users.first ?? ExploreIDs.user(0)),
+                "schema_version": .number(JSONNumber(scenario.devices.first?.schemaVersion ?? scenario.server.minSchemaVersion)),
+                "notes": .array(notes(scenario).map { .string($0) }),
+                "server": ServerInference.json(scenario.server),
+            ]
         }
 
         static func notes(_ scenario: ExploreScenario) -> [String] {
@@ -91,6 +107,11 @@ extension KizunaSync {
                 notes.append(
                     "device \(number + 1): client \(device.client), user \(scenario.users[device.user]), schema_version \(device.schemaVersion)"
                         + (number == 0 ? " (the transcript's own client)" : ""))
+            }
+            if let driven = scenario.driven {
+                notes.append(
+                    "device 1 is a client played through its driver: golden requests are Accord's reference client's; page size \(driven.pullLimit.map(String.init) ?? "the server's default"); \(driven.fault)"
+                )
             }
             notes.append("server changes are by \(ExploreIDs.actor); each user's observer (c2…) pulls its buckets from \"0\" at the end")
             return notes
@@ -116,10 +137,23 @@ extension KizunaSync {
             var callers: [Int: ExploreTranscript.Caller] = [:]
             var action = 0
             var commits = 0
+            /// The client playing device 0, when one does.
+            let client: (any ExploreClient)?
+            /// The rows device 0's client wrote: a held change on one commits before it pushes.
+            var clientKeys: Set<RowKey> = []
+            var atomicGroups = 0
+            /// The atomic group of each grouped write the client stored, and every mutation it pushed.
+            var groupOf: [String: String] = [:]
+            var pushedIDs: Set<String> = []
+            /// Grouped writes left out of a push sent after them.
+            var exposed: Set<String> = []
+            /// Why the closing assert is left out, once known.
+            var unasserted: String?
 
-            init(scenario: ExploreScenario, reference: any KizunaSync.ServerTarget) {
+            init(scenario: ExploreScenario, reference: any KizunaSync.ServerTarget, client: (any ExploreClient)? = nil) {
                 self.scenario = scenario
                 self.reference = reference
+                self.client = client
                 self.replicas = scenario.devices.map {
                     Replica(
                         client: $0.client, user: scenario.users[$0.user], schemaVersion: $0.schemaVersion, tables: scenario.tables)
@@ -139,6 +173,10 @@ extension KizunaSync {
 
             mutating func play(_ action: ExploreAction, index: Int) async throws(TargetError) {
                 self.action = index
+                if let client, action.device == 0 {
+                    try await play(action, through: client)
+                    return
+                }
                 switch action {
                 case .write(let device, let mutation):
                     replicas[device].write(mutation)
@@ -171,7 +209,16 @@ extension KizunaSync {
                         open.append(change)
                     }
                     append(Self.serverStep(change))
+                case .atomicWrites(let device, let mutations):
+                    for mutation in mutations { try await play(.write(device: device, mutation), index: index) }
+                case .brokenAnswer, .failedPull:
+                    // Faults of a driven client's connection: a device the model plays has none.
+                    return
                 case .reap:
+                    if client != nil, case .transferring(_, _, replacing: true) = replicas[0].sync {
+                        unasserted =
+                            unasserted ?? "device 1's bootstrap from \"0\" is paged across a reap (a deleted row may stay; lifecycle/901)"
+                    }
                     try await reference.setStep(next)
                     try await reference.apply(.reap, heldIn: nil)
                     append(["kind": "server", "op": "reap"])

@@ -19,6 +19,16 @@ extension KizunaSync.ExploreScenario {
             }
             size /= 2
         }
+        if let driven, driven.fault != .none {
+            var candidate = self
+            candidate.driven?.fault = .none
+            candidates.append(candidate)
+            if driven.fault.instant > 0 {
+                // At its first instant, a finding replays under `accord run`'s matrices.
+                candidate.driven?.fault = driven.fault.atFirstInstant
+                candidates.append(candidate)
+            }
+        }
         for (index, action) in actions.enumerated() {
             for simpler in Self.simpler(action) {
                 var candidate = self
@@ -31,7 +41,8 @@ extension KizunaSync.ExploreScenario {
 
     /// How big the scenario is, for "smaller": devices, then actions, then what the writes carry.
     package var size: Int {
-        actions.reduce(devices.count * 100_000 + actions.count * 1000) { total, action in
+        let fault = driven.map { $0.fault == .none ? 0 : 1 + $0.fault.instant } ?? 0
+        return actions.reduce(devices.count * 100_000 + actions.count * 1000 + fault) { total, action in
             switch action {
             case .write(_, let mutation):
                 total + mutation.columns.count + mutation.transforms.count + (mutation.precondition == nil ? 0 : 1)
@@ -39,6 +50,8 @@ extension KizunaSync.ExploreScenario {
             case .pull(_, let limit), .settlePull(_, let limit), .observe(_, let limit): total + (limit.map { 4 - min($0, 3) } ?? 0)
             case .server(let change, let heldFor):
                 total + (heldFor > 0 ? 1 : 0) + { if case .upsert(_, _, let columns, _) = change { columns.count } else { 0 } }()
+            case .atomicWrites(_, let mutations): total + 10 * mutations.count
+            case .brokenAnswer, .failedPull: total + 1
             case .reap, .settlePush: total
             }
         }
@@ -98,6 +111,17 @@ extension KizunaSync.ExploreScenario {
                 }
             }
             return out
+        case .atomicWrites(let device, let mutations):
+            // A run cut to fewer members, or to plain writes.
+            var out: [KizunaSync.ExploreAction] = mutations.indices.map { index in
+                var fewer = mutations
+                fewer.remove(at: index)
+                return fewer.count == 1 ? .write(device: device, fewer[0]) : .atomicWrites(device: device, fewer)
+            }
+            if mutations.count == 1 { out.append(.write(device: device, mutations[0])) }
+            return out
+        case .brokenAnswer(let device): return [.push(device: device, count: 1, atomic: false, answerLost: false)]
+        case .failedPull(let device): return [.pull(device: device, limit: nil)]
         case .pull, .settlePull, .observe, .reap, .settlePush: return []
         }
     }
@@ -111,6 +135,9 @@ extension KizunaSync.ExploreAction {
         case .pull(_, let limit): .pull(device: device, limit: limit)
         case .settlePush: .settlePush(device: device)
         case .settlePull(_, let limit): .settlePull(device: device, limit: limit)
+        case .atomicWrites(_, let mutations): .atomicWrites(device: device, mutations)
+        case .brokenAnswer: .brokenAnswer(device: device)
+        case .failedPull: .failedPull(device: device)
         case .server, .reap, .observe: self
         }
     }

@@ -33,10 +33,13 @@ extension KizunaSync {
         /// The tables every device pulls, each scoped to the device's user.
         package var tables: [String]
         package var actions: [ExploreAction]
+        /// Set when device 0 is a client played through its driver (`accord explore --client`):
+        /// its requests are the client's own, not the model's.
+        package var driven: Driven?
 
         package init(
             seed: UInt64, index: Int, users: [String], devices: [Device], server: ServerConfig, tables: [String],
-            actions: [ExploreAction]
+            actions: [ExploreAction], driven: Driven? = nil
         ) {
             self.seed = seed
             self.index = index
@@ -45,6 +48,19 @@ extension KizunaSync {
             self.server = server
             self.tables = tables
             self.actions = actions
+            self.driven = driven
+        }
+
+        /// How a driven device 0 is set up, and the fault its driver is played under.
+        package struct Driven: Sendable, Hashable {
+            /// The page size the client is opened with (nil: the server's default).
+            package var pullLimit: Int?
+            package var fault: ExploreClientFault
+
+            package init(pullLimit: Int?, fault: ExploreClientFault) {
+                self.pullLimit = pullLimit
+                self.fault = fault
+            }
         }
 
         /// The observer of user `user`: a client that pulls the user's buckets from "0" at the end.
@@ -72,15 +88,113 @@ extension KizunaSync {
         case settlePull(device: Int, limit: Int?)
         /// The closing phase: a new client of the user pulls the user's buckets from "0".
         case observe(user: Int, limit: Int?)
+        /// A driven client writes a run of mutations as one atomic group (pushed as one atomic batch).
+        case atomicWrites(device: Int, [Mutation])
+        /// A driven client pushes; the server applies the batch, and its answer reaches the client
+        /// with a verdict for a mutation never sent, which the client must refuse (VERDICT_BIJECTION).
+        case brokenAnswer(device: Int)
+        /// A driven client pulls and the connection fails before the server sees the request.
+        case failedPull(device: Int)
 
         /// The device the action is of, if any.
         package var device: Int? {
             switch self {
             case .write(let device, _), .push(let device, _, _, _), .pull(let device, _), .settlePush(let device),
-                .settlePull(let device, _):
+                .settlePull(let device, _), .atomicWrites(let device, _), .brokenAnswer(let device), .failedPull(let device):
                 device
             case .server, .reap, .observe: nil
             }
+        }
+    }
+
+    /// The fault a driven client's driver is played under: none, killed at a kill-matrix point,
+    /// or its storage failing at a storage-fault point (names as `accord run --kill-matrix` and
+    /// `--storage-faults` give them: `after-local-write`, `staged-page eio restart`, …). Where the
+    /// matrices take a point's first instant in a case, a scenario takes its `instant`-th (counted
+    /// round the instants the transcript has), so a later write, page or commit is faulted too.
+    package enum ExploreClientFault: Sendable, Hashable, CustomStringConvertible {
+        case none
+        case kill(point: String, instant: Int)
+        case storage(point: String, errno: String, continuation: String, instant: Int)
+
+        /// Which of its point's instants it is at.
+        package var instant: Int {
+            switch self {
+            case .none: 0
+            case .kill(_, let instant), .storage(_, _, _, let instant): instant
+            }
+        }
+
+        /// The same fault at its point's first instant.
+        package var atFirstInstant: Self {
+            switch self {
+            case .none: .none
+            case .kill(let point, _): .kill(point: point, instant: 0)
+            case .storage(let point, let errno, let continuation, _):
+                .storage(point: point, errno: errno, continuation: continuation, instant: 0)
+            }
+        }
+
+        package var description: String {
+            switch self {
+            case .none: "no fault"
+            case .kill(let point, let instant): "killed @ \(point) (instant \(instant + 1))"
+            case .storage(let point, let errno, let continuation, let instant):
+                "storage fault @ \(point) \(errno) \(continuation) (instant \(instant + 1))"
+            }
+        }
+    }
+
+    /// The faults a driven client's scenarios may play its driver under, by kind: a scenario
+    /// with a fault picks a kind, then a point, then a variant, so neither kind crowds out the other.
+    package struct ExploreClientFaults: Sendable, Hashable {
+        /// Kill points (`after-local-write`, …).
+        package var kills: [String]
+        /// Kill points a driver dies at by its own hook, at the first instant it reaches: played
+        /// at their first instant only.
+        package var firstInstantOnly: Set<String> = []
+        /// Storage-fault points (`local-write`, …).
+        package var storagePoints: [String]
+        /// Storage-fault variants: errno and continuation (`eio`, `restart`).
+        package var storageVariants: [(errno: String, continuation: String)]
+
+        package init(
+            kills: [String] = [], firstInstantOnly: Set<String> = [], storagePoints: [String] = [],
+            storageVariants: [(errno: String, continuation: String)] = []
+        ) {
+            self.kills = kills
+            self.firstInstantOnly = firstInstantOnly
+            self.storagePoints = storagePoints
+            self.storageVariants = storageVariants
+        }
+
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.kills == rhs.kills && lhs.firstInstantOnly == rhs.firstInstantOnly && lhs.storagePoints == rhs.storagePoints
+                && lhs.storageVariants.map { [$0.errno, $0.continuation] } == rhs.storageVariants.map { [$0.errno, $0.continuation] }
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(kills)
+            hasher.combine(firstInstantOnly)
+            hasher.combine(storagePoints)
+            hasher.combine(storageVariants.map { [$0.errno, $0.continuation] })
+        }
+
+        /// Whether no fault can be played.
+        package var isEmpty: Bool { kills.isEmpty && (storagePoints.isEmpty || storageVariants.isEmpty) }
+
+        /// One fault, drawn by kind, point and variant.
+        func pick(using rng: inout SplitMix64) -> ExploreClientFault {
+            let storage = !storagePoints.isEmpty && !storageVariants.isEmpty
+            let instant = Int.random(in: 0..<3, using: &rng)
+            if !kills.isEmpty && (!storage || rng.chance(50)) {
+                let point = rng.pick(kills)
+                return .kill(point: point, instant: firstInstantOnly.contains(point) ? 0 : instant)
+            }
+            guard storage else { return .none }
+            let point = rng.pick(storagePoints)
+            let variant = rng.pick(storageVariants)
+            return .storage(point: point, errno: variant.errno, continuation: variant.continuation, instant: instant)
         }
     }
 

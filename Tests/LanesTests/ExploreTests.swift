@@ -76,6 +76,7 @@ struct ExploreTests {
                 case .server(_, let held): held > 0 ? "server held" : "server"
                 case .reap: "reap"
                 case .settlePush, .settlePull, .observe: "closing"
+                case .atomicWrites, .brokenAnswer, .failedPull: "a driven client's"
                 }
             })
         #expect(

@@ -69,7 +69,8 @@ extension Transcript {
 }
 
 extension CaseContext {
-    init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
+    /// Reads a transcript's `context` object.
+    package init(json: JSONValue, at pointer: JSONPointer) throws(WireError) {
         var reader = try ObjectReader(json, at: pointer, malformed: .json)
         clientID = try reader.string("client_id")
         userID = try reader.string("user_id")

@@ -44,6 +44,11 @@ struct ClientCasePlan: Sendable {
                 if parts[fault.fault.rawValue] == nil { parts[fault.fault.rawValue] = step.n }
                 if parts[fault.target.rawValue] == nil { parts[fault.target.rawValue] = step.n }
                 if fault.target == .push { request = fault.request }
+                // A pull that fails first still says where the client starts and its page size.
+                if fault.target == .pull, checkpoint == nil, let sent = fault.request {
+                    checkpoint = sent["cursor"]?.stringValue
+                    pullLimit = sent["limit"]?.numberValue?.intValue
+                }
             case .local:
                 if parts[DriverPart.write] == nil { parts[DriverPart.write] = step.n }
             default:

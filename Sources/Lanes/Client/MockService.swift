@@ -30,6 +30,32 @@ enum MockReply: Sendable {
     /// Run `before` on the connection's own thread (the storage-fault matrix switches the
     /// driver's write failures on there), then send the golden answer.
     case goldenAfter(HTTPResponse, before: @Sendable () -> Void)
+    /// Wait on the connection's own thread for the answer someone gives later (`accord explore
+    /// --client` asks the reference server meanwhile), then send it, or close without one.
+    case deferred(DeferredReply)
+}
+
+/// An answer the mock waits for on a connection's own thread, given by the task that read the
+/// request: a response, or none (the connection closes). Not given within a minute, none.
+final class DeferredReply: Sendable {
+    private let value = Mutex<(given: Bool, response: HTTPResponse?)>((false, nil))
+    private let given = Latch()
+
+    /// Gives the answer (nil: close without one); only the first counts.
+    func give(_ response: HTTPResponse?) {
+        let first = value.withLock { value in
+            guard !value.given else { return false }
+            value = (true, response)
+            return true
+        }
+        if first { given.set() }
+    }
+
+    /// Blocks the calling thread (a connection's, never a pool thread) until the answer is given.
+    func wait() -> HTTPResponse? {
+        given.block(timeout: .seconds(60))
+        return value.withLock { $0.response }
+    }
 }
 
 /// The client lane's loopback service for one case, of any profile: an HTTP server on 127.0.0.1
@@ -197,6 +223,10 @@ final class MockService<Responder: MockResponder>: Sendable {
             before()
             return golden(response)
         case .golden(let response):
+            return golden(response)
+        case .deferred(let reply):
+            // A connection thread of the server, not a pool thread: waiting here holds only this connection.
+            guard let response = reply.wait() else { return .drop }
             return golden(response)
         }
     }

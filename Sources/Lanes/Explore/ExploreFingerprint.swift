@@ -6,9 +6,14 @@ import Reports
 /// different finding.
 enum ExploreFingerprint {
     static func of(_ failure: Failure, kind: String) -> String {
-        var text = failure.message
+        "\(failure.ruleID) \(kind): \(masked(failure.message))"
+    }
+
+    /// A text with its ids and numbers masked.
+    static func masked(_ text: String) -> String {
+        var text = text
         text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, with: "<id>")
         text.replace(/[0-9]+/, with: "#")
-        return "\(failure.ruleID) \(kind): \(text)"
+        return text
     }
 }

@@ -20,8 +20,8 @@ extension ExploreRun {
                 try ExploreFindingsFolder(root: options.findings).keep(
                     shrunk.transcript, flow: Self.flow(of: signature.kind), slug: "explore-\(Self.slug(signature.rule.rawValue))",
                     notes: [
-                        "found by accord explore --server \(options.targetName) --seed \(options.seed) (scenario \(scenario.index)) and shrunk from \(outcome.transcript.stepCount) steps to \(shrunk.transcript.stepCount) in \(tries) tries",
-                        "expected: passes on the embedded reference (its golden answers are the reference's); on \(options.targetName) it fails \(signature)"
+                        "found by accord explore --\(side.isClient ? "client" : "server") \(options.targetName) --seed \(options.seed) (scenario \(scenario.index)) and shrunk from \(outcome.transcript.stepCount) steps to \(shrunk.transcript.stepCount) in \(tries) tries",
+                        "expected: \(side.isClient ? "passes with accord driver (the reference client, whose requests are the golden ones)" : "passes on the embedded reference (its golden answers are the reference's)"); on \(options.targetName) it fails \(signature)"
                             + (first.map { ": \($0.failure.message)" } ?? ""),
                     ])
             }
@@ -31,11 +31,31 @@ extension ExploreRun {
                 note: "shrunk to \(shrunk.transcript.stepCount) steps but not kept: \(error)")
             return result
         }
-        var replay = "accord run \(options.findings) --filter '\(kept.caseID)' --server \(options.targetName)"
-        if kept.scenarios != nil { replay += " --scenarios \(options.findings)/scenarios.json" }
+        let replay = replayCommand(kept, fault: shrunk.scenario.driven?.fault, scenario: scenario.index)
         let note =
             "found at step \(outcome.failures.first?.step ?? 0) of \(outcome.transcript.stepCount); shrunk to \(shrunk.transcript.stepCount) steps in \(tries) tries; kept as \(kept.file); replay: \(replay)"
         return CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note)
+    }
+
+    /// The command that replays a kept finding: on the server, or through the client's driver
+    /// (under the kill or storage-fault matrix when the scenario killed it or failed its storage).
+    func replayCommand(_ kept: ExploreFindingsFolder.Kept, fault: KizunaSync.ExploreClientFault?, scenario: Int) -> String {
+        let run = "accord run \(options.findings) --filter '\(kept.caseID)'"
+        guard side.isClient else {
+            return run + " --server \(options.targetName)"
+                + (kept.scenarios != nil ? " --scenarios \(options.findings)/scenarios.json" : "")
+        }
+        let matrix =
+            switch fault {
+            case .kill?: " --kill-matrix"
+            case .storage?: " --storage-faults"
+            case .none?, nil: ""
+            }
+        let command = run + " --client '\(options.targetName)'" + matrix
+        guard let fault, fault.instant > 0 else { return command }
+        // The matrices fault a point's first instant in a case; this finding needs a later one.
+        return
+            "accord explore --client '\(options.targetName)' --seed \(options.seed) --budget \(scenario + 1) --jobs 1 (the case fails under a \(fault), and \(matrix.trimmingCharacters(in: .whitespaces)) faults a point's first instant only)"
     }
 
     /// Cuts a failing scenario down while it still fails the same way (its `fingerprint`: the same

@@ -41,19 +41,62 @@ package struct ExploreRun: Sendable {
     /// nothing as the target declares it does (the protocol leaves that open).
     package typealias ReferenceFactory = @Sendable (TargetCapabilities.NoOpWrites) throws(TargetError) -> any KizunaSync.ServerTarget
 
+    /// `--client`: the driver under test, and the reference client's driver the golden requests
+    /// come from.
+    package struct ClientSide: Sendable {
+        /// The driver's command line, for reports.
+        package var name: String
+        /// Starts the driver under test with extra environment variables (a kill hook, libfiu's preloads).
+        package var launch: KillLauncher
+        /// Starts the reference client's driver (`accord driver`).
+        package var golden: DriverLauncher
+        /// Whether scenarios kill the driver at the kill matrix's points (a driver that announces `kill-safe`).
+        package var kills = true
+        /// Whether scenarios fail the driver's storage at the storage-fault matrix's points (libfiu).
+        package var storageFaults = true
+        /// How long a driver may take to answer one request.
+        package var requestTimeout: Duration = .seconds(10)
+
+        package init(name: String, launch: @escaping KillLauncher, golden: @escaping DriverLauncher) {
+            self.name = name
+            self.launch = launch
+            self.golden = golden
+        }
+    }
+
     let options: Options
-    let makeTarget: KizunaSync.TargetFactory
+    /// What plays the scenarios: a server target, or a client's driver.
+    let side: Side
     let makeReference: ReferenceFactory
+
+    enum Side: Sendable {
+        case server(KizunaSync.TargetFactory)
+        case client(ClientSide)
+
+        var isClient: Bool { if case .client = self { true } else { false } }
+    }
 
     package init(_ options: Options, makeTarget: @escaping KizunaSync.TargetFactory, makeReference: @escaping ReferenceFactory) {
         self.options = options
-        self.makeTarget = makeTarget
+        self.side = .server(makeTarget)
+        self.makeReference = makeReference
+    }
+
+    /// Explores a client: scenarios whose device 0 is the driver under test.
+    package init(_ options: Options, client: ClientSide, makeReference: @escaping ReferenceFactory) {
+        self.options = options
+        self.side = .client(client)
         self.makeReference = makeReference
     }
 }
 
 extension ExploreRun: Lane {
-    package var reportName: String { "accord explore --server \(options.targetName) --seed \(options.seed)" }
+    package var reportName: String {
+        switch side {
+        case .server: "accord explore --server \(options.targetName) --seed \(options.seed)"
+        case .client: "accord explore --client \(options.targetName) --seed \(options.seed)"
+        }
+    }
 
     var properties: [SuiteResult.Property] {
         Self.properties(.explore, target: options.targetName) + [
@@ -64,6 +107,7 @@ extension ExploreRun: Lane {
     }
 
     package func prepare(_ cases: [CaseSource.Case], preflight: Bool) async throws(RunError) -> ExploreTally {
+        guard case .server(let makeTarget) = side else { return try await prepareClient() }
         if preflight { try await ServerRun.preflight(makeTarget, name: options.targetName) }
         let capabilities: TargetCapabilities
         do throws(TargetError) {
@@ -87,7 +131,12 @@ extension ExploreRun: Lane {
         var cases: [CaseResult] = []
         var index = stripe
         scenarios: while tally.mayStart(index) {
-            let scenario = KizunaSync.ExploreGenerator.scenario(index: index, seed: options.seed)
+            let scenario =
+                switch side {
+                case .server: KizunaSync.ExploreGenerator.scenario(index: index, seed: options.seed)
+                case .client:
+                    KizunaSync.ExploreGenerator.clientScenario(index: index, seed: options.seed, faults: tally.clientFaults)
+                }
             let played = await play(scenario, in: tally)
             index += stripes
             switch played {
@@ -99,6 +148,14 @@ extension ExploreRun: Lane {
                 tally.played(steps: outcome.transcript.stepCount)
                 guard let fingerprint = outcome.fingerprint else {
                     counts.add(outcome)
+                    continue
+                }
+                // A finding fails again the same way when its scenario is played again; one that
+                // does not was a race of timing (a kill racing an answer, a loaded machine): it is
+                // counted and named in the report, not kept.
+                guard case .outcome(let again) = await play(scenario, in: tally), again.fingerprint == fingerprint else {
+                    counts.unrepeated += 1
+                    counts.firstUnrepeated = counts.firstUnrepeated ?? "scenario \(scenario.index): \(fingerprint)"
                     continue
                 }
                 guard options.keepGoing else {
@@ -116,7 +173,7 @@ extension ExploreRun: Lane {
                 cases.append(await finding(outcome, scenario: scenario, tally: tally))
             }
         }
-        cases.insert(contentsOf: counts.cases(classname: classname), at: 0)
+        cases.insert(contentsOf: counts.cases(classname: classname, client: side.isClient), at: 0)
         let name = stripes == 1 ? "explore" : "explore \(stripe + 1) of \(stripes)"
         return SuiteResult(name: name, properties: properties, cases: cases)
     }
@@ -130,13 +187,19 @@ struct ExploreCounts {
     var compared = 0
     var devices = 0
     var unjudged = 0
+    /// Why devices were not compared, masked as fingerprints are, with how often.
+    var unjudgedWhy: [String: Int] = [:]
     /// Failing scenarios whose finding was already kept (`--keep-going`).
     var known = 0
+    /// Failing scenarios that did not fail the same way when played again, and the first of them.
+    var unrepeated = 0
+    var firstUnrepeated: String?
     var firstUnjudged: String?
 
     mutating func add(_ outcome: KizunaSync.ExploreOutcome) {
         unjudged += outcome.unjudged.count
         firstUnjudged = firstUnjudged ?? outcome.unjudged.first
+        for reason in outcome.unjudged { unjudgedWhy[ExploreFingerprint.masked(reason), default: 0] += 1 }
         scenarios += 1
         steps += outcome.transcript.stepCount
         exchanges += outcome.exchanges
@@ -144,10 +207,27 @@ struct ExploreCounts {
         devices += outcome.devicesJudged
     }
 
-    func cases(classname: String) -> [CaseResult] {
+    func cases(classname: String, client: Bool = false) -> [CaseResult] {
         let over =
             "over \(scenarios) scenario\(scenarios == 1 ? "" : "s") that raised nothing (\(steps) steps)"
             + (known > 0 ? "; \(known) more failed as a finding already kept" : "")
+            + (firstUnrepeated.map { "; \(unrepeated) failed once and not when played again (first: \($0))" } ?? "")
+        // The most frequent reasons first, each once with its count.
+        let why = unjudgedWhy.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map { "\($0.value)× \($0.key)" }
+        let notCompared = firstUnjudged.map { "; \(unjudged) not compared (first: \($0); by reason: \(why.joined(separator: "; ")))" } ?? ""
+        if client {
+            return [
+                CaseResult(
+                    name: "rules", classname: classname, outcome: .passed,
+                    note: "every client obligation held on \(exchanges) exchanges, kills and storage faults included, \(over)"),
+                CaseResult(
+                    name: "differential", classname: classname, outcome: .passed,
+                    note: "\(compared) requests equal to the reference client's \(over)"),
+                CaseResult(
+                    name: "convergence", classname: classname, outcome: .passed,
+                    note: "\(devices) clients held their users' rows after the closing phase, \(over)\(notCompared)"),
+            ]
+        }
         return [
             CaseResult(
                 name: "rules", classname: classname, outcome: .passed,
@@ -157,8 +237,7 @@ struct ExploreCounts {
                 note: "\(compared) answers equal to the reference's up to bindings \(over)"),
             CaseResult(
                 name: "convergence", classname: classname, outcome: .passed,
-                note: "\(devices) devices converged on their users' rows, no applied write lost or applied twice, \(over)"
-                    + (firstUnjudged.map { "; \(unjudged) not compared (first: \($0))" } ?? "")),
+                note: "\(devices) devices converged on their users' rows, no applied write lost or applied twice, \(over)\(notCompared)"),
         ]
     }
 }
@@ -178,16 +257,25 @@ package final class ExploreTally: Sendable {
     let budget: ExploreBudget
     /// How the target numbers a write that changes nothing; the reference is made to match.
     let noOpWrites: TargetCapabilities.NoOpWrites
+    /// `--client`: the faults a scenario may play its driver under (kill points, storage faults).
+    let clientFaults: KizunaSync.ExploreClientFaults
+    /// `--client`, storage faults on: libfiu's control, loaded once for the run.
+    let storage: StorageFailures?
     let started = ContinuousClock.now
     let progress: Bool
     private let state = Mutex(State())
     /// Held while a finding is written to the findings folder.
     let writing = Mutex(())
 
-    init(budget: ExploreBudget, noOpWrites: TargetCapabilities.NoOpWrites = .stamped, progress: Bool = false) {
+    init(
+        budget: ExploreBudget, noOpWrites: TargetCapabilities.NoOpWrites = .stamped, progress: Bool = false,
+        clientFaults: KizunaSync.ExploreClientFaults = .init(), storage: StorageFailures? = nil
+    ) {
         self.budget = budget
         self.noOpWrites = noOpWrites
         self.progress = progress
+        self.clientFaults = clientFaults
+        self.storage = storage
     }
 
     /// Whether scenario `index` may start: the budget is not spent, and no scenario numbered

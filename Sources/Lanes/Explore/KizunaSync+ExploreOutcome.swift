@@ -57,6 +57,11 @@ extension ExploreRun {
     /// server lane's play, and runs the convergence oracle over the target's answers.
     func play(_ scenario: KizunaSync.ExploreScenario, in tally: ExploreTally, caseID: String? = nil) async -> KizunaSync.ExplorePlayed {
         let caseID = caseID ?? "lifecycle/000-explore-s\(scenario.seed)-\(scenario.index)"
+        let makeTarget: KizunaSync.TargetFactory
+        switch side {
+        case .server(let factory): makeTarget = factory
+        case .client(let client): return await play(scenario, client: client, in: tally, caseID: caseID)
+        }
         let realized: KizunaSync.ExploreTranscript
         let loaded: LoadedTranscript
         do throws(TargetError) {

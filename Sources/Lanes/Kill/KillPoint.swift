@@ -42,18 +42,21 @@ public enum KillPoint: KebabNamed {
     /// lane's: the driver never sees it, so it is no kill target (a hooked driver would die at
     /// the first exchange of its own instead, unexpected).
     /// - Returns: the step number.
-    public func target(in transcript: Transcript) -> Int? {
-        for step in transcript.steps {
+    public func target(in transcript: Transcript) -> Int? { targets(in: transcript).first }
+
+    /// Every step of a transcript this point could kill at, in order (`accord explore` picks one).
+    /// - Returns: the step numbers.
+    public func targets(in transcript: Transcript) -> [Int] {
+        transcript.steps.compactMap { step in
             switch (self, step.action) {
             case (.afterLocalWrite, .local(let local)), (.identityChange, .local(let local)):
-                if local.expectError == nil { return step.n }
+                local.expectError == nil ? step.n : nil
             case (_, .rpc(let exchange)) where exchange.expectError == nil && !exchange.isAnotherClient(than: transcript.context):
-                if matches(exchange) { return step.n }
+                matches(exchange) ? step.n : nil
             default:
-                continue
+                nil
             }
         }
-        return nil
     }
 
     private func matches(_ exchange: RPCExchange) -> Bool {

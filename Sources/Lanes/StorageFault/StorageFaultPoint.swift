@@ -26,6 +26,12 @@ public enum StorageFaultPoint: KebabNamed {
         kill.target(in: transcript)
     }
 
+    /// Every step of a transcript this point could apply to, in order.
+    /// - Returns: the step numbers.
+    public func targets(in transcript: Transcript) -> [Int] {
+        kill.targets(in: transcript)
+    }
+
     /// The kill point whose step this point shares (the two matrices pick their steps alike).
     var kill: KillPoint {
         switch self {

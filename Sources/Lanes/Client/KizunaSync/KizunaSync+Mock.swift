@@ -25,6 +25,8 @@ extension KizunaSync {
             /// Read the request, run `before` on the connection's own thread (the storage-fault matrix
             /// switches the driver's write failures on there), then answer the golden response.
             case replyAfter(status: Int, body: JSONValue, before: @Sendable () -> Void)
+            /// Read the request and wait for the answer given to `reply` (`MockReply.deferred`).
+            case deferred(DeferredReply)
         }
 
         /// What the current step expects: one request of an RPC, matching a golden body (or any
@@ -71,6 +73,7 @@ extension KizunaSync {
             case .replyAfter(let status, let body, let before):
                 return (received, .goldenAfter(Self.reply(status: status, body: body), before: before))
             case .reply(let status, let body): return (received, .golden(Self.reply(status: status, body: body)))
+            case .deferred(let reply): return (received, .deferred(reply))
             }
         }
 
