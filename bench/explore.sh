@@ -8,6 +8,7 @@
 #   bench/explore.sh .build/release/accord 600s 1                      # the 10-minute clean run
 #   bench/explore.sh .build/release/accord 60s 1 -- --jobs 1
 #   bench/explore.sh .build/release/accord 2000 1 -- --server postgres://postgres@127.0.0.1:5432/accord
+#   bench/explore.sh .build/release/accord 600s 1 -- --client 'accord driver'   # a client, kills and storage faults on
 set -euo pipefail
 [[ $# -ge 1 && -x "$1" ]] || { echo "usage: bench/explore.sh ACCORD [BUDGET] [SEED] [-- explore options]" >&2; exit 64; }
 bin="$1"
@@ -17,7 +18,7 @@ shift $(( $# < 3 ? $# : 3 ))
 [[ "${1:-}" == "--" ]] && shift
 extra=("$@")
 server=(--server embedded)
-for arg in "${extra[@]}"; do [[ "$arg" == "--server" ]] && server=(); done
+for arg in "${extra[@]}"; do [[ "$arg" == "--server" || "$arg" == "--client" ]] && server=(); done
 out="$(mktemp -d "${TMPDIR:-/tmp}/accord-explore-bench.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 
@@ -34,11 +35,13 @@ text = open(path, encoding="utf-8").read()
 scenarios = steps = 0
 for m in re.finditer(r'name="rules"[^>]*>\s*<system-out>[^<]*?over (\d+) scenarios? that raised nothing \((\d+) steps\)', text):
     scenarios += int(m.group(1)); steps += int(m.group(2))
-devices = sum(int(m.group(1)) for m in re.finditer(r'(\d+) devices converged', text))
+devices = sum(int(m.group(1)) for m in re.finditer(r'(\d+) (?:devices converged|clients held)', text))
+unrepeated = sum(int(m.group(1)) for m in re.finditer(r'name="rules"[^>]*>\s*<system-out>[^<]*?(\d+) failed once and not when played again', text))
 findings = len(re.findall(r'<testcase name="scenario ', text))
 wall = float(wall)
 print(f"budget {budget}, seed {seed}, exit {status}")
-print(f"scenarios {scenarios}, steps {steps}, devices judged {devices}, findings {findings}")
+print(f"scenarios {scenarios}, steps {steps}, devices judged {devices}, findings {findings}"
+      + (f", failed once and not again {unrepeated}" if unrepeated else ""))
 print(f"wall {wall:.1f} s, CPU {float(user) + float(sys_):.1f} s, peak RSS {int(rss) / 1024:.0f} MiB")
 if wall > 0:
     print(f"{scenarios / wall:.1f} scenarios/s, {steps / wall:.0f} steps/s")

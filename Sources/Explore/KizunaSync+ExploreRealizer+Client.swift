@@ -154,7 +154,8 @@ extension KizunaSync.ExploreRealizer.Run {
         }
         let state = try await client.state()
         guard state.outboxDepth == 0 else {
-            unasserted = "the reference client still holds \(state.outboxDepth) outbox entries after the closing push"
+            unasserted =
+                "the reference client itself does not hold its user's rows: \(state.outboxDepth) outbox entries after the closing push"
             return
         }
         var keys = Set(observer.rows.keys)
@@ -167,7 +168,7 @@ extension KizunaSync.ExploreRealizer.Run {
             let held = state.row(key.table, key.pk)
             guard held.map({ CanonicalJSON.compact(.object($0)) }) == expected.map({ CanonicalJSON.compact(.object($0)) }) else {
                 unasserted =
-                    "the reference client holds \(key) as \(held.map { CanonicalJSON.compact(.object($0)) } ?? "absent"), the server \(expected.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
+                    "the reference client itself does not hold its user's rows: it holds \(key) as \(held.map { CanonicalJSON.compact(.object($0)) } ?? "absent"), the server \(expected.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
                 return
             }
             checks.append([

@@ -199,7 +199,11 @@ struct ExploreCounts {
     mutating func add(_ outcome: KizunaSync.ExploreOutcome) {
         unjudged += outcome.unjudged.count
         firstUnjudged = firstUnjudged ?? outcome.unjudged.first
-        for reason in outcome.unjudged { unjudgedWhy[ExploreFingerprint.masked(reason), default: 0] += 1 }
+        // A reason's kind is what comes before its first ": " (the rest names rows and values).
+        for reason in outcome.unjudged {
+            let kind = reason.range(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason
+            unjudgedWhy[ExploreFingerprint.masked(kind), default: 0] += 1
+        }
         scenarios += 1
         steps += outcome.transcript.stepCount
         exchanges += outcome.exchanges
