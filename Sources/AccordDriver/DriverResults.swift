@@ -215,6 +215,12 @@ public struct StateResult: Sendable, Hashable {
     /// The row a `local-row` check reads.
     /// - Returns: the columns, or nil when the row is absent.
     public func row(_ table: String, _ pk: String) -> JSONObject? { rows[table]?[pk] }
+
+    /// Whether two rows are the same, whatever the order of their columns (a driver need not sort
+    /// its keys, docs/driver-protocol.md).
+    public static func sameRow(_ lhs: JSONObject?, _ rhs: JSONObject?) -> Bool {
+        lhs.map { CanonicalJSON.compact(.object($0)) } == rhs.map { CanonicalJSON.compact(.object($0)) }
+    }
 }
 
 /// A successful answer, by operation.

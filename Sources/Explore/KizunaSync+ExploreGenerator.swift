@@ -27,15 +27,9 @@ extension KizunaSync {
                     client: ExploreIDs.device(number), user: number == 0 ? 0 : Int.random(in: 0..<userCount, using: &rng),
                     schemaVersion: stale && rng.chance(40) ? 1 : minSchema)
             }
-            var tables = ["todos", "checklist"].filter { _ in rng.chance(60) }
-            if tables.isEmpty { tables = [rng.pick(["todos", "checklist"])] }
-            let configs = tables.map { table in
-                TableConfig(table: table, bucketColumn: "owner_id", conflictMode: table == "todos" && rng.chance(30) ? "hlc" : nil)
-            }
-            let server = ServerConfig(synced: configs, minSchemaVersion: minSchema)
-            var state = State(
-                users: users, devices: devices, tables: tables, hlc: Set(configs.filter { $0.conflictMode == "hlc" }.map(\.name)),
-                rows: Dictionary(uniqueKeysWithValues: tables.map { ($0, Int.random(in: 2...4, using: &rng)) }))
+            let world = domain(users: users, devices: devices, hlcPercent: 30, minSchema: minSchema, using: &rng)
+            let (tables, server) = (world.tables, world.server)
+            var state = world.state
             let length = Int.random(in: 4...18, using: &rng)
             var actions: [ExploreAction] = []
             for _ in 0..<length { actions.append(state.next(using: &rng)) }
@@ -65,17 +59,13 @@ extension KizunaSync {
                     client: ExploreIDs.device(number), user: number == 0 ? 0 : Int.random(in: 0..<userCount, using: &rng),
                     schemaVersion: stale && number == 0 ? 1 : minSchema)
             }
-            var tables = ["todos", "checklist"].filter { _ in rng.chance(60) }
-            if tables.isEmpty { tables = [rng.pick(["todos", "checklist"])] }
-            let configs = tables.map { table in
-                TableConfig(table: table, bucketColumn: "owner_id", conflictMode: table == "todos" && rng.chance(20) ? "hlc" : nil)
-            }
-            let server = ServerConfig(synced: configs, minSchemaVersion: minSchema)
-            var state = State(
-                users: users, devices: devices, tables: tables, hlc: Set(configs.filter { $0.conflictMode == "hlc" }.map(\.name)),
-                rows: Dictionary(uniqueKeysWithValues: tables.map { ($0, Int.random(in: 2...4, using: &rng)) }))
+            let world = domain(users: users, devices: devices, hlcPercent: 20, minSchema: minSchema, using: &rng)
+            let (tables, server) = (world.tables, world.server)
+            var state = world.state
             let pullLimit: Int? = rng.chance(60) ? Int.random(in: 1...3, using: &rng) : nil
-            let fault = faults.isEmpty || rng.chance(50) ? ExploreClientFault.none : faults.pick(using: &rng)
+            // The fault has a stream of its own: the actions never depend on which faults a driver can take.
+            var faultStream = SplitMix64(seed: SplitMix64.seed(of: index, in: seed) ^ 0x6661_756C_74)
+            let fault = faults.isEmpty || faultStream.chance(50) ? ExploreClientFault.none : faults.pick(using: &faultStream)
             // Data from before: rows of the client's user already on the server, so its first pull
             // has rows to page through and commit.
             var actions: [ExploreAction] = []
@@ -93,6 +83,22 @@ extension KizunaSync {
             return ExploreScenario(
                 seed: seed, index: index, users: users, devices: devices, server: server, tables: tables, actions: actions,
                 driven: ExploreScenario.Driven(pullLimit: pullLimit, fault: fault))
+        }
+
+        /// The tables a scenario syncs (`todos`, `checklist` or both, each by `owner_id`; `todos`
+        /// resolved by hlc in `hlcPercent` of scenarios), its server, and the generator's state.
+        static func domain(
+            users: [String], devices: [ExploreScenario.Device], hlcPercent: Int, minSchema: Int, using rng: inout SplitMix64
+        ) -> (tables: [String], server: ServerConfig, state: State) {
+            var tables = ["todos", "checklist"].filter { _ in rng.chance(60) }
+            if tables.isEmpty { tables = [rng.pick(["todos", "checklist"])] }
+            let configs = tables.map { table in
+                TableConfig(table: table, bucketColumn: "owner_id", conflictMode: table == "todos" && rng.chance(hlcPercent) ? "hlc" : nil)
+            }
+            let state = State(
+                users: users, devices: devices, tables: tables, hlc: Set(configs.filter { $0.conflictMode == "hlc" }.map(\.name)),
+                rows: Dictionary(uniqueKeysWithValues: tables.map { ($0, Int.random(in: 2...4, using: &rng)) }))
+            return (tables, ServerConfig(synced: configs, minSchemaVersion: minSchema), state)
         }
 
         /// What the generator needs to pick the next action.

@@ -166,7 +166,7 @@ extension KizunaSync.ExploreRealizer.Run {
         for key in keys.sorted() {
             let expected = observer.rows[key]?.row
             let held = state.row(key.table, key.pk)
-            guard held.map({ CanonicalJSON.compact(.object($0)) }) == expected.map({ CanonicalJSON.compact(.object($0)) }) else {
+            guard StateResult.sameRow(held, expected) else {
                 unasserted =
                     "the reference client itself does not hold its user's rows: it holds \(key) as \(held.map { CanonicalJSON.compact(.object($0)) } ?? "absent"), the server \(expected.map { CanonicalJSON.compact(.object($0)) } ?? "absent")"
                 return

@@ -148,19 +148,28 @@ extension KizunaSync {
     /// The faults a driven client's scenarios may play its driver under, by kind: a scenario
     /// with a fault picks a kind, then a point, then a variant, so neither kind crowds out the other.
     package struct ExploreClientFaults: Sendable, Hashable {
+        /// A storage fault's errno and continuation, as the storage-fault matrix names them (`eio`, `restart`).
+        package struct StorageVariant: Sendable, Hashable {
+            package var errno: String
+            package var continuation: String
+
+            package init(errno: String, continuation: String) {
+                self.errno = errno
+                self.continuation = continuation
+            }
+        }
+
         /// Kill points (`after-local-write`, …).
         package var kills: [String]
         /// Kill points a driver dies at by its own hook, at the first instant it reaches: played
         /// at their first instant only.
-        package var firstInstantOnly: Set<String> = []
+        package var firstInstantOnly: Set<String>
         /// Storage-fault points (`local-write`, …).
         package var storagePoints: [String]
-        /// Storage-fault variants: errno and continuation (`eio`, `restart`).
-        package var storageVariants: [(errno: String, continuation: String)]
+        package var storageVariants: [StorageVariant]
 
         package init(
-            kills: [String] = [], firstInstantOnly: Set<String> = [], storagePoints: [String] = [],
-            storageVariants: [(errno: String, continuation: String)] = []
+            kills: [String] = [], firstInstantOnly: Set<String> = [], storagePoints: [String] = [], storageVariants: [StorageVariant] = []
         ) {
             self.kills = kills
             self.firstInstantOnly = firstInstantOnly
@@ -168,22 +177,10 @@ extension KizunaSync {
             self.storageVariants = storageVariants
         }
 
-        package static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.kills == rhs.kills && lhs.firstInstantOnly == rhs.firstInstantOnly && lhs.storagePoints == rhs.storagePoints
-                && lhs.storageVariants.map { [$0.errno, $0.continuation] } == rhs.storageVariants.map { [$0.errno, $0.continuation] }
-        }
-
-        package func hash(into hasher: inout Hasher) {
-            hasher.combine(kills)
-            hasher.combine(firstInstantOnly)
-            hasher.combine(storagePoints)
-            hasher.combine(storageVariants.map { [$0.errno, $0.continuation] })
-        }
-
         /// Whether no fault can be played.
         package var isEmpty: Bool { kills.isEmpty && (storagePoints.isEmpty || storageVariants.isEmpty) }
 
-        /// One fault, drawn by kind, point and variant.
+        /// One fault, drawn by kind, point, variant and instant.
         func pick(using rng: inout SplitMix64) -> ExploreClientFault {
             let storage = !storagePoints.isEmpty && !storageVariants.isEmpty
             let instant = Int.random(in: 0..<3, using: &rng)

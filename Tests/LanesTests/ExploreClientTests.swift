@@ -24,16 +24,9 @@ struct ExploreClientTests {
     }
 
     static func realize(_ scenario: KizunaSync.ExploreScenario) async throws -> KizunaSync.ExploreTranscript {
-        let client = try await ExploreGoldenClient.start(scenario, launch: golden, timeout: .seconds(10))
-        do {
-            let realized = try await KizunaSync.ExploreRealizer.realize(
-                scenario, caseID: "lifecycle/000-explore-client-test", on: try ExploreTests.reference()(), client: client)
-            await client.close()
-            return realized
-        } catch {
-            await client.close()
-            throw error
-        }
+        try await ExploreGoldenClient.realize(
+            scenario, caseID: "lifecycle/000-explore-client-test", launch: golden, timeout: .seconds(10),
+            reference: { () throws(TargetError) in try ExploreTests.reference()() })
     }
 
     /// One user, the client and another actor: a row from before, the client pulls it in pages of
@@ -71,7 +64,7 @@ struct ExploreClientTests {
     func generates() {
         let faults = KizunaSync.ExploreClientFaults(
             kills: ["after-local-write", "between-pages"], firstInstantOnly: ["after-local-write"], storagePoints: ["local-write"],
-            storageVariants: [("eio", "restart")])
+            storageVariants: [.init(errno: "eio", continuation: "restart")])
         let first = KizunaSync.ExploreGenerator.clientScenario(index: 5, seed: 9, faults: faults)
         #expect(first == KizunaSync.ExploreGenerator.clientScenario(index: 5, seed: 9, faults: faults))
         #expect(first != KizunaSync.ExploreGenerator.clientScenario(index: 6, seed: 9, faults: faults))

@@ -36,19 +36,13 @@ struct ClientCasePlan: Sendable {
                     inapplicable =
                         "step \(step.n) pulls the bucket \(foreign), not the case user's; a server-side case no client can send"
                 }
-                if exchange.rpc == .pull && checkpoint == nil {
-                    checkpoint = exchange.request["cursor"]?.stringValue
-                    pullLimit = exchange.request["limit"]?.numberValue?.intValue
-                }
+                if exchange.rpc == .pull { start(at: exchange.request) }
             case .fault(let fault):
                 if parts[fault.fault.rawValue] == nil { parts[fault.fault.rawValue] = step.n }
                 if parts[fault.target.rawValue] == nil { parts[fault.target.rawValue] = step.n }
                 if fault.target == .push { request = fault.request }
                 // A pull that fails first still says where the client starts and its page size.
-                if fault.target == .pull, checkpoint == nil, let sent = fault.request {
-                    checkpoint = sent["cursor"]?.stringValue
-                    pullLimit = sent["limit"]?.numberValue?.intValue
-                }
+                if fault.target == .pull, let sent = fault.request { start(at: sent) }
             case .local:
                 if parts[DriverPart.write] == nil { parts[DriverPart.write] = step.n }
             default:
@@ -76,6 +70,13 @@ struct ClientCasePlan: Sendable {
         if transcript.context.server.tables.contains(where: { $0.softDeleteColumn != nil }) {
             needs.insert(DriverCapability.softDelete)
         }
+    }
+
+    /// Takes the cursor and page size a new store starts at from the case's first pull request.
+    private mutating func start(at request: JSONValue) {
+        guard checkpoint == nil else { return }
+        checkpoint = request["cursor"]?.stringValue
+        pullLimit = request["limit"]?.numberValue?.intValue
     }
 
     /// What the case plays that a driver declaring `declared` does not, e.g.

@@ -2,7 +2,6 @@ import AccordDriver
 import Corpus
 import Explore
 import Foundation
-import HTTP
 import Harness
 import JSON
 import KizunaWire
@@ -24,6 +23,28 @@ actor ExploreGoldenClient: ExploreClient {
         self.folder = folder
     }
 
+    /// Realizes a client scenario with the reference client on a fresh store and a fresh
+    /// reference. The golden side failing is no finding of the client under test: a realization
+    /// that fails (a driver slower than its own timeout on a loaded machine) is tried once more.
+    static func realize(
+        _ scenario: KizunaSync.ExploreScenario, caseID: String, launch: DriverLauncher, timeout: Duration,
+        reference: () throws(TargetError) -> any KizunaSync.ServerTarget
+    ) async throws(TargetError) -> KizunaSync.ExploreTranscript {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let golden = try await start(scenario, launch: launch, timeout: timeout)
+            do throws(TargetError) {
+                let realized = try await KizunaSync.ExploreRealizer.realize(scenario, caseID: caseID, on: try reference(), client: golden)
+                await golden.close()
+                return realized
+            } catch {
+                await golden.close()
+                if attempt >= 2 { throw error }
+            }
+        }
+    }
+
     /// Starts the driver on a fresh store opened as the scenario's device 0.
     static func start(_ scenario: KizunaSync.ExploreScenario, launch: DriverLauncher, timeout: Duration) async throws(TargetError)
         -> ExploreGoldenClient
@@ -35,7 +56,6 @@ actor ExploreGoldenClient: ExploreClient {
             throw TargetError.refused("scenario \(scenario.index) has a context the corpus grammar refuses: \(error)")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("accord-explore-golden-\(UUID().uuidString)")
-        let jwt = KizunaSync.jwtKey.mint(JWTClaims(subject: context.userID, sessionID: context.clientID))
         let mock: KizunaSync.Mock
         let channel: any DriverChannel
         do throws(RunError) {
@@ -44,8 +64,7 @@ actor ExploreGoldenClient: ExploreClient {
             } catch {
                 throw RunError.usage("cannot create \(folder.path): \(error.localizedDescription)")
             }
-            mock = try await KizunaSync.Mock.start(
-                expecting: RequestMatch.Expected(jwt: jwt, apikey: KizunaSync.apikey, clientID: context.clientID))
+            mock = try await KizunaSync.startMock(for: context)
             do throws(RunError) { channel = try launch() } catch {
                 await mock.stop()
                 throw error
@@ -57,7 +76,7 @@ actor ExploreGoldenClient: ExploreClient {
         let client = ExploreGoldenClient(session: DriverSession(channel: channel, timeout: timeout), mock: mock, folder: folder)
         let open = OpenRequest(
             context: context, store: folder.appendingPathComponent("store").path, baseURL: mock.baseURL, apikey: KizunaSync.apikey,
-            jwt: jwt, pullLimit: scenario.driven?.pullLimit)
+            jwt: mock.expected.jwt, pullLimit: scenario.driven?.pullLimit)
         do throws(TargetError) {
             try await client.expect(.hello(protocolVersion: DriverRequest.protocolVersion), "hello")
             try await client.expect(.open(open), "open")
@@ -120,11 +139,21 @@ actor ExploreGoldenClient: ExploreClient {
         }
         let answer = await call(rpc == .push ? .push : .pull(PullOptions(maxPages: 1)))
         watcher.cancel()
+        // A connection still waiting (the driver gave up first) closes now, not after a minute.
+        reply.give(nil)
         let sent = await watcher.value
         mock.expect(nil)
         if case .broken(let reason) = answer { throw Self.broken(rpc.rawValue, reason) }
         switch sent {
-        case .success(let sent): return sent
+        case .success(let sent):
+            // A client that gave up on an answer the realizer wrote down as given would make the
+            // transcript say it consumed what it never saw.
+            if case .reply(let served) = sent.served, (200..<300).contains(served.status), case .failure(let failure) = answer,
+                failure.code == "REMOTE"
+            {
+                throw TargetError.refused("the reference client reported REMOTE for an answer it was given: \(failure)")
+            }
+            return sent
         case .failure(let error): throw error
         case nil: return nil
         }

@@ -27,7 +27,7 @@ extension ExploreRun {
         if client.storageFaults {
             storage = try await StorageFailures()
             faults.storagePoints = StorageFaultPoint.allCases.map(\.rawValue)
-            faults.storageVariants = StorageFaultVariant.all.map { ($0.errno.rawValue, $0.continuation.rawValue) }
+            faults.storageVariants = StorageFaultVariant.all.map { .init(errno: $0.errno.rawValue, continuation: $0.continuation.rawValue) }
         }
         return ExploreTally(
             budget: options.budget, progress: options.run.console.progress && !options.run.console.quiet, clientFaults: faults,
@@ -45,16 +45,12 @@ extension ExploreRun {
         -> KizunaSync.ExplorePlayed
     {
         let realized: KizunaSync.ExploreTranscript
+        let noOpWrites = tally.noOpWrites
+        let makeReference = self.makeReference
         do throws(TargetError) {
-            let golden = try await ExploreGoldenClient.start(scenario, launch: client.golden, timeout: client.requestTimeout)
-            do throws(TargetError) {
-                realized = try await KizunaSync.ExploreRealizer.realize(
-                    scenario, caseID: caseID, on: try makeReference(tally.noOpWrites), client: golden)
-            } catch {
-                await golden.close()
-                throw error
-            }
-            await golden.close()
+            realized = try await ExploreGoldenClient.realize(
+                scenario, caseID: caseID, launch: client.golden, timeout: client.requestTimeout,
+                reference: { () throws(TargetError) in try makeReference(noOpWrites) })
         } catch {
             return .problem("the reference client could not realize scenario \(scenario.index): \(error)")
         }

@@ -31,7 +31,7 @@ extension ExploreRun {
                 note: "shrunk to \(shrunk.transcript.stepCount) steps but not kept: \(error)")
             return result
         }
-        let replay = replayCommand(kept, fault: shrunk.scenario.driven?.fault, scenario: scenario.index)
+        let replay = replayCommand(kept, shrunk: shrunk, scenario: scenario.index)
         let note =
             "found at step \(outcome.failures.first?.step ?? 0) of \(outcome.transcript.stepCount); shrunk to \(shrunk.transcript.stepCount) steps in \(tries) tries; kept as \(kept.file); replay: \(replay)"
         return CaseResult(name: name, classname: "explore", outcome: .failed(shrunk.failures.map(\.failure)), note: note)
@@ -39,23 +39,27 @@ extension ExploreRun {
 
     /// The command that replays a kept finding: on the server, or through the client's driver
     /// (under the kill or storage-fault matrix when the scenario killed it or failed its storage).
-    func replayCommand(_ kept: ExploreFindingsFolder.Kept, fault: KizunaSync.ExploreClientFault?, scenario: Int) -> String {
+    func replayCommand(_ kept: ExploreFindingsFolder.Kept, shrunk: KizunaSync.ExploreOutcome, scenario: Int) -> String {
         let run = "accord run \(options.findings) --filter '\(kept.caseID)'"
-        guard side.isClient else {
+        guard case .client(let client) = side else {
             return run + " --server \(options.targetName)"
                 + (kept.scenarios != nil ? " --scenarios \(options.findings)/scenarios.json" : "")
         }
-        let matrix =
+        let fault = shrunk.scenario.driven?.fault ?? .none
+        let transcript = shrunk.loaded.transcript
+        let (matrix, targets): (String, [Int]) =
             switch fault {
-            case .kill?: " --kill-matrix"
-            case .storage?: " --storage-faults"
-            case .none?, nil: ""
+            case .kill(let point, _): (" --kill-matrix", KillPoint(rawValue: point)?.targets(in: transcript) ?? [])
+            case .storage(let point, _, _, _): (" --storage-faults", StorageFaultPoint(rawValue: point)?.targets(in: transcript) ?? [])
+            case .none: ("", [])
             }
         let command = run + " --client '\(options.targetName)'" + matrix
-        guard let fault, fault.instant > 0 else { return command }
-        // The matrices fault a point's first instant in a case; this finding needs a later one.
+        // The matrices fault a point's first instant in a case; a finding at a later one replays
+        // with explore itself, with the options that shape its scenarios.
+        guard let target = Self.instant(fault.instant, of: targets), target != targets.first else { return command }
+        let shaping = (client.kills ? "" : " --no-kills") + (client.storageFaults ? "" : " --no-storage-faults")
         return
-            "accord explore --client '\(options.targetName)' --seed \(options.seed) --budget \(scenario + 1) --jobs 1 (the case fails under a \(fault), and \(matrix.trimmingCharacters(in: .whitespaces)) faults a point's first instant only)"
+            "accord explore --client '\(options.targetName)' --seed \(options.seed) --budget \(scenario + 1) --jobs 1 --keep-going\(shaping) (the case fails under a \(fault), at step \(target); \(matrix.trimmingCharacters(in: .whitespaces)) faults a point's first instant only)"
     }
 
     /// Cuts a failing scenario down while it still fails the same way (its `fingerprint`: the same
@@ -78,6 +82,13 @@ extension ExploreRun {
                 best = played
                 smaller = true
                 break
+            }
+        }
+        // What is kept fails again: a smaller scenario that failed once by a race of timing is
+        // dropped for the one that was played twice.
+        if tries > 0, best.scenario != outcome.scenario {
+            guard case .outcome(let again) = await play(best.scenario, in: tally), again.fingerprint == fingerprint else {
+                return (outcome, tries + 1)
             }
         }
         return (best, tries)

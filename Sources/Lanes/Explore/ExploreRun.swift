@@ -69,6 +69,7 @@ package struct ExploreRun: Sendable {
     let side: Side
     let makeReference: ReferenceFactory
 
+    /// Whose conversation the scenarios test: a server target's answers, or a client driver's requests and state.
     enum Side: Sendable {
         case server(KizunaSync.TargetFactory)
         case client(ClientSide)
@@ -153,10 +154,17 @@ extension ExploreRun: Lane {
                 // A finding fails again the same way when its scenario is played again; one that
                 // does not was a race of timing (a kill racing an answer, a loaded machine): it is
                 // counted and named in the report, not kept.
-                guard case .outcome(let again) = await play(scenario, in: tally), again.fingerprint == fingerprint else {
+                switch await play(scenario, in: tally) {
+                case .problem(let problem):
+                    tally.stop(at: scenario.index)
+                    cases.append(CaseResult(name: "scenario \(scenario.index)", classname: classname, outcome: .errored(problem)))
+                    break scenarios
+                case .outcome(let again) where again.fingerprint != fingerprint:
                     counts.unrepeated += 1
                     counts.firstUnrepeated = counts.firstUnrepeated ?? "scenario \(scenario.index): \(fingerprint)"
                     continue
+                case .outcome:
+                    break
                 }
                 guard options.keepGoing else {
                     // Another stripe may have found a lower-numbered one meanwhile: the run reports
@@ -219,30 +227,21 @@ struct ExploreCounts {
         // The most frequent reasons first, each once with its count.
         let why = unjudgedWhy.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map { "\($0.value)× \($0.key)" }
         let notCompared = firstUnjudged.map { "; \(unjudged) not compared (first: \($0); by reason: \(why.joined(separator: "; ")))" } ?? ""
-        if client {
-            return [
-                CaseResult(
-                    name: "rules", classname: classname, outcome: .passed,
-                    note: "every client obligation held on \(exchanges) exchanges, kills and storage faults included, \(over)"),
-                CaseResult(
-                    name: "differential", classname: classname, outcome: .passed,
-                    note: "\(compared) requests equal to the reference client's \(over)"),
-                CaseResult(
-                    name: "convergence", classname: classname, outcome: .passed,
-                    note: "\(devices) clients held their users' rows after the closing phase, \(over)\(notCompared)"),
+        let notes =
+            client
+            ? [
+                "every client obligation held on \(exchanges) exchanges, kills and storage faults included, \(over)",
+                "\(compared) requests equal to the reference client's \(over)",
+                "\(devices) clients held their users' rows after the closing phase, \(over)\(notCompared)",
             ]
+            : [
+                "every rule of the catalog held on \(exchanges) exchanges \(over)",
+                "\(compared) answers equal to the reference's up to bindings \(over)",
+                "\(devices) devices converged on their users' rows, no applied write lost or applied twice, \(over)\(notCompared)",
+            ]
+        return zip(["rules", "differential", "convergence"], notes).map {
+            CaseResult(name: $0, classname: classname, outcome: .passed, note: $1)
         }
-        return [
-            CaseResult(
-                name: "rules", classname: classname, outcome: .passed,
-                note: "every rule of the catalog held on \(exchanges) exchanges \(over)"),
-            CaseResult(
-                name: "differential", classname: classname, outcome: .passed,
-                note: "\(compared) answers equal to the reference's up to bindings \(over)"),
-            CaseResult(
-                name: "convergence", classname: classname, outcome: .passed,
-                note: "\(devices) devices converged on their users' rows, no applied write lost or applied twice, \(over)\(notCompared)"),
-        ]
     }
 }
 

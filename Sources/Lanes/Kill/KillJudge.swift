@@ -67,7 +67,7 @@ enum KillJudge {
     static func firstRowDifference(_ before: StateResult, _ after: StateResult) -> (table: String, pk: String)? {
         for table in Set(before.rows.keys).union(after.rows.keys).sorted() {
             let keys = Set((before.rows[table] ?? [:]).keys).union((after.rows[table] ?? [:]).keys)
-            for pk in keys.sorted() where before.row(table, pk) != after.row(table, pk) { return (table, pk) }
+            for pk in keys.sorted() where !StateResult.sameRow(before.row(table, pk), after.row(table, pk)) { return (table, pk) }
         }
         return nil
     }

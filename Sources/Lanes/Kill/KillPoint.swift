@@ -3,6 +3,8 @@ import KizunaWire
 
 /// A named instant of the kill matrix (docs/kill-matrix.md): where in a case the runner SIGKILLs
 /// the driver, restarts it on the same store, and checks that the durable state is consistent.
+/// The matrix plays each point at the first step it reaches (`target(in:)`); `accord explore`
+/// may pick a later one (`targets(in:)`), except where a driver's hook fires at the first.
 public enum KillPoint: KebabNamed {
     /// Right after the answer to the case's first accepted `write` (or, with the hook, after its
     /// row change is durable and before the answer).

@@ -147,7 +147,7 @@ extension KizunaSync.ClientPlay where Wrapper == KillPlay {
             last[key] = entry
         }
         for key in order {
-            guard let entry = last[key], state.row(entry.table, entry.pk) != entry.row else { continue }
+            guard let entry = last[key], !StateResult.sameRow(state.row(entry.table, entry.pk), entry.row) else { continue }
             return entry
         }
         return nil

@@ -55,7 +55,11 @@ extension KizunaSync: SyncProfile {
 
     /// A mock that expects the case's user and client, with the lane's JWT and apikey.
     static func startMock(for loaded: LoadedTranscript) async throws(RunError) -> Mock {
-        let context = loaded.transcript.context
+        try await startMock(for: loaded.transcript.context)
+    }
+
+    /// A mock that expects a context's user and client, with the lane's JWT and apikey.
+    static func startMock(for context: CaseContext) async throws(RunError) -> Mock {
         let jwt = jwtKey.mint(JWTClaims(subject: context.userID, sessionID: context.clientID))
         return try await Mock.start(expecting: RequestMatch.Expected(jwt: jwt, apikey: apikey, clientID: context.clientID))
     }

@@ -116,7 +116,9 @@ enum StorageFaultJudge {
         var keys: [RowKey] = []
         for table in Set(before.rows.keys).union(after.rows.keys).sorted() {
             let pks = Set((before.rows[table] ?? [:]).keys).union((after.rows[table] ?? [:]).keys)
-            for pk in pks.sorted() where before.row(table, pk) != after.row(table, pk) { keys.append(RowKey(table: table, pk: pk)) }
+            for pk in pks.sorted() where !StateResult.sameRow(before.row(table, pk), after.row(table, pk)) {
+                keys.append(RowKey(table: table, pk: pk))
+            }
         }
         return keys
     }

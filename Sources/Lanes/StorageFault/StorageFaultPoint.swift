@@ -2,7 +2,8 @@ import Corpus
 import KizunaWire
 
 /// A named instant of the storage-fault matrix (docs/storage-faults.md): the driver command during
-/// which the runner makes the driver's writes, fsyncs and renames fail through libfiu.
+/// which the runner makes the driver's writes, fsyncs and renames fail through libfiu. The matrix
+/// plays each point at the first step it reaches; `accord explore` may pick a later one.
 public enum StorageFaultPoint: KebabNamed {
     /// The case's first accepted `write`: its commit (row change and outbox entry) fails.
     case localWrite

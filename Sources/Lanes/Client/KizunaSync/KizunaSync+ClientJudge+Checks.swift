@@ -13,7 +13,7 @@ extension KizunaSync.ClientJudge {
         switch check {
         case .localRow(let table, let pk, let row):
             let actual = state.row(table, pk)
-            if actual == row { return nil }
+            if StateResult.sameRow(actual, row) { return nil }
             return Failure(
                 .localRow,
                 message:
@@ -48,7 +48,7 @@ extension KizunaSync.ClientJudge {
             for key in stagedKeys {
                 let before = snapshot?.row(key.table, key.pk)
                 let now = state.row(key.table, key.pk)
-                if before != now {
+                if !StateResult.sameRow(before, now) {
                     return Failure(
                         .checkpoint,
                         message:
