@@ -42,6 +42,10 @@ wall = float(wall)
 print(f"budget {budget}, seed {seed}, exit {status}")
 print(f"scenarios {scenarios}, steps {steps}, devices judged {devices}, findings {findings}"
       + (f", failed once and not again {unrepeated}" if unrepeated else ""))
+for m in re.finditer(r'name="rules"[^>]*>\s*<system-out>[^<]*?failed once and not when played again \(first: ([^)]*)\)', text):
+    print(f"failed once and not again, first: {m.group(1)}")
+for m in re.finditer(r'name="convergence"[^>]*>\s*<system-out>[^<]*?(\d+) not compared \(first: .*?; by reason: ([^<]*)\)', text):
+    print(f"not compared {m.group(1)}, by reason: {m.group(2)}")
 print(f"wall {wall:.1f} s, CPU {float(user) + float(sys_):.1f} s, peak RSS {int(rss) / 1024:.0f} MiB")
 if wall > 0:
     print(f"{scenarios / wall:.1f} scenarios/s, {steps / wall:.0f} steps/s")

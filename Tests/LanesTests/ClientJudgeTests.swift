@@ -1,4 +1,5 @@
 import AccordDriver
+import JSON
 import KizunaWire
 import Testing
 
@@ -27,6 +28,20 @@ struct ClientJudgeTests {
         let failures = late.judgePull(
             step, exchange: exchange, answer: .result(.pulled(PullResult(outcome: .closed, cursor: "0", pages: 1))))
         #expect(failures.map(\.ruleID) == ["CL-CHECKPOINT"])
+    }
+
+    @Test("a local row is the golden row whatever the order of its columns; another value or a missing row fails CL-LOCAL-ROW")
+    func localRowIgnoresColumnOrder() {
+        let judge = KizunaSync.ClientJudge(checkpoint: nil)
+        let golden: JSONObject = ["done": false, "owner_id": "a1", "title": "alpha"]
+        func state(_ row: JSONObject?) -> StateResult {
+            StateResult(rows: row.map { ["todos": ["1": $0]] } ?? [:], cursor: "0", outboxDepth: 0)
+        }
+        let check = Check.localRow(table: "todos", pk: "1", row: golden)
+        #expect(judge.evaluate(check, in: state(["title": "alpha", "owner_id": "a1", "done": false]), step: nil) == nil)
+        #expect(judge.evaluate(check, in: state(["title": "beta", "owner_id": "a1", "done": false]), step: nil)?.ruleID == "CL-LOCAL-ROW")
+        #expect(judge.evaluate(check, in: state(nil), step: nil)?.ruleID == "CL-LOCAL-ROW")
+        #expect(judge.evaluate(.localRow(table: "todos", pk: "1", row: nil), in: state(nil), step: nil) == nil)
     }
 
     @Test("a staged page keeps the committed cursor and remembers the keys it carries")

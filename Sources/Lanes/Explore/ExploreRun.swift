@@ -207,10 +207,13 @@ struct ExploreCounts {
     mutating func add(_ outcome: KizunaSync.ExploreOutcome) {
         unjudged += outcome.unjudged.count
         firstUnjudged = firstUnjudged ?? outcome.unjudged.first
-        // A reason's kind is what comes before its first ": " (the rest names rows and values).
+        // A reason's kind is what comes before its first ": " once the device it names is left
+        // out (the rest names rows and values).
         for reason in outcome.unjudged {
-            let kind = reason.range(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason
-            unjudgedWhy[ExploreFingerprint.masked(kind), default: 0] += 1
+            var kind = ExploreFingerprint.masked(reason)
+            if kind.hasPrefix("device #: ") { kind.removeFirst("device #: ".count) }
+            if let cut = kind.range(of: ": ") { kind = String(kind[..<cut.lowerBound]) }
+            unjudgedWhy[kind, default: 0] += 1
         }
         scenarios += 1
         steps += outcome.transcript.stepCount
