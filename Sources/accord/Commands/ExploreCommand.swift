@@ -27,7 +27,7 @@ enum ExploreCommand: Command {
             rule at the same kind of step, and kept in the --findings folder as a corpus case that 'accord run'
             replays. Scenario i is the same for a seed whatever the budget or --jobs; a stripe stops at its
             first finding (--keep-going: goes on, keeping each distinct finding once).
-            With --client CMD instead of --server, device 0 of each scenario is the client under test, driven
+            With --client CMD instead of --server, the first device of each scenario is the client under test, driven
             through its driver (docs/driver-protocol.md): the scenario is first played by the reference client
             ('accord driver') against the embedded reference server, so its golden requests are what a correct
             client sends; then the transcript is played through the driver as 'accord run --client' plays a
