@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import Synchronization
 
 /// libfiu as the storage-fault matrix drives it: the environment that preloads its POSIX wrappers
 /// into a driver (what `fiu-run -x` sets), and `fiu-ctrl`, which switches the failure points in a
@@ -104,12 +105,27 @@ public struct StorageFailures: Sendable {
     }
 
     /// Runs a tool to its exit on the calling thread; its exit status, or -1 when it did not start
-    /// or did not exit (a signal ended it).
-    static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String]) -> Int32 {
+    /// or did not exit (a signal ended it, or it ran past `timeout` and was killed: `fiu-ctrl`
+    /// writing to a control pipe no process reads any more would wait for ever).
+    static func runBlocking(
+        _ executable: String, _ arguments: [String], environment: [String: String], timeout: Duration = .seconds(15)
+    ) -> Int32 {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         guard let pid = try? Spawn.start(executable, arguments, environment: env, stdin: .null, stdout: .null, stderr: .null)
         else { return -1 }
+        // The watchdog kills only while the tool is not reaped (its pid cannot be anyone else's):
+        // the tool's end is seen without reaping it, flagged under the lock, and only then reaped.
+        let ended = Mutex(false)
+        let settled = Latch()
+        Thread.detachNewThread {
+            guard !settled.block(timeout: timeout) else { return }
+            ended.withLock { ended in if !ended { _ = kill(pid, SIGKILL) } }
+        }
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        ended.withLock { $0 = true }
+        settled.set()
         guard let raw = Spawn.wait(pid) else { return -1 }
         return raw & 0x7f == 0 ? (raw >> 8) & 0xff : -1
     }
