@@ -43,10 +43,7 @@ struct ExploreClientEndToEndTests {
             junit,
         ])
         #expect(result.status == 1, "\(fault): \(result.stdout)\(result.stderr)")
-        let manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
-        let file = try #require(manifest["cases"]?.arrayValue?.first?["file"]?.stringValue)
-        let transcript = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
-        let steps = try #require(transcript["steps"]?.arrayValue)
+        let steps = try #require(try ExploreEndToEndTests.kept(findings).first).steps
         #expect(steps.count <= 10, "\(fault): kept \(steps.count) steps")
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.contains("shrunk to \(steps.count) steps"), "\(xml)")

@@ -35,14 +35,10 @@ struct ExploreEndToEndTests {
         ])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("I-5"), "\(result.stdout)")
-        let manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
-        let entry = try #require(manifest["cases"]?.arrayValue?.first)
-        let caseID = try #require(entry["id"]?.stringValue)
+        let kept = try #require(try Self.kept(findings).first)
+        let caseID = try #require(kept.entry["id"]?.stringValue)
         #expect(caseID.hasPrefix("push/001-explore-i-5"))
-        let file = try #require(entry["file"]?.stringValue)
-        let transcript = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
-        let steps = try #require(transcript["steps"]?.arrayValue)
-        #expect(steps.count <= 10)
+        #expect(kept.steps.count <= 10)
 
         let reference = try await AccordBinary.run(["run", findings, "--server", "embedded"])
         #expect(reference.status == 0, "the golden answers are the reference's: \(reference.stdout)\(reference.stderr)")
@@ -93,10 +89,7 @@ struct ExploreEndToEndTests {
         #expect(shrunk.status == 1, "\(shrunk.stdout)\(shrunk.stderr)")
         #expect(shrunk.stdout.contains("I-5"))
         #expect(shrunk.stdout.contains("from 16 exchanges to 1 in"), "\(shrunk.stdout)")
-        let manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
-        let file = try #require(manifest["cases"]?.arrayValue?.first?["file"]?.stringValue)
-        let transcript = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
-        #expect((transcript["steps"]?.arrayValue?.count ?? 99) <= 10)
+        #expect((try Self.kept(findings).first?.steps.count ?? 99) <= 10)
 
         let reference = try await AccordBinary.run(["run", findings, "--server", "embedded"])
         #expect(reference.status == 0, "\(reference.stdout)\(reference.stderr)")
@@ -126,5 +119,18 @@ struct ExploreEndToEndTests {
         let unreachable = try await AccordBinary.run(["explore", "--server", "http://127.0.0.1:9", "--jwt-secret", "s", "--budget", "3"])
         #expect(unreachable.status == 78, "\(unreachable.stdout)\(unreachable.stderr)")
         #expect(unreachable.stderr.split(separator: "\n").count == 1, "\(unreachable.stderr)")
+    }
+}
+
+extension ExploreEndToEndTests {
+    /// What a findings folder of `accord explore` or `accord shrink` keeps: each manifest entry, in
+    /// order, with the steps of the transcript it names.
+    static func kept(_ findings: String) throws -> [(entry: JSONValue, steps: [JSONValue])] {
+        let manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
+        return try (manifest["cases"]?.arrayValue ?? []).map { entry in
+            let file = try #require(entry["file"]?.stringValue)
+            let transcript = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
+            return (entry, try #require(transcript["steps"]?.arrayValue, "\(file) has no steps"))
+        }
     }
 }

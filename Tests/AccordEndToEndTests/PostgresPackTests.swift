@@ -115,11 +115,8 @@ struct PostgresPackTests {
                 "scenario 2: AC-GOLDEN at a push step", "scenario 7: AC-GOLDEN at a push step", "scenario 8: AC-GOLDEN at a push step",
                 "scenario 15: AC-BINDING at a pull step",
             ], "\(names)")
-        let manifest = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: findings + "/cases/manifest.json"))))
-        for entry in manifest["cases"]?.arrayValue ?? [] {
-            let file = try #require(entry["file"]?.stringValue)
-            let transcript = try JSONParser.parse([UInt8](try Data(contentsOf: URL(fileURLWithPath: findings + "/" + file))))
-            #expect((transcript["steps"]?.arrayValue?.count ?? 99) <= 10, "\(file)")
+        for kept in try ExploreEndToEndTests.kept(findings) {
+            #expect(kept.steps.count <= 10, "\(kept.entry["file"]?.stringValue ?? "?")")
         }
         let onReference = try await AccordBinary.run(["run", findings, "--server", "embedded"])
         #expect(onReference.status == 0, "\(onReference.stdout)\(onReference.stderr)")

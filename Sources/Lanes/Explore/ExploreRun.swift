@@ -138,34 +138,18 @@ extension ExploreRun: Lane {
                 case .client:
                     KizunaSync.ExploreGenerator.clientScenario(index: index, seed: options.seed, faults: tally.clientFaults)
                 }
-            let played = await play(scenario, in: tally)
             index += stripes
-            switch played {
+            switch await confirmed(scenario, in: tally) {
             case .problem(let problem):
                 tally.stop(at: scenario.index)
                 cases.append(CaseResult(name: "scenario \(scenario.index)", classname: classname, outcome: .errored(problem)))
                 break scenarios
-            case .outcome(let outcome):
-                tally.played(steps: outcome.transcript.stepCount)
-                guard let fingerprint = outcome.fingerprint else {
-                    counts.add(outcome)
-                    continue
-                }
-                // A finding fails again the same way when its scenario is played again; one that
-                // does not was a race of timing (a kill racing an answer, a loaded machine): it is
-                // counted and named in the report, not kept.
-                switch await play(scenario, in: tally) {
-                case .problem(let problem):
-                    tally.stop(at: scenario.index)
-                    cases.append(CaseResult(name: "scenario \(scenario.index)", classname: classname, outcome: .errored(problem)))
-                    break scenarios
-                case .outcome(let again) where again.fingerprint != fingerprint:
-                    counts.unrepeated += 1
-                    counts.firstUnrepeated = counts.firstUnrepeated ?? "scenario \(scenario.index): \(fingerprint)"
-                    continue
-                case .outcome:
-                    break
-                }
+            case .clean(let outcome):
+                counts.add(outcome)
+            case .unrepeated(let fingerprint):
+                counts.unrepeated += 1
+                counts.firstUnrepeated = counts.firstUnrepeated ?? "scenario \(scenario.index): \(fingerprint)"
+            case .finding(let outcome, let fingerprint):
                 guard options.keepGoing else {
                     // Another stripe may have found a lower-numbered one meanwhile: the run reports
                     // the lowest, whatever the timing.
@@ -187,6 +171,37 @@ extension ExploreRun: Lane {
     }
 }
 
+extension ExploreRun {
+    /// A scenario played, and played again when it failed.
+    enum Confirmed {
+        /// It could not be played.
+        case problem(String)
+        /// It raised nothing.
+        case clean(KizunaSync.ExploreOutcome)
+        /// It failed once and not the same way when played again (a race of timing: a kill racing an
+        /// answer, a loaded machine); counted and named in the report, not kept.
+        case unrepeated(fingerprint: String)
+        /// It failed the same way twice.
+        case finding(KizunaSync.ExploreOutcome, fingerprint: String)
+    }
+
+    /// Plays a scenario, and once more when it fails, so that a finding is one that fails again.
+    func confirmed(_ scenario: KizunaSync.ExploreScenario, in tally: ExploreTally) async -> Confirmed {
+        let outcome: KizunaSync.ExploreOutcome
+        switch await play(scenario, in: tally) {
+        case .problem(let problem): return .problem(problem)
+        case .outcome(let played): outcome = played
+        }
+        tally.played(steps: outcome.transcript.stepCount)
+        guard let fingerprint = outcome.fingerprint else { return .clean(outcome) }
+        switch await play(scenario, in: tally) {
+        case .problem(let problem): return .problem(problem)
+        case .outcome(let again):
+            return again.fingerprint == fingerprint ? .finding(outcome, fingerprint: fingerprint) : .unrepeated(fingerprint: fingerprint)
+        }
+    }
+}
+
 /// What a stripe's scenarios that raised nothing added up to, for the three oracles' testcases.
 struct ExploreCounts {
     var scenarios = 0
@@ -194,7 +209,6 @@ struct ExploreCounts {
     var exchanges = 0
     var compared = 0
     var devices = 0
-    var unjudged = 0
     /// Why devices were not compared, masked as fingerprints are, with how often.
     var unjudgedWhy: [String: Int] = [:]
     /// Failing scenarios whose finding was already kept (`--keep-going`).
@@ -205,7 +219,6 @@ struct ExploreCounts {
     var firstUnjudged: String?
 
     mutating func add(_ outcome: KizunaSync.ExploreOutcome) {
-        unjudged += outcome.unjudged.count
         firstUnjudged = firstUnjudged ?? outcome.unjudged.first
         // A reason's kind is what comes before its first ": " once the device it names is left
         // out (the rest names rows and values).
@@ -229,6 +242,7 @@ struct ExploreCounts {
             + (firstUnrepeated.map { "; \(unrepeated) failed once and not when played again (first: \($0))" } ?? "")
         // The most frequent reasons first, each once with its count.
         let why = unjudgedWhy.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(4).map { "\($0.value)× \($0.key)" }
+        let unjudged = unjudgedWhy.values.reduce(0, +)
         let notCompared = firstUnjudged.map { "; \(unjudged) not compared (first: \($0); by reason: \(why.joined(separator: "; ")))" } ?? ""
         let notes =
             client
